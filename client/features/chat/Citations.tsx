@@ -1,0 +1,51 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { Source } from "../../../shared/api/chat.ts";
+import { Dialog } from "../../components/Dialog.tsx";
+import { chunkBody, groupSources } from "./messages.ts";
+
+/** Citations under an answer: one button per document; it opens the cited chunks with their scores. */
+export function Citations({ sources }: { sources: Source[] }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState<string | null>(null);
+  const groups = groupSources(sources);
+  if (groups.length === 0) return null;
+  const shown = groups.find((group) => group.title === open);
+  return (
+    <div className="citations">
+      <span className="citations-label">{t("chat.citations")}</span>
+      <ul className="citation-list">
+        {groups.map((group) => (
+          <li key={group.title}>
+            <button type="button" className="citation" onClick={() => setOpen(group.title)}>
+              {group.title}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <Dialog open={shown !== undefined} title={shown?.title ?? ""} onClose={() => setOpen(null)}>
+        {shown && (
+          <>
+            <ol className="citation-chunks">
+              {shown.chunks.map((chunk, index) => (
+                <li key={chunk.id ?? index} className="citation-chunk">
+                  {typeof chunk.score === "number" && (
+                    <p className="citation-score">
+                      {t("chat.similarity", { percent: Math.round(chunk.score * 100) })}
+                    </p>
+                  )}
+                  <blockquote>{chunkBody(chunk.text)}</blockquote>
+                </li>
+              ))}
+            </ol>
+            <div className="form-actions">
+              <button type="button" className="button secondary" onClick={() => setOpen(null)}>
+                {t("common.close")}
+              </button>
+            </div>
+          </>
+        )}
+      </Dialog>
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { CreateWorkspaceAnswer } from "../../shared/api/workspaces.ts";
+import { paths } from "../../shared/routes.ts";
+import { Dialog } from "../components/Dialog.tsx";
+import { api, ApiError } from "../lib/api.ts";
+import { toast } from "../lib/toast.ts";
+
+/** The New Workspace dialog (spec 01 §2.7): one name field, placeholder "My Workspace". */
+export function NewWorkspaceDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  const [name, setName] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!name.trim()) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = await api("/workspace/new", { json: { name: name.trim() }, schema: CreateWorkspaceAnswer });
+      if (!answer.workspace) throw new ApiError(answer.message ?? t("workspace.new.failed"), 400, answer);
+      toast.success(t("workspace.new.created"));
+      globalThis.location.assign(paths.workspace(answer.workspace.slug));
+    } catch (caught) {
+      setError((caught as Error).message);
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Dialog open={open} title={t("workspace.new.title")} onClose={onClose}>
+      <form className="form" onSubmit={submit}>
+        <label className="field">
+          <span className="field-label">{t("workspace.new.nameLabel")}</span>
+          <input
+            className="input"
+            name="name"
+            autoFocus
+            required
+            maxLength={255}
+            placeholder={t("workspace.new.placeholder")}
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+          />
+        </label>
+        {error && <p className="form-error" role="alert">{t("common.errorPrefix", { message: error })}</p>}
+        <div className="form-actions">
+          <button type="button" className="button secondary" onClick={onClose}>{t("common.cancel")}</button>
+          <button type="submit" className="button primary" disabled={busy || !name.trim()}>
+            {busy ? t("workspace.new.creating") : t("workspace.new.submit")}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

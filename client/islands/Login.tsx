@@ -1,0 +1,3 @@
+export default function Login(_props: Record<string, unknown>) {
+  return <h1>Login</h1>;
+}

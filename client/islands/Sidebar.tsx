@@ -1,0 +1,79 @@
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { type Workspace, WorkspaceList } from "../../shared/api/workspaces.ts";
+import { paths } from "../../shared/routes.ts";
+import { api } from "../lib/api.ts";
+import { NewWorkspaceDialog } from "../features/new_workspace.tsx";
+
+type Props = { activeSlug: string | null; appName: string };
+
+/** The app shell's sidebar: the workspace list, New Workspace, settings; a top bar with a menu on phones. */
+export default function Sidebar({ activeSlug, appName }: Props) {
+  const { t } = useTranslation();
+  const [workspaces, setWorkspaces] = useState<Workspace[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [creating, setCreating] = useState(false);
+  const [menuOpen, setMenuOpen] = useState(false);
+
+  useEffect(() => {
+    api("/workspaces", { schema: WorkspaceList })
+      .then((answer) => setWorkspaces(answer.workspaces))
+      .catch((caught: Error) => setError(caught.message));
+  }, []);
+
+  return (
+    <nav className={`sidebar${menuOpen ? " open" : ""}`} aria-label={t("sidebar.label")}>
+      <div className="sidebar-top">
+        <a className="brand" href={paths.home()}>{appName}</a>
+        <button
+          type="button"
+          className="icon-button menu-button"
+          aria-expanded={menuOpen}
+          aria-controls="sidebar-content"
+          aria-label={menuOpen ? t("sidebar.closeMenu") : t("sidebar.openMenu")}
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
+          <span aria-hidden="true">{menuOpen ? "✕" : "☰"}</span>
+        </button>
+      </div>
+      <div id="sidebar-content" className="sidebar-content">
+        <button type="button" className="button primary block" onClick={() => setCreating(true)}>
+          {t("sidebar.newWorkspace")}
+        </button>
+        <h2 className="sidebar-heading">{t("sidebar.workspaces")}</h2>
+        {error && <p className="form-error" role="alert">{error}</p>}
+        {!error && workspaces === null && <p className="muted">{t("sidebar.loading")}</p>}
+        {workspaces && workspaces.length === 0 && <p className="muted">{t("sidebar.empty")}</p>}
+        {workspaces && workspaces.length > 0 && (
+          <ul className="workspace-list">
+            {workspaces.map((workspace) => (
+              <li key={workspace.id}>
+                <a
+                  className={`workspace-link${workspace.slug === activeSlug ? " active" : ""}`}
+                  href={paths.workspace(workspace.slug)}
+                  aria-current={workspace.slug === activeSlug ? "page" : undefined}
+                >
+                  {workspace.name}
+                </a>
+                {workspace.slug === activeSlug && (
+                  <a
+                    className="icon-button"
+                    href={paths.workspaceSettings(workspace.slug)}
+                    aria-label={t("sidebar.workspaceSettings", { name: workspace.name })}
+                    title={t("sidebar.workspaceSettings", { name: workspace.name })}
+                  >
+                    <span aria-hidden="true">⚙</span>
+                  </a>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+        <div className="sidebar-footer">
+          <a className="button secondary block" href={paths.settings("llm-preference")}>{t("sidebar.settings")}</a>
+        </div>
+      </div>
+      <NewWorkspaceDialog open={creating} onClose={() => setCreating(false)} />
+    </nav>
+  );
+}

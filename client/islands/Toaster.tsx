@@ -1,0 +1,26 @@
+import { useEffect, useState } from "react";
+import { Bounce, ToastContainer } from "react-toastify";
+
+/** The one toast area of the page: bottom-centre, 5000 ms, light or dark as the system (spec 01 §9). */
+export default function Toaster() {
+  const [theme, setTheme] = useState<"light" | "dark">("light");
+  useEffect(() => {
+    const query = globalThis.matchMedia?.("(prefers-color-scheme: dark)");
+    if (!query) return;
+    const update = () => setTheme(query.matches ? "dark" : "light");
+    update();
+    query.addEventListener("change", update);
+    return () => query.removeEventListener("change", update);
+  }, []);
+  return (
+    <ToastContainer
+      position="bottom-center"
+      autoClose={5000}
+      theme={theme}
+      transition={Bounce}
+      newestOnTop
+      closeOnClick
+      pauseOnFocusLoss
+    />
+  );
+}

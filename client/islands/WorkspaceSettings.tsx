@@ -1,0 +1,3 @@
+export default function WorkspaceSettings(_props: Record<string, unknown>) {
+  return <h1>WorkspaceSettings</h1>;
+}

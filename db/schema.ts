@@ -1,0 +1,4 @@
+export * from "./schema/settings.ts";
+export * from "./schema/users.ts";
+export * from "./schema/workspaces.ts";
+export * from "./schema/documents.ts";

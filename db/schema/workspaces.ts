@@ -1,0 +1,50 @@
+import { index, integer, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { timestamp } from "./columns.ts";
+import { users } from "./users.ts";
+
+export const workspaces = sqliteTable("workspaces", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull(),
+  slug: text("slug").notNull().unique(),
+  vectorTag: text("vector_tag"),
+  openAiTemp: real("open_ai_temp"),
+  openAiHistory: integer("open_ai_history").notNull().default(20),
+  openAiPrompt: text("open_ai_prompt"),
+  similarityThreshold: real("similarity_threshold").notNull().default(0.25),
+  chatProvider: text("chat_provider"),
+  chatModel: text("chat_model"),
+  topN: integer("top_n").notNull().default(4),
+  chatMode: text("chat_mode").notNull().default("chat"),
+  pfpFilename: text("pfp_filename"),
+  agentProvider: text("agent_provider"),
+  agentModel: text("agent_model"),
+  queryRefusalResponse: text("query_refusal_response"),
+  vectorSearchMode: text("vector_search_mode").notNull().default("default"),
+  createdAt: timestamp("created_at"),
+  lastUpdatedAt: timestamp("last_updated_at"),
+});
+
+export const workspaceThreads = sqliteTable("workspace_threads", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull(),
+  slug: text("slug").notNull().unique(),
+  workspaceId: integer("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+  userId: integer("user_id").references(() => users.id, { onDelete: "cascade" }),
+  createdAt: timestamp("created_at"),
+  lastUpdatedAt: timestamp("last_updated_at"),
+}, (table) => [index("workspace_threads_workspace_idx").on(table.workspaceId)]);
+
+export const workspaceChats = sqliteTable("workspace_chats", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  workspaceId: integer("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+  prompt: text("prompt").notNull(),
+  /** JSON: { text, sources, type, attachments, metrics } as api-contract.md §7.4. */
+  response: text("response").notNull(),
+  include: integer("include", { mode: "boolean" }).notNull().default(true),
+  userId: integer("user_id").references(() => users.id, { onDelete: "cascade" }),
+  threadId: integer("thread_id").references(() => workspaceThreads.id, { onDelete: "cascade" }),
+  apiSessionId: text("api_session_id"),
+  feedbackScore: integer("feedback_score", { mode: "boolean" }),
+  createdAt: timestamp("created_at"),
+  lastUpdatedAt: timestamp("last_updated_at"),
+}, (table) => [index("workspace_chats_history_idx").on(table.workspaceId, table.threadId, table.id)]);

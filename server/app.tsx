@@ -1,0 +1,93 @@
+import { Hono } from "hono";
+import { secureHeaders } from "hono/secure-headers";
+import { serveStatic } from "hono/deno";
+import { createMiddleware } from "hono/factory";
+import { HTTPException } from "hono/http-exception";
+import type { Deps } from "./deps.ts";
+import type { AppEnv } from "./http/env.ts";
+import { AppError, messageOf } from "./errors.ts";
+import { authGuard } from "./http/auth_guard.ts";
+import { publicSystemRoutes, systemRoutes } from "./system/routes.ts";
+import { workspaceRoutes } from "./workspaces/routes.ts";
+import { documentRoutes } from "./documents/routes.ts";
+import { chatRoutes } from "./chat/routes.ts";
+import { documentRenderer } from "./pages/layout.tsx";
+import { registerPages } from "./pages/routes.tsx";
+import { LABELS } from "./settings/service.ts";
+
+const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#2f5d50"/><path d="M9 8h4v13h10v3H9z" fill="#fff"/></svg>`;
+
+/** One log line per request: method, path, status, milliseconds. Built assets log at debug level. */
+function requestLog(deps: Deps) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const started = performance.now();
+    await next();
+    const fields = { status: c.res.status, ms: Math.round((performance.now() - started) * 10) / 10 };
+    const line = `${c.req.method} ${c.req.path}`;
+    if (c.req.path.startsWith("/static/")) deps.log.debug(line, fields);
+    else deps.log.info(line, fields);
+  });
+}
+
+/** The whole server: API under /api, built client assets, and a server-rendered page for every route. */
+export function createApp(deps: Deps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.use(requestLog(deps));
+  app.use(secureHeaders({
+    contentSecurityPolicy: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", "data:", "blob:"],
+      connectSrc: ["'self'"],
+      fontSrc: ["'self'", "data:"],
+      objectSrc: ["'none'"],
+      baseUri: ["'self'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+    },
+    xFrameOptions: "DENY",
+    referrerPolicy: "strict-origin-when-cross-origin",
+    strictTransportSecurity: false,
+  }));
+
+  app.onError((error, c) => {
+    if (error instanceof AppError) {
+      if (error.status >= 500) deps.log.error(error.message, { path: c.req.path });
+      return c.json(error.body, error.status as 400);
+    }
+    if (error instanceof HTTPException) return error.getResponse();
+    deps.log.error("Unhandled error", { method: c.req.method, path: c.req.path, error: messageOf(error), stack: (error as Error).stack });
+    const message = "Something went wrong on the server. The error was logged.";
+    return c.json({ success: false, error: message }, 500);
+  });
+
+  const api = new Hono<AppEnv>();
+  api.route("/", publicSystemRoutes(deps));
+  api.use("*", authGuard(deps));
+  api.route("/", systemRoutes(deps));
+  api.route("/", workspaceRoutes(deps));
+  api.route("/", documentRoutes(deps));
+  api.route("/", chatRoutes(deps));
+  api.all("*", (c) => c.json({ success: false, error: `Cannot find the API route ${c.req.method} ${c.req.path}` }, 404));
+  app.route("/api", api);
+
+  app.get(
+    "/static/assets/*",
+    serveStatic({
+      root: deps.assets.directory,
+      rewriteRequestPath: (path) => path.replace(/^\/static/, ""),
+      onFound: (_path, c) => c.header("Cache-Control", "public, max-age=31536000, immutable"),
+    }),
+  );
+  app.get("/favicon.svg", (c) => {
+    c.header("Cache-Control", "public, max-age=86400");
+    return c.body(FAVICON, 200, { "Content-Type": "image/svg+xml" });
+  });
+  app.get("/robots.txt", (c) => c.text("User-agent: *\nDisallow: /\n"));
+
+  app.use("*", documentRenderer(deps.assets, () => deps.settings.label(LABELS.customAppName) || "Lectern"));
+  const { notFound } = registerPages(app, deps);
+  app.notFound((c) => (c.req.method === "GET" ? notFound(c) : c.json({ success: false, error: "Not found" }, 404)));
+  return app;
+}

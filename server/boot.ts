@@ -1,0 +1,68 @@
+import { resolve } from "node:path";
+import { openDatabase } from "../db/client.ts";
+import type { Config } from "./config.ts";
+import { type Deps, type Providers, StreamRegistry } from "./deps.ts";
+import { createLogger, type Logger } from "./log.ts";
+import { ensureStorage, storagePaths } from "./storage.ts";
+import { loadInstanceKeys } from "./auth/keys.ts";
+import { SettingsService } from "./settings/service.ts";
+import { openLanceStore } from "./providers/vectors/lancedb.ts";
+import { DocumentStore } from "./documents/store.ts";
+import { chatModelFromSettings, type ProviderDeps } from "./providers/llm/registry.ts";
+import { embedderFromSettings } from "./providers/embedders/registry.ts";
+import { type ClientAssets, loadClientAssets } from "./pages/assets.ts";
+
+export interface Booted {
+  deps: Deps;
+  /** Closes the vector store and the database; call after the server stopped. */
+  close(): Promise<void>;
+}
+
+/** Opens storage, database (migrated), keys, settings and vector store, and wires the providers. */
+export async function boot(
+  config: Config,
+  options: { log?: Logger; assets?: ClientAssets; providerDeps?: ProviderDeps; providers?: Partial<Providers> } = {},
+): Promise<Booted> {
+  const log = options.log ?? createLogger(config.logLevel);
+  const paths = storagePaths(resolve(config.storageDir));
+  await ensureStorage(paths);
+  const database = await openDatabase(paths.database);
+  if (database.migration.applied.length > 0) {
+    log.info("Database migrated", {
+      applied: database.migration.applied.join(","),
+      backup: database.migration.backupPath ?? undefined,
+    });
+  }
+  try {
+    const keys = await loadInstanceKeys(paths.keys);
+    const settings = await SettingsService.load(database.db, keys.settings, config.lockedSettings);
+    const vectors = await openLanceStore(paths.lancedb);
+    const providers: Providers = {
+      chatModel: options.providers?.chatModel ?? (() => chatModelFromSettings(settings, options.providerDeps)),
+      embedder: options.providers?.embedder ?? (() => embedderFromSettings(settings, options.providerDeps)),
+    };
+    const deps: Deps = {
+      config,
+      log,
+      db: database.db,
+      paths,
+      keys,
+      settings,
+      vectors,
+      documents: new DocumentStore(database.db, paths.documents),
+      providers,
+      streams: new StreamRegistry(),
+      assets: options.assets ?? loadClientAssets(undefined, { reload: config.dev }),
+    };
+    return {
+      deps,
+      async close() {
+        await vectors.close();
+        database.close();
+      },
+    };
+  } catch (error) {
+    database.close();
+    throw error;
+  }
+}

@@ -1,0 +1,51 @@
+import type { Metrics, Source } from "../../shared/api/chat.ts";
+
+/** The SSE frames of api-contract.md §7.2, field order as the reference writes them. */
+export const frames = {
+  chunk: (uuid: string, text: string) => ({
+    uuid,
+    sources: [] as Source[],
+    type: "textResponseChunk" as const,
+    textResponse: text,
+    close: false,
+    error: false as const,
+  }),
+  closingChunk: (uuid: string, sources: Source[]) => ({
+    uuid,
+    sources,
+    type: "textResponseChunk" as const,
+    textResponse: "",
+    close: true,
+    error: false as const,
+  }),
+  finalize: (uuid: string, chatId: number | undefined, metrics: Metrics) => ({
+    uuid,
+    type: "finalizeResponseStream" as const,
+    close: true as const,
+    error: false as const,
+    chatId,
+    metrics,
+  }),
+  /** Single-message frames carry both `id` and `uuid` (decisions.md). */
+  abort: (id: string, error: string) => ({
+    id,
+    uuid: id,
+    type: "abort" as const,
+    textResponse: null,
+    sources: [] as Source[],
+    close: true as const,
+    error,
+  }),
+  textResponse: (id: string, text: string, sources: Source[], chatId?: number) => ({
+    id,
+    uuid: id,
+    type: "textResponse" as const,
+    textResponse: text,
+    sources,
+    close: true as const,
+    error: null,
+    chatId,
+  }),
+};
+
+export type Frame = ReturnType<(typeof frames)[keyof typeof frames]>;

@@ -1,0 +1,95 @@
+import { and, asc, desc, eq, isNull, type SQL } from "drizzle-orm";
+import { workspaceChats } from "../../db/schema.ts";
+import type { HistoryEntry, Metrics, Source } from "../../shared/api/chat.ts";
+import type { Actor } from "../auth/actor.ts";
+import type { Deps } from "../deps.ts";
+
+/** The JSON kept in `workspace_chats.response` (api-contract.md §7.4). */
+export interface StoredResponse {
+  text: string;
+  sources: Source[];
+  type: string;
+  attachments: unknown[];
+  metrics: Partial<Metrics>;
+}
+
+export type ChatRow = typeof workspaceChats.$inferSelect;
+
+export interface ChatScope {
+  workspaceId: number;
+  /** Null for the workspace's default thread. */
+  threadId: number | null;
+  actor: Actor;
+}
+
+/** Rows visible in a thread to this caller: in multi-user mode their own, in single-user mode all. */
+function scopeFilter(scope: ChatScope): SQL {
+  const conditions = [
+    eq(workspaceChats.workspaceId, scope.workspaceId),
+    scope.threadId === null ? isNull(workspaceChats.threadId) : eq(workspaceChats.threadId, scope.threadId),
+    isNull(workspaceChats.apiSessionId),
+    eq(workspaceChats.include, true),
+  ];
+  if (scope.actor.multiUser && scope.actor.userId !== null) {
+    conditions.push(eq(workspaceChats.userId, scope.actor.userId));
+  }
+  return and(...conditions)!;
+}
+
+export function parseResponse(row: ChatRow): StoredResponse | null {
+  try {
+    const parsed = JSON.parse(row.response);
+    return typeof parsed?.text === "string" ? parsed as StoredResponse : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The last `limit` visible chats, oldest first; a limit of 0 means no history (decisions.md). */
+export async function recentChats(deps: Deps, scope: ChatScope, limit: number): Promise<ChatRow[]> {
+  if (limit <= 0) return [];
+  const rows = await deps.db.select().from(workspaceChats).where(scopeFilter(scope))
+    .orderBy(desc(workspaceChats.id)).limit(limit);
+  return rows.reverse();
+}
+
+/** `GET …/chats`: every visible chat as a user entry and an assistant entry (api-contract.md §5.4). */
+export async function historyOf(deps: Deps, scope: ChatScope): Promise<HistoryEntry[]> {
+  const rows = await deps.db.select().from(workspaceChats).where(scopeFilter(scope)).orderBy(asc(workspaceChats.id));
+  const entries: HistoryEntry[] = [];
+  for (const row of rows) {
+    const response = parseResponse(row);
+    if (!response) continue;
+    const sentAt = Math.floor(row.createdAt.getTime() / 1000);
+    entries.push({ role: "user", content: row.prompt, sentAt, attachments: response.attachments ?? [], chatId: row.id });
+    entries.push({
+      type: response.type ?? "chart",
+      role: "assistant",
+      content: response.text,
+      sources: response.sources ?? [],
+      chatId: row.id,
+      sentAt,
+      feedbackScore: row.feedbackScore,
+      metrics: response.metrics ?? {},
+    });
+  }
+  return entries;
+}
+
+export async function saveChat(
+  deps: Deps,
+  scope: ChatScope,
+  prompt: string,
+  response: StoredResponse,
+  include = true,
+): Promise<number> {
+  const [row] = await deps.db.insert(workspaceChats).values({
+    workspaceId: scope.workspaceId,
+    threadId: scope.threadId,
+    userId: scope.actor.userId,
+    prompt,
+    response: JSON.stringify(response),
+    include,
+  }).returning({ id: workspaceChats.id });
+  return row.id;
+}

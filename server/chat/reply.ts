@@ -1,0 +1,206 @@
+import { eq } from "drizzle-orm";
+import { workspaceDocuments } from "../../db/schema.ts";
+import type { Metrics, Source } from "../../shared/api/chat.ts";
+import type { Actor } from "../auth/actor.ts";
+import type { Deps } from "../deps.ts";
+import { messageOf } from "../errors.ts";
+import { countTokens } from "../documents/tokens.ts";
+import type { ChatModel } from "../providers/llm/types.ts";
+import type { Embedder } from "../providers/embedders/types.ts";
+import { workspaceNamespace } from "../providers/vectors/namespace.ts";
+import type { WorkspaceRow } from "../workspaces/present.ts";
+import { DEFAULT_SYSTEM_PROMPT } from "../workspaces/service.ts";
+import { type Frame, frames } from "./frames.ts";
+import { type ChatScope, parseResponse, recentChats, saveChat, type StoredResponse } from "./history.ts";
+import { buildMessages, countMessageTokens, expandVariables, fitHistory, systemMessage } from "./prompt.ts";
+
+export const DEFAULT_REFUSAL =
+  "There is no relevant information in this workspace to answer your query.";
+
+export interface ReplyInput {
+  actor: Actor;
+  workspace: WorkspaceRow;
+  threadId: number | null;
+  message: string;
+}
+
+interface Retrieved {
+  vectorCount: number;
+  /** Citations returned to the client. */
+  sources: Source[];
+  /** Texts placed in the prompt: the citations, then backfill from recent answers. */
+  contextTexts: string[];
+}
+
+/** `chat` answers from general knowledge too; `query` refuses without context; `automatic` is `chat`. */
+function chatModeOf(workspace: WorkspaceRow): "chat" | "query" {
+  return workspace.chatMode === "query" ? "query" : "chat";
+}
+
+async function retrieve(
+  deps: Deps,
+  workspace: WorkspaceRow,
+  embedder: Embedder,
+  message: string,
+  history: StoredResponse[],
+  signal: AbortSignal,
+): Promise<Retrieved> {
+  const namespace = workspaceNamespace(workspace.id, embedder);
+  const vectorCount = await deps.vectors.count(namespace);
+  const sources: Source[] = [];
+  if (vectorCount > 0) {
+    const [query] = await embedder.embed([message], signal);
+    const hits = await deps.vectors.search(namespace, query, { topK: workspace.topN });
+    // Vectors whose document row is gone (a crash between the two writes) are never cited.
+    const live = new Set(
+      (await deps.db.select({ docId: workspaceDocuments.docId }).from(workspaceDocuments)
+        .where(eq(workspaceDocuments.workspaceId, workspace.id))).map((row) => row.docId),
+    );
+    for (const hit of hits) {
+      if (hit.score < workspace.similarityThreshold || !live.has(hit.docId)) continue;
+      sources.push({ ...hit.metadata, id: hit.id, text: hit.text, score: hit.score });
+    }
+  }
+  const contextTexts = sources.map((source) => source.text);
+  // Backfill (api-contract.md §8.4 step 5): recent cited chunks fill the context up to topN, uncited.
+  const seen = new Set(sources.map((source) => source.id));
+  for (const response of [...history].reverse()) {
+    for (const source of response.sources ?? []) {
+      if (contextTexts.length >= workspace.topN) break;
+      if (typeof source.score !== "number" || !source.text || !source.id || seen.has(source.id)) continue;
+      seen.add(source.id);
+      contextTexts.push(source.text);
+    }
+  }
+  return { vectorCount, sources, contextTexts };
+}
+
+function metricsOf(
+  model: ChatModel,
+  promptTokens: number,
+  completionTokens: number,
+  startedAt: number,
+): Metrics {
+  const duration = Math.max((performance.now() - startedAt) / 1000, 0.001);
+  return {
+    prompt_tokens: promptTokens,
+    completion_tokens: completionTokens,
+    total_tokens: promptTokens + completionTokens,
+    outputTps: completionTokens / duration,
+    duration,
+    model: model.modelId,
+    provider: model.providerId,
+    timestamp: new Date().toISOString(),
+  };
+}
+
+/**
+ * One answer as SSE frames (api-contract.md §7.3): retrieval, prompt, streamed tokens, the closing chunk with
+ * citations, the saved chat and `finalizeResponseStream`. Failures become an `abort` frame with the provider's
+ * message. When `signal` aborts (the client left, or shutdown) the text so far is saved and nothing more is sent.
+ */
+export async function* streamReply(deps: Deps, input: ReplyInput, signal: AbortSignal): AsyncGenerator<Frame> {
+  const { workspace, message } = input;
+  const uuid = crypto.randomUUID();
+  const scope: ChatScope = { workspaceId: workspace.id, threadId: input.threadId, actor: input.actor };
+  const mode = chatModeOf(workspace);
+
+  let model: ChatModel;
+  let embedder: Embedder;
+  try {
+    model = deps.providers.chatModel();
+    embedder = deps.providers.embedder();
+  } catch (error) {
+    yield frames.abort(uuid, messageOf(error));
+    return;
+  }
+
+  const historyRows = await recentChats(deps, scope, workspace.openAiHistory);
+  const history = historyRows.flatMap((row) => {
+    const response = parseResponse(row);
+    return response ? [{ row, response }] : [];
+  });
+
+  let retrieved: Retrieved;
+  try {
+    retrieved = await retrieve(deps, workspace, embedder, message, history.map((turn) => turn.response), signal);
+  } catch (error) {
+    if (signal.aborted) return;
+    deps.log.warn("Vector search failed", { workspace: workspace.slug, error: messageOf(error) });
+    yield frames.abort(uuid, `Vector search failed: ${messageOf(error)}`);
+    return;
+  }
+
+  if (mode === "query" && retrieved.contextTexts.length === 0) {
+    const refusal = workspace.queryRefusalResponse || DEFAULT_REFUSAL;
+    const chatId = await saveChat(deps, scope, message, {
+      text: refusal,
+      sources: [],
+      type: mode,
+      attachments: [],
+      metrics: {},
+    }, false);
+    yield frames.textResponse(uuid, refusal, [], chatId);
+    return;
+  }
+
+  const prompt = expandVariables(workspace.openAiPrompt ?? DEFAULT_SYSTEM_PROMPT, {
+    now: new Date(),
+    user: { id: input.actor.userId, name: null },
+    workspace: { id: workspace.id, name: workspace.name },
+  });
+  const maxTokens = Math.min(Number(deps.settings.value("GenericOpenAiMaxTokens") ?? 1024), model.contextWindow);
+  const parts = fitHistory({
+    system: systemMessage(prompt, retrieved.contextTexts),
+    history: history.map(({ row, response }) => ({ prompt: row.prompt, response: response.text })),
+    message,
+  }, model.contextWindow, maxTokens);
+  const messages = buildMessages(parts);
+
+  const startedAt = performance.now();
+  let text = "";
+  let usage: { inputTokens: number; outputTokens: number } | null = null;
+  const finish = () =>
+    metricsOf(
+      model,
+      usage?.inputTokens ?? countMessageTokens(messages),
+      usage?.outputTokens ?? countTokens(text),
+      startedAt,
+    );
+  const save = (metrics: Metrics) =>
+    saveChat(deps, scope, message, { text, sources: retrieved.sources, type: mode, attachments: [], metrics });
+
+  let settled = false;
+  try {
+    try {
+      for await (const part of model.stream({ messages, temperature: workspace.openAiTemp ?? 0.7 }, signal)) {
+        if (part.type === "text-delta") {
+          text += part.text;
+          yield frames.chunk(uuid, part.text);
+        } else usage = { inputTokens: part.inputTokens, outputTokens: part.outputTokens };
+      }
+    } catch (error) {
+      if (signal.aborted) return;
+      deps.log.warn("The LLM failed", { workspace: workspace.slug, error: messageOf(error) });
+      const metrics = finish();
+      const chatId = text ? await save(metrics) : undefined;
+      settled = true;
+      yield frames.abort(uuid, messageOf(error));
+      yield frames.finalize(uuid, chatId, metrics);
+      return;
+    }
+    if (signal.aborted) return;
+    const metrics = finish();
+    const chatId = text ? await save(metrics) : undefined;
+    settled = true;
+    yield frames.closingChunk(uuid, retrieved.sources);
+    yield frames.finalize(uuid, chatId, metrics);
+  } finally {
+    // The client left (or the server is stopping) mid-answer: keep what was generated (decisions.md).
+    if (!settled && text) {
+      await save(finish()).catch((error) =>
+        deps.log.error("Cannot save the partial answer", { workspace: workspace.slug, error: messageOf(error) })
+      );
+    }
+  }
+}

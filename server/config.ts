@@ -1,0 +1,70 @@
+import { z } from "zod";
+import { SETTING_KEYS } from "../shared/settings.ts";
+
+const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+const integerString = (name: string, minimum: number, maximum: number) =>
+  z.string().trim().regex(/^\d+$/, `${name} must be a whole number`).transform(Number).pipe(
+    z.number().min(minimum, `${name} must be at least ${minimum}`).max(
+      maximum,
+      `${name} must be at most ${maximum}`,
+    ),
+  );
+
+const EnvSchema = z.object({
+  PORT: integerString("PORT", 0, 65535).default(3001),
+  HOST: z.string().trim().min(1).default("0.0.0.0"),
+  STORAGE_DIR: z.string().trim().min(1).default("./storage"),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
+  MAX_UPLOAD_MB: integerString("MAX_UPLOAD_MB", 1, 10_240).default(100),
+  /** Development: re-read the client manifest on every page so `vite build --watch` output is picked up. */
+  LECTERN_DEV: z.enum(["0", "1", "true", "false"]).default("0").transform((value) => value === "1" || value === "true"),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  storageDir: string;
+  logLevel: LogLevel;
+  maxUploadBytes: number;
+  dev: boolean;
+  /** Instance settings the operator fixed through the environment (setting key → raw value); they win. */
+  lockedSettings: Readonly<Record<string, string>>;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid environment variables:\n  ${problems.join("\n  ")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Parses the environment once; every problem is listed, not just the first. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ""));
+  const parsed = EnvSchema.safeParse(present);
+  const problems: string[] = [];
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) problems.push(`${issue.path.join(".")}: ${issue.message}`);
+  }
+  const lockedSettings: Record<string, string> = {};
+  for (const definition of SETTING_KEYS) {
+    const value = present[definition.env];
+    if (value === undefined) continue;
+    const checked = definition.schema.safeParse(value);
+    if (checked.success) lockedSettings[definition.key] = value;
+    else problems.push(`${definition.env}: ${checked.error.issues[0]?.message ?? "invalid value"}`);
+  }
+  if (problems.length > 0 || !parsed.success) throw new ConfigError(problems);
+  const values = parsed.data;
+  return Object.freeze({
+    port: values.PORT,
+    host: values.HOST,
+    storageDir: values.STORAGE_DIR,
+    logLevel: values.LOG_LEVEL,
+    maxUploadBytes: values.MAX_UPLOAD_MB * 1024 * 1024,
+    dev: values.LECTERN_DEV,
+    lockedSettings: Object.freeze(lockedSettings),
+  });
+}

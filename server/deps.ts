@@ -1,0 +1,52 @@
+import type { Database } from "../db/client.ts";
+import type { Config } from "./config.ts";
+import type { Logger } from "./log.ts";
+import type { SettingsService } from "./settings/service.ts";
+import type { InstanceKeys } from "./auth/keys.ts";
+import type { StoragePaths } from "./storage.ts";
+import type { VectorStore } from "./providers/vectors/types.ts";
+import type { ChatModel } from "./providers/llm/types.ts";
+import type { Embedder } from "./providers/embedders/types.ts";
+import type { DocumentStore } from "./documents/store.ts";
+import type { ClientAssets } from "./pages/assets.ts";
+
+/** Open SSE streams, ended on shutdown so the server can stop without waiting for them. */
+export class StreamRegistry {
+  private readonly controllers = new Set<AbortController>();
+  open(): AbortController {
+    const controller = new AbortController();
+    this.controllers.add(controller);
+    return controller;
+  }
+  close(controller: AbortController) {
+    this.controllers.delete(controller);
+  }
+  get size(): number {
+    return this.controllers.size;
+  }
+  abortAll(reason = "The server is shutting down") {
+    for (const controller of this.controllers) controller.abort(new Error(reason));
+  }
+}
+
+export interface Providers {
+  /** The chat model of the current settings; throws ProviderError when none is usable. */
+  chatModel(): ChatModel;
+  /** The embedder of the current settings. */
+  embedder(): Embedder;
+}
+
+/** Everything a handler needs, built once in main.ts (or by the test app) and passed down. */
+export interface Deps {
+  config: Config;
+  log: Logger;
+  db: Database;
+  paths: StoragePaths;
+  keys: InstanceKeys;
+  settings: SettingsService;
+  vectors: VectorStore;
+  documents: DocumentStore;
+  providers: Providers;
+  streams: StreamRegistry;
+  assets: ClientAssets;
+}

@@ -1,0 +1,78 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { join } from "node:path";
+import type { Deps } from "../deps.ts";
+import type { AppEnv } from "../http/env.ts";
+import { AppError, fail } from "../errors.ts";
+import { parseJson } from "../http/body.ts";
+import { requirePermission } from "../http/auth_guard.ts";
+import { writeFileAtomic } from "../storage.ts";
+import { requireWorkspace, workspaceDetail } from "../workspaces/service.ts";
+import { UpdateEmbeddingsInput } from "../../shared/api/workspaces.ts";
+import type { StoredDocument } from "../../shared/api/documents.ts";
+import { addDocuments, removeDocuments } from "./ingest.ts";
+import { extensionOf, textOfUpload } from "./text.ts";
+
+async function receiveUpload(deps: Deps, request: Request, form: Record<string, unknown>): Promise<StoredDocument> {
+  const file = form.file;
+  if (!(file instanceof File)) fail("invalid_input", 'No file was sent: use a multipart form with the field "file".');
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const text = textOfUpload(file.name, bytes);
+  // The original is kept under a generated name; the user's file name never becomes a path.
+  const uploadName = `${crypto.randomUUID()}${extensionOf(file.name)}`;
+  await writeFileAtomic(join(deps.paths.uploads, uploadName), bytes);
+  deps.log.debug("Upload received", { name: file.name, bytes: bytes.length, path: new URL(request.url).pathname });
+  return await deps.documents.saveText({
+    originalName: file.name,
+    text,
+    docSource: "a text file uploaded by the user.",
+    uploadName,
+  });
+}
+
+/** Document calls under `/api/workspace/:slug` (spec 01 §7.2). */
+export function documentRoutes(deps: Deps) {
+  const uploadLimit = bodyLimit({
+    maxSize: deps.config.maxUploadBytes + 64 * 1024,
+    onError: () => {
+      const megabytes = Math.round(deps.config.maxUploadBytes / 1024 / 1024);
+      const message = `The file is too large: the limit is ${megabytes} MB.`;
+      throw new AppError("too_large", message);
+    },
+  });
+  const parseForm = async (c: { req: { parseBody(): Promise<Record<string, unknown>> } }) => {
+    try {
+      return await c.req.parseBody();
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      fail("invalid_input", `The upload is not a valid multipart form: ${(error as Error).message}`);
+    }
+  };
+
+  return new Hono<AppEnv>()
+    .post("/workspace/:slug/upload", requirePermission("documents:manage"), uploadLimit, async (c) => {
+      await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
+      const document = await receiveUpload(deps, c.req.raw, await parseForm(c));
+      return c.json({ success: true, error: null, documents: [document] });
+    })
+    .post("/workspace/:slug/upload-and-embed", requirePermission("documents:manage"), uploadLimit, async (c) => {
+      const workspace = await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
+      const document = await receiveUpload(deps, c.req.raw, await parseForm(c));
+      const outcome = await addDocuments(deps, workspace, [document.location]);
+      if (outcome.failures.length > 0) {
+        return c.json({ success: false, error: outcome.failures.join("\n"), document: null }, 502);
+      }
+      return c.json({ success: true, error: null, document: { id: document.id, location: document.location } });
+    })
+    .post("/workspace/:slug/update-embeddings", requirePermission("documents:manage"), async (c) => {
+      const errorBody = (message: string) => ({ workspace: null, message });
+      const workspace = await requireWorkspace(deps, c.var.actor, c.req.param("slug"), errorBody("Workspace does not exist."));
+      const input = await parseJson(c, UpdateEmbeddingsInput, errorBody);
+      await removeDocuments(deps, workspace, input.deletes);
+      const outcome = await addDocuments(deps, workspace, input.adds);
+      const message = outcome.failures.length > 0
+        ? `${outcome.failures.length} documents failed to add.\n\n${outcome.failures.join("\n\n")}`
+        : null;
+      return c.json({ workspace: await workspaceDetail(deps, workspace), message });
+    });
+}

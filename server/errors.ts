@@ -1,0 +1,38 @@
+import { ERROR_STATUS, type ErrorCode } from "../shared/api/errors.ts";
+
+/**
+ * The one error type handlers throw. `body` keeps the answer shape the spec names for that call
+ * (`{workspace:null, message}`, `{success:false, error}` …); without it the error handler answers
+ * `{success:false, error:<message>}`.
+ */
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly options: ErrorOptions & { body?: Record<string, unknown> } = {},
+  ) {
+    super(message, options);
+    this.name = "AppError";
+    this.status = ERROR_STATUS[code];
+  }
+  get body(): Record<string, unknown> {
+    return this.options.body ?? { success: false, error: this.message };
+  }
+}
+
+export function fail(code: ErrorCode, message: string, body?: Record<string, unknown>): never {
+  throw new AppError(code, message, { body });
+}
+
+/** A failure reported by an LLM, embedder or other upstream service; its message is the provider's own. */
+export class ProviderError extends Error {
+  constructor(message: string, readonly status?: number, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "ProviderError";
+  }
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

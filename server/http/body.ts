@@ -1,0 +1,36 @@
+import type { Context } from "hono";
+import type { z } from "zod";
+import { AppError } from "../errors.ts";
+
+type ErrorBody = (message: string) => Record<string, unknown>;
+const defaultBody: ErrorBody = (message) => ({ success: false, error: message });
+
+/**
+ * Reads a JSON body whatever the Content-Type says (clients send text/plain). An empty body reads as `{}`;
+ * malformed JSON is a 400 with a clear message, in the answer shape of the calling route.
+ */
+export async function readJson(c: Context, errorBody: ErrorBody = defaultBody): Promise<unknown> {
+  const text = await c.req.text();
+  if (text.trim() === "") return {};
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const message = `The request body is not valid JSON: ${(error as Error).message}`;
+    throw new AppError("invalid_input", message, { body: errorBody(message) });
+  }
+}
+
+/** Reads and validates a JSON body; the first problem becomes the 400 message. */
+export async function parseJson<T extends z.ZodType>(
+  c: Context,
+  schema: T,
+  errorBody: ErrorBody = defaultBody,
+): Promise<z.output<T>> {
+  const value = await readJson(c, errorBody);
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
+  const message = `${where}${issue?.message ?? "Invalid request body"}`;
+  throw new AppError("invalid_input", message, { body: errorBody(message) });
+}

@@ -1,0 +1,156 @@
+import type { Context, Hono } from "hono";
+import type { Deps } from "../deps.ts";
+import type { AppEnv } from "../http/env.ts";
+import { LABELS } from "../settings/service.ts";
+import { t } from "../../client/lib/i18n.ts";
+import {
+  LEGACY_ONBOARDING_STEPS,
+  ONBOARDING_STEPS,
+  SETTINGS_PAGES,
+  type SettingsPage,
+  WORKSPACE_SETTINGS_TABS,
+} from "../../shared/routes.ts";
+import { Island } from "./island.tsx";
+import { AppShell, BareShell, SettingsNav, SHELL_ISLANDS } from "./shell.tsx";
+import Home from "../../client/islands/Home.tsx";
+import Login from "../../client/islands/Login.tsx";
+import SsoLanding from "../../client/islands/SsoLanding.tsx";
+import AcceptInvite from "../../client/islands/AcceptInvite.tsx";
+import WorkspaceChat from "../../client/islands/WorkspaceChat.tsx";
+import WorkspaceSettings from "../../client/islands/WorkspaceSettings.tsx";
+import FineTuning from "../../client/islands/FineTuning.tsx";
+import Onboarding from "../../client/islands/Onboarding.tsx";
+import LlmPreference from "../../client/islands/LlmPreference.tsx";
+import EmbeddingPreference from "../../client/islands/EmbeddingPreference.tsx";
+import VectorDatabase from "../../client/islands/VectorDatabase.tsx";
+import SettingsOverview from "../../client/islands/SettingsOverview.tsx";
+
+const APP_NAME = "Lectern";
+
+/** Settings pages with a form of their own; the rest show the instance's current state for that area. */
+const SETTINGS_FORMS: Partial<Record<SettingsPage, { name: string; component: () => React.ReactElement }>> = {
+  "llm-preference": { name: "LlmPreference", component: LlmPreference },
+  "embedding-preference": { name: "EmbeddingPreference", component: EmbeddingPreference },
+  "vector-database": { name: "VectorDatabase", component: VectorDatabase },
+};
+
+/** Every route of spec 01 §2.1 and spec 02 §2 as a server-rendered page whose islands hydrate. */
+export function registerPages(app: Hono<AppEnv>, deps: Deps) {
+  const appName = () => deps.settings.label(LABELS.customAppName) || APP_NAME;
+  const notFound = (c: Context<AppEnv>) => {
+    c.status(404);
+    return c.render(
+      <BareShell>
+        <div className="page-message">
+          <h1>{t("pages.notFound.title")}</h1>
+          <p>{t("pages.notFound.body")}</p>
+          <a className="button primary" href="/">{t("common.backHome")}</a>
+        </div>
+      </BareShell>,
+      { title: t("pages.notFound.title"), islands: ["Toaster"] },
+    );
+  };
+
+  app.get("/", (c) =>
+    c.render(
+      <AppShell appName={appName()}>
+        <Island name="Home" component={Home} props={{ appName: appName() }} />
+      </AppShell>,
+      { title: t("pages.home.title"), islands: [...SHELL_ISLANDS, "Home"] },
+    ));
+
+  app.get("/login", (c) =>
+    c.render(
+      <BareShell>
+        <Island name="Login" component={Login} props={{ appName: appName(), newToken: c.req.query("nt") === "1" }} />
+      </BareShell>,
+      { title: t("pages.login.title"), islands: ["Toaster", "Login"] },
+    ));
+
+  app.get("/sso/simple", (c) =>
+    c.render(
+      <BareShell>
+        <Island
+          name="SsoLanding"
+          component={SsoLanding}
+          props={{ token: c.req.query("token") ?? null, redirectTo: c.req.query("redirectTo") ?? "/" }}
+        />
+      </BareShell>,
+      { title: t("pages.sso.title"), islands: ["Toaster", "SsoLanding"] },
+    ));
+
+  app.get("/accept-invite/:code", (c) =>
+    c.render(
+      <BareShell>
+        <Island name="AcceptInvite" component={AcceptInvite} props={{ code: c.req.param("code") }} />
+      </BareShell>,
+      { title: t("pages.acceptInvite.title"), islands: ["Toaster", "AcceptInvite"] },
+    ));
+
+  const workspacePage = (c: Context<AppEnv>, slug: string, threadSlug: string | null) =>
+    c.render(
+      <AppShell appName={appName()} activeSlug={slug}>
+        <Island name="WorkspaceChat" component={WorkspaceChat} props={{ slug, threadSlug }} />
+      </AppShell>,
+      { title: t("pages.workspace.title"), islands: [...SHELL_ISLANDS, "WorkspaceChat"] },
+    );
+  app.get("/workspace/:slug", (c) => workspacePage(c, c.req.param("slug"), null));
+  app.get("/workspace/:slug/t/:threadSlug", (c) => workspacePage(c, c.req.param("slug"), c.req.param("threadSlug")));
+
+  app.get("/workspace/:slug/settings/:tab", (c) => {
+    const tab = c.req.param("tab");
+    if (!(WORKSPACE_SETTINGS_TABS as readonly string[]).includes(tab)) return notFound(c);
+    const slug = c.req.param("slug");
+    return c.render(
+      <AppShell appName={appName()} activeSlug={slug}>
+        <Island name="WorkspaceSettings" component={WorkspaceSettings} props={{ slug, tab }} />
+      </AppShell>,
+      { title: t(`workspaceSettings.tabs.${tab}`), islands: [...SHELL_ISLANDS, "WorkspaceSettings"] },
+    );
+  });
+
+  app.get("/fine-tuning", (c) =>
+    c.render(
+      <AppShell appName={appName()}>
+        <Island name="FineTuning" component={FineTuning} props={{}} />
+      </AppShell>,
+      { title: t("pages.fineTuning.title"), islands: [...SHELL_ISLANDS, "FineTuning"] },
+    ));
+
+  const onboardingPage = (c: Context<AppEnv>, step: string) =>
+    c.render(
+      <BareShell>
+        <Island name="Onboarding" component={Onboarding} props={{ step, appName: appName() }} />
+      </BareShell>,
+      { title: t("pages.onboarding.title"), islands: ["Toaster", "Onboarding"] },
+    );
+  app.get("/onboarding", (c) => onboardingPage(c, "home"));
+  app.get("/onboarding/:step", (c) => {
+    const step = c.req.param("step");
+    const known = [...ONBOARDING_STEPS, ...LEGACY_ONBOARDING_STEPS] as readonly string[];
+    return known.includes(step) ? onboardingPage(c, step) : notFound(c);
+  });
+
+  for (const page of Object.keys(SETTINGS_PAGES) as SettingsPage[]) {
+    const form = SETTINGS_FORMS[page];
+    app.get(`/settings/${page}`, (c) =>
+      c.render(
+        <AppShell appName={appName()}>
+          <div className="settings-layout">
+            <SettingsNav current={page} />
+            <div className="settings-content">
+              {form
+                ? <Island name={form.name} component={form.component} props={{}} />
+                : <Island name="SettingsOverview" component={SettingsOverview} props={{ page }} />}
+            </div>
+          </div>
+        </AppShell>,
+        {
+          title: t(`settings.pages.${page}.title`),
+          islands: [...SHELL_ISLANDS, form?.name ?? "SettingsOverview"],
+        },
+      ));
+  }
+
+  return { notFound };
+}

@@ -1,0 +1,52 @@
+import type { ReactNode } from "react";
+import { Island } from "./island.tsx";
+import Sidebar from "../../client/islands/Sidebar.tsx";
+import Toaster from "../../client/islands/Toaster.tsx";
+import { SETTINGS_PAGES, type SettingsPage } from "../../shared/routes.ts";
+import { t } from "../../client/lib/i18n.ts";
+
+/** The app shell: sidebar with the workspace list, the page, the toast area. */
+export function AppShell(
+  { appName, activeSlug = null, children }: { appName: string; activeSlug?: string | null; children: ReactNode },
+) {
+  return (
+    <div className="shell">
+      <Island name="Sidebar" component={Sidebar} props={{ activeSlug, appName }} />
+      <main className="main" id="main">{children}</main>
+      <Island name="Toaster" component={Toaster} props={{}} />
+    </div>
+  );
+}
+
+/** Screens without the sidebar: login, onboarding, single sign-on, invitations. */
+export function BareShell({ children }: { children: ReactNode }) {
+  return (
+    <div className="bare">
+      <main className="bare-main" id="main">{children}</main>
+      <Island name="Toaster" component={Toaster} props={{}} />
+    </div>
+  );
+}
+
+/** The instance settings menu, rendered on the server: plain links. */
+export function SettingsNav({ current }: { current: SettingsPage }) {
+  return (
+    <nav className="settings-nav" aria-label={t("settings.navLabel")}>
+      <ul>
+        {(Object.keys(SETTINGS_PAGES) as SettingsPage[]).map((page) => (
+          <li key={page}>
+            <a
+              href={`/settings/${page}`}
+              className={page === current ? "active" : undefined}
+              aria-current={page === current ? "page" : undefined}
+            >
+              {t(`settings.pages.${page}.title`)}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+export const SHELL_ISLANDS = ["Sidebar", "Toaster"];

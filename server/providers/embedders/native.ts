@@ -1,0 +1,69 @@
+import type { Embedder } from "./types.ts";
+
+export const NATIVE_DIMENSIONS = 384;
+export const NATIVE_MODEL_ID = "lectern-lexical-v1";
+
+// Words so common that matching them says little; they count a fifth of a content word.
+const STOPWORDS = new Set(
+  ("a about above after again against all am an and any are as at be because been before being below between both " +
+    "but by can could did do does doing down during each few for from further had has have having he her here hers " +
+    "him his how i if in into is it its itself just me more most my no nor not now of off on once only or other our " +
+    "out over own same she should so some such than that the their them then there these they this those through to " +
+    "too under until up very was we were what when where which while who whom why will with would you your")
+    .split(" "),
+);
+
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+function addFeature(vector: Float64Array, feature: string, weight: number) {
+  const hash = fnv1a(feature);
+  const sign = (hash & 0x80000000) === 0 ? 1 : -1;
+  vector[hash % NATIVE_DIMENSIONS] += sign * weight;
+}
+
+/**
+ * A deterministic lexical embedding that needs no model file: hashed word unigrams and bigrams plus
+ * character trigrams (so "capital" meets "capitals"), sub-linear term weights, L2-normalised. It runs
+ * offline on anything, including a Raspberry Pi and the tests; the documents issue adds a neural model.
+ */
+export function embedLexical(text: string): number[] {
+  const counts = new Map<string, number>();
+  const bump = (feature: string, weight: number) => counts.set(feature, (counts.get(feature) ?? 0) + weight);
+  const words = text.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  for (let index = 0; index < words.length; index++) {
+    const word = words[index];
+    const stop = STOPWORDS.has(word);
+    bump(`w:${word}`, stop ? 0.2 : 1);
+    if (!stop && word.length > 2) {
+      const padded = `^${word}$`;
+      for (let start = 0; start + 3 <= padded.length; start++) bump(`c:${padded.slice(start, start + 3)}`, 0.25);
+    }
+    const next = words[index + 1];
+    if (next !== undefined && !stop && !STOPWORDS.has(next)) bump(`b:${word} ${next}`, 0.5);
+  }
+  const vector = new Float64Array(NATIVE_DIMENSIONS);
+  for (const [feature, count] of counts) addFeature(vector, feature, 1 + Math.log(count));
+  let norm = 0;
+  for (const value of vector) norm += value * value;
+  norm = Math.sqrt(norm);
+  return Array.from(vector, (value) => (norm > 0 ? value / norm : 0));
+}
+
+export function nativeEmbedder(): Embedder {
+  return {
+    fingerprint: `native:${NATIVE_MODEL_ID}:${NATIVE_DIMENSIONS}`,
+    modelId: NATIVE_MODEL_ID,
+    maxChunkLength: 1000,
+    maxInputsPerCall: 1000,
+    embed(texts: string[]) {
+      return Promise.resolve(texts.map(embedLexical));
+    },
+  };
+}

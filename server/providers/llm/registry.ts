@@ -1,0 +1,48 @@
+import { llmProvider } from "../../../shared/providers/llm_catalog.ts";
+import { ProviderError } from "../../errors.ts";
+import type { SettingsService } from "../../settings/service.ts";
+import { openAiCompatibleChatModel } from "./openai_compatible.ts";
+import type { ChatModel } from "./types.ts";
+
+export interface ProviderDeps {
+  fetch?: typeof fetch;
+}
+
+function required(settings: SettingsService, key: string, providerName: string): string {
+  const value = settings.value(key);
+  if (!value) throw new ProviderError(`${providerName} is not configured: ${key} is not set.`);
+  return value;
+}
+
+/** The chat model the instance settings describe, or a ProviderError saying what is missing. */
+export function chatModelFromSettings(settings: SettingsService, deps: ProviderDeps = {}): ChatModel {
+  const providerId = settings.value("LLMProvider");
+  if (!providerId) {
+    throw new ProviderError("No LLM provider is set. Choose one in Settings → LLM Preference.");
+  }
+  const entry = llmProvider(providerId);
+  switch (providerId) {
+    case "generic-openai": {
+      const name = entry?.name ?? providerId;
+      return openAiCompatibleChatModel({
+        providerId,
+        baseURL: required(settings, "GenericOpenAiBasePath", name),
+        apiKey: settings.value("GenericOpenAiKey"),
+        modelId: required(settings, "GenericOpenAiModelPref", name),
+        contextWindow: Number(required(settings, "GenericOpenAiTokenLimit", name)),
+        maxTokens: Number(settings.value("GenericOpenAiMaxTokens") ?? 1024),
+        fetch: deps.fetch,
+      });
+    }
+    default:
+      throw new ProviderError(`The LLM provider ${providerId} is not available in this version of Lectern.`);
+  }
+}
+
+/** The context window of the configured model, or null when no usable provider is set. */
+export function contextWindowFromSettings(settings: SettingsService): number | null {
+  const providerId = settings.value("LLMProvider");
+  const key = providerId ? llmProvider(providerId)?.tokenLimitKey : undefined;
+  const value = key ? Number(settings.value(key)) : NaN;
+  return Number.isFinite(value) && value > 0 ? value : null;
+}

@@ -1,0 +1,24 @@
+export interface ChatMessage {
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+
+export interface ChatRequest {
+  messages: ChatMessage[];
+  temperature?: number;
+  maxTokens?: number;
+}
+
+export type ChatPart =
+  | { type: "text-delta"; text: string }
+  | { type: "usage"; inputTokens: number; outputTokens: number };
+
+/** One provider configuration and model; `stream` is the only method. */
+export interface ChatModel {
+  readonly providerId: string;
+  readonly modelId: string;
+  /** The model's context window in tokens. */
+  readonly contextWindow: number;
+  /** Yields the answer as it arrives; throws ProviderError with the provider's own message on failure. */
+  stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatPart>;
+}

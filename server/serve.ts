@@ -1,0 +1,54 @@
+import { ConfigError, loadConfig } from "./config.ts";
+import { boot } from "./boot.ts";
+import { createApp } from "./app.tsx";
+import { messageOf } from "./errors.ts";
+
+/** Starts Lectern: config from the environment, storage, database, then HTTP until SIGTERM or SIGINT. */
+export async function serve(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig(Deno.env.toObject());
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      Deno.exit(2);
+    }
+    throw error;
+  }
+  const { deps, close } = await boot(config);
+  const app = createApp(deps);
+  const shutdown = new AbortController();
+  const server = Deno.serve({
+    port: config.port,
+    hostname: config.host,
+    signal: shutdown.signal,
+    onListen: ({ hostname, port }) => {
+      const shown = hostname === "0.0.0.0" || hostname === "::" ? "localhost" : hostname;
+      deps.log.info(`Lectern is listening on http://${shown}:${port}`, { storage: deps.paths.root });
+    },
+    onError: (error) => {
+      deps.log.error("Request failed", { error: messageOf(error) });
+      return new Response("Internal Server Error", { status: 500 });
+    },
+  }, app.fetch);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    deps.log.info("Shutting down", { signal, openStreams: deps.streams.size });
+    const force = setTimeout(() => {
+      deps.log.warn("Shutdown took longer than 10 s; exiting now");
+      Deno.exit(1);
+    }, 10_000);
+    deps.streams.abortAll();
+    shutdown.abort();
+    await server.finished;
+    await close();
+    clearTimeout(force);
+    deps.log.info("Stopped");
+    Deno.exit(0);
+  };
+  Deno.addSignalListener("SIGTERM", () => stop("SIGTERM"));
+  Deno.addSignalListener("SIGINT", () => stop("SIGINT"));
+}

@@ -1,0 +1,190 @@
+import { eq, inArray } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Database } from "../../db/client.ts";
+import { systemSettings } from "../../db/schema.ts";
+import {
+  isMaskedSecret,
+  MASKED_SECRET,
+  type SettingDefinition,
+  settingDefinition,
+  SETTING_KEYS,
+} from "../../shared/settings.ts";
+import { llmProvider } from "../../shared/providers/llm_catalog.ts";
+import { AppError } from "../errors.ts";
+import { decryptSecret, encryptSecret } from "../auth/keys.ts";
+
+/** Labels of internal settings that are not update-env keys. */
+export const LABELS = {
+  multiUserMode: "multi_user_mode",
+  onboardingComplete: "onboarding_complete",
+  customAppName: "custom_app_name",
+  textSplitterChunkSize: "text_splitter_chunk_size",
+  textSplitterChunkOverlap: "text_splitter_chunk_overlap",
+} as const;
+
+export interface UpdateResult {
+  newValues: Record<string, string>;
+}
+
+/**
+ * Instance settings: rows of `system_settings`, cached in memory after start. A value the operator set in the
+ * environment wins and cannot be changed through the API. Secrets are stored encrypted with the instance key.
+ */
+export class SettingsService {
+  private constructor(
+    private readonly db: Database,
+    private readonly key: CryptoKey,
+    private readonly locked: Readonly<Record<string, string>>,
+    private readonly stored: Map<string, string>,
+  ) {}
+
+  static async load(db: Database, key: CryptoKey, locked: Readonly<Record<string, string>>): Promise<SettingsService> {
+    const rows = await db.select().from(systemSettings);
+    const stored = new Map<string, string>();
+    for (const row of rows) {
+      if (row.value === null) continue;
+      const definition = settingDefinition(row.label);
+      stored.set(row.label, definition?.secret ? await decryptSecret(key, row.value) : row.value);
+    }
+    return new SettingsService(db, key, locked, stored);
+  }
+
+  /** The effective value of an update-env key: the operator's, else the stored one, else the default. */
+  value(key: string): string | undefined {
+    const lockedValue = this.locked[key];
+    if (lockedValue !== undefined) return normalise(settingDefinition(key), lockedValue);
+    const storedValue = this.stored.get(key);
+    if (storedValue !== undefined && storedValue !== "") return storedValue;
+    return settingDefinition(key)?.defaultValue;
+  }
+
+  isLocked(key: string): boolean {
+    return this.locked[key] !== undefined;
+  }
+
+  /** An internal setting by label (not an update-env key). */
+  label(label: string): string | undefined {
+    return this.stored.get(label);
+  }
+
+  async setLabels(values: Record<string, string | null>): Promise<void> {
+    const statements = Object.entries(values).map(([label, value]) => this.upsert(label, value));
+    await this.runBatch(statements);
+    for (const [label, value] of Object.entries(values)) {
+      if (value === null) this.stored.delete(label);
+      else this.stored.set(label, value);
+    }
+  }
+
+  /**
+   * Validates every key first and applies all or none (decisions.md). A masked secret (asterisks) means
+   * "unchanged" and is skipped. Throws an AppError whose body is `{newValues:{}, error}` listing every problem.
+   */
+  async update(input: unknown): Promise<UpdateResult> {
+    if (typeof input !== "object" || input === null || Array.isArray(input)) {
+      throw new AppError("invalid_input", "The settings must be a JSON object of setting names and values", {
+        body: { newValues: {}, error: "The settings must be a JSON object of setting names and values" },
+      });
+    }
+    const errors: string[] = [];
+    const changes: { definition: SettingDefinition; value: string }[] = [];
+    for (const [key, raw] of Object.entries(input)) {
+      const definition = settingDefinition(key);
+      if (!definition) {
+        errors.push(`Unknown setting "${key}".`);
+        continue;
+      }
+      if (raw !== null && !["string", "number", "boolean"].includes(typeof raw)) {
+        errors.push(`${key}: the value must be text.`);
+        continue;
+      }
+      const text = raw === null ? "" : String(raw);
+      if (definition.secret && isMaskedSecret(text)) continue;
+      if (this.isLocked(key)) {
+        errors.push(`${key} is set by the server's environment (${definition.env}) and cannot be changed here.`);
+        continue;
+      }
+      const checked = definition.schema.safeParse(text);
+      if (!checked.success) {
+        errors.push(`${key}: ${checked.error.issues[0]?.message ?? "invalid value"}`);
+        continue;
+      }
+      changes.push({ definition, value: checked.data });
+    }
+    if (errors.length > 0) {
+      const message = errors.join("\n");
+      throw new AppError("invalid_input", message, { body: { newValues: {}, error: message } });
+    }
+
+    const statements = [];
+    for (const { definition, value } of changes) {
+      const stored = value === "" ? null : definition.secret ? await encryptSecret(this.key, value) : value;
+      statements.push(this.upsert(definition.key, stored));
+    }
+    await this.runBatch(statements);
+    const newValues: Record<string, string> = {};
+    for (const { definition, value } of changes) {
+      if (value === "") this.stored.delete(definition.key);
+      else this.stored.set(definition.key, value);
+      newValues[definition.key] = definition.secret && value !== "" ? MASKED_SECRET : value;
+    }
+    return { newValues };
+  }
+
+  /** Whether a login is needed; the authentication issue adds the instance password and accounts. */
+  get multiUserMode(): boolean {
+    return this.label(LABELS.multiUserMode) === "true";
+  }
+
+  /**
+   * The `results` of `GET /api/setup-complete`. Secrets are reported as booleans; `full` false gives only what
+   * the login and onboarding screens need (decisions.md "Security").
+   */
+  setupResults(options: { full: boolean; requiresAuth: boolean }): Record<string, unknown> {
+    const base: Record<string, unknown> = {
+      MultiUserMode: this.multiUserMode,
+      RequiresAuth: options.requiresAuth,
+      OnboardingComplete: this.label(LABELS.onboardingComplete) === "true",
+      LLMProvider: this.value("LLMProvider") ?? null,
+      VectorDB: this.value("VectorDB") ?? null,
+      EmbeddingEngine: this.value("EmbeddingEngine") ?? null,
+      CustomAppName: this.label(LABELS.customAppName) ?? null,
+    };
+    if (!options.full) return base;
+    const results: Record<string, unknown> = { ...base };
+    for (const definition of SETTING_KEYS) {
+      const value = this.value(definition.key);
+      if (definition.secret) results[definition.key] = value !== undefined && value !== "";
+      else if (value !== undefined) results[definition.key] = value;
+    }
+    const modelKey = llmProvider(String(results.LLMProvider ?? ""))?.modelKey;
+    results.LLMModel = modelKey ? this.value(modelKey) ?? null : null;
+    results.LockedSettings = SETTING_KEYS.filter((definition) => this.isLocked(definition.key)).map((d) => d.key);
+    return results;
+  }
+
+  private upsert(label: string, value: string | null) {
+    if (value === null) return this.db.delete(systemSettings).where(eq(systemSettings.label, label));
+    return this.db.insert(systemSettings).values({ label, value }).onConflictDoUpdate({
+      target: systemSettings.label,
+      set: { value, lastUpdatedAt: new Date() },
+    });
+  }
+
+  private async runBatch(statements: BatchItem<"sqlite">[]) {
+    if (statements.length === 0) return;
+    await this.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  }
+
+  /** Test helper: labels currently stored. */
+  async storedLabels(labels: string[]): Promise<Record<string, string | null>> {
+    const rows = await this.db.select().from(systemSettings).where(inArray(systemSettings.label, labels));
+    return Object.fromEntries(rows.map((row) => [row.label, row.value]));
+  }
+}
+
+function normalise(definition: SettingDefinition | undefined, value: string): string {
+  if (!definition) return value;
+  const checked = definition.schema.safeParse(value);
+  return checked.success ? checked.data : value;
+}

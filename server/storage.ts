@@ -1,0 +1,56 @@
+import { join } from "node:path";
+
+/** Paths inside STORAGE_DIR (decisions.md "Storage"). */
+export interface StoragePaths {
+  root: string;
+  database: string;
+  lancedb: string;
+  documents: string;
+  uploads: string;
+  vectorCache: string;
+  models: string;
+  keys: string;
+}
+
+export function storagePaths(root: string): StoragePaths {
+  return {
+    root,
+    database: join(root, "lectern.db"),
+    lancedb: join(root, "lancedb"),
+    documents: join(root, "documents"),
+    uploads: join(root, "uploads"),
+    vectorCache: join(root, "vector-cache"),
+    models: join(root, "models"),
+    keys: join(root, "keys"),
+  };
+}
+
+export async function ensureStorage(paths: StoragePaths): Promise<void> {
+  for (const directory of [paths.root, paths.lancedb, paths.documents, paths.uploads, paths.keys]) {
+    await Deno.mkdir(directory, { recursive: true });
+  }
+  await Deno.chmod(paths.keys, 0o700).catch(() => {});
+}
+
+/**
+ * Writes a file so that a crash leaves either the old or the new content: a synced temporary file
+ * renamed over the target.
+ */
+export async function writeFileAtomic(path: string, data: string | Uint8Array, mode?: number): Promise<void> {
+  const temporary = `${path}.${crypto.randomUUID()}.tmp`;
+  const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
+  const file = await Deno.open(temporary, { write: true, createNew: true, mode });
+  try {
+    let offset = 0;
+    while (offset < bytes.length) offset += await file.write(bytes.subarray(offset));
+    await file.syncData();
+  } finally {
+    file.close();
+  }
+  try {
+    await Deno.rename(temporary, path);
+  } catch (error) {
+    await Deno.remove(temporary).catch(() => {});
+    throw error;
+  }
+}

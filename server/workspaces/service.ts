@@ -1,0 +1,84 @@
+import { and, asc, eq } from "drizzle-orm";
+import { workspaceDocuments, workspaces } from "../../db/schema.ts";
+import type { Deps } from "../deps.ts";
+import type { Actor } from "../auth/actor.ts";
+import type { WorkspaceDetail } from "../../shared/api/workspaces.ts";
+import { fail } from "../errors.ts";
+import { contextWindowFromSettings } from "../providers/llm/registry.ts";
+import { presentWorkspace, presentWorkspaceDocument, type WorkspaceRow } from "./present.ts";
+import { workspaceSlug } from "./slug.ts";
+
+/** The reference's built-in system prompt (api-contract.md §5.1). */
+export const DEFAULT_SYSTEM_PROMPT =
+  "Given the following conversation, relevant context, and a follow up question, reply with an answer to the current question the user is asking. The current date and time is {datetime}. Return only your response to the question given the above information following the users instructions as needed.";
+
+/**
+ * Whether the actor may see a workspace. Admins and managers see all; a default user sees only workspaces
+ * they belong to, and membership arrives with multi-user accounts, so until then they see none.
+ */
+export function canSeeWorkspace(actor: Actor, _workspace: WorkspaceRow): boolean {
+  return actor.role === "admin" || actor.role === "manager";
+}
+
+export async function listWorkspaces(deps: Deps, actor: Actor): Promise<WorkspaceRow[]> {
+  const rows = await deps.db.select().from(workspaces).orderBy(asc(workspaces.name), asc(workspaces.id));
+  return rows.filter((row) => canSeeWorkspace(actor, row));
+}
+
+export async function findWorkspace(deps: Deps, actor: Actor, slug: string): Promise<WorkspaceRow | null> {
+  const [row] = await deps.db.select().from(workspaces).where(eq(workspaces.slug, slug));
+  return row && canSeeWorkspace(actor, row) ? row : null;
+}
+
+/** The workspace or a 404; `body` keeps the answer shape of the calling route. */
+export async function requireWorkspace(
+  deps: Deps,
+  actor: Actor,
+  slug: string,
+  body?: Record<string, unknown>,
+): Promise<WorkspaceRow> {
+  return await findWorkspace(deps, actor, slug) ??
+    fail("not_found", "Workspace does not exist.", body ?? { success: false, error: "Workspace does not exist." });
+}
+
+async function slugIsFree(deps: Deps, slug: string): Promise<boolean> {
+  const rows = await deps.db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.slug, slug));
+  return rows.length === 0;
+}
+
+export async function createWorkspace(deps: Deps, name: string): Promise<WorkspaceRow> {
+  let slug = workspaceSlug(name);
+  for (let attempt = 0; !(await slugIsFree(deps, slug)); attempt++) {
+    if (attempt >= 20) fail("conflict", `Cannot find a free slug for the workspace name "${name}"`);
+    slug = workspaceSlug(`${name}-${Math.floor(10_000_000 + Math.random() * 90_000_000)}`);
+  }
+  const [row] = await deps.db.insert(workspaces).values({
+    name,
+    slug,
+    openAiPrompt: DEFAULT_SYSTEM_PROMPT,
+  }).returning();
+  return row;
+}
+
+export async function workspaceDocumentsOf(deps: Deps, workspaceId: number) {
+  return await deps.db.select().from(workspaceDocuments).where(eq(workspaceDocuments.workspaceId, workspaceId))
+    .orderBy(asc(workspaceDocuments.id));
+}
+
+export async function findWorkspaceDocument(deps: Deps, workspaceId: number, docpath: string) {
+  const [row] = await deps.db.select().from(workspaceDocuments).where(
+    and(eq(workspaceDocuments.workspaceId, workspaceId), eq(workspaceDocuments.docpath, docpath)),
+  );
+  return row ?? null;
+}
+
+/** The workspace with its documents and context figures, as `GET /api/workspace/:slug` answers. */
+export async function workspaceDetail(deps: Deps, row: WorkspaceRow): Promise<WorkspaceDetail> {
+  const documents = await workspaceDocumentsOf(deps, row.id);
+  return {
+    ...presentWorkspace(row),
+    documents: documents.map(presentWorkspaceDocument),
+    contextWindow: contextWindowFromSettings(deps.settings),
+    currentContextTokenCount: 0,
+  };
+}

@@ -1,0 +1,93 @@
+import { z } from "zod";
+
+export const StreamChatInput = z.object({
+  message: z.string(),
+  attachments: z.array(z.unknown()).optional(),
+});
+
+/** A citation: the chunk's document metadata, its text and its similarity score (api-contract.md §8.4). */
+export const Source = z.looseObject({
+  id: z.string().optional(),
+  title: z.string().optional(),
+  url: z.string().optional(),
+  docSource: z.string().optional(),
+  chunkSource: z.string().optional(),
+  published: z.string().optional(),
+  text: z.string(),
+  score: z.number().optional(),
+});
+export type Source = z.infer<typeof Source>;
+
+export const Metrics = z.object({
+  prompt_tokens: z.number(),
+  completion_tokens: z.number(),
+  total_tokens: z.number(),
+  outputTps: z.number(),
+  duration: z.number(),
+  model: z.string().optional(),
+  provider: z.string().optional(),
+  timestamp: z.string().optional(),
+});
+export type Metrics = z.infer<typeof Metrics>;
+
+/** The SSE frames of api-contract.md §7.2; each is sent as `data: <json>\n\n`. */
+export const TextResponseChunk = z.object({
+  uuid: z.string(),
+  sources: z.array(Source),
+  type: z.literal("textResponseChunk"),
+  textResponse: z.string(),
+  close: z.boolean(),
+  error: z.literal(false),
+});
+export const FinalizeResponseStream = z.object({
+  uuid: z.string(),
+  type: z.literal("finalizeResponseStream"),
+  close: z.literal(true),
+  error: z.literal(false),
+  chatId: z.number().optional(),
+  metrics: Metrics.optional(),
+});
+export const TextResponse = z.object({
+  id: z.string(),
+  uuid: z.string(),
+  type: z.literal("textResponse"),
+  textResponse: z.string(),
+  sources: z.array(Source),
+  close: z.literal(true),
+  error: z.union([z.null(), z.literal(false)]),
+  chatId: z.number().optional(),
+});
+export const Abort = z.object({
+  id: z.string(),
+  uuid: z.string(),
+  type: z.literal("abort"),
+  textResponse: z.null(),
+  sources: z.array(Source),
+  close: z.literal(true),
+  error: z.string(),
+});
+export const ChatFrame = z.discriminatedUnion("type", [TextResponseChunk, FinalizeResponseStream, TextResponse, Abort]);
+export type ChatFrame = z.infer<typeof ChatFrame>;
+
+/** One entry of `GET /api/workspace/:slug/chats` (api-contract.md §5.4): each chat row gives two. */
+export const HistoryEntry = z.union([
+  z.object({
+    role: z.literal("user"),
+    content: z.string(),
+    sentAt: z.number(),
+    attachments: z.array(z.unknown()),
+    chatId: z.number(),
+  }),
+  z.object({
+    type: z.string(),
+    role: z.literal("assistant"),
+    content: z.string(),
+    sources: z.array(Source),
+    chatId: z.number(),
+    sentAt: z.number(),
+    feedbackScore: z.boolean().nullable(),
+    metrics: z.record(z.string(), z.unknown()),
+  }),
+]);
+export type HistoryEntry = z.infer<typeof HistoryEntry>;
+export const History = z.object({ history: z.array(HistoryEntry) });

@@ -1,0 +1,16 @@
+export const ROLES = ["admin", "manager", "default"] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Who may do what, read by the server's guards and by the UI to hide what a role cannot use. */
+export const PERMISSIONS = {
+  "settings:manage": ["admin"],
+  "workspace:create": ["admin", "manager"],
+  "workspace:manage": ["admin", "manager"],
+  "documents:manage": ["admin", "manager"],
+  "workspace:chat": ["admin", "manager", "default"],
+} as const satisfies Record<string, readonly Role[]>;
+export type Permission = keyof typeof PERMISSIONS;
+
+export function allows(role: Role, permission: Permission): boolean {
+  return (PERMISSIONS[permission] as readonly Role[]).includes(role);
+}

@@ -1,0 +1,60 @@
+/** Who may open a page (spec 01 §2.2). */
+export type Guard = "public" | "any" | "adminOrManager" | "admin";
+
+export const WORKSPACE_SETTINGS_TABS = [
+  "general-appearance",
+  "chat-settings",
+  "vector-database",
+  "members",
+  "agent-config",
+] as const;
+export type WorkspaceSettingsTab = (typeof WORKSPACE_SETTINGS_TABS)[number];
+
+export const ONBOARDING_STEPS = [
+  "home",
+  "llm-preference",
+  "user-setup",
+  "data-handling",
+  "survey",
+  "create-workspace",
+] as const;
+/** Legacy sub-routes that still answer (spec 01 §2.1). */
+export const LEGACY_ONBOARDING_STEPS = ["embedding-preference", "vector-database"] as const;
+
+/** Instance settings pages (spec 01 §2.1, spec 02 §2), keyed by their path under /settings. */
+export const SETTINGS_PAGES = {
+  "llm-preference": "adminOrManager",
+  "transcription-preference": "adminOrManager",
+  "audio-preference": "adminOrManager",
+  "embedding-preference": "adminOrManager",
+  "text-splitter-preference": "adminOrManager",
+  "vector-database": "adminOrManager",
+  "agents": "adminOrManager",
+  "event-logs": "adminOrManager",
+  "embed-config": "adminOrManager",
+  "embed-chats": "adminOrManager",
+  "privacy": "adminOrManager",
+  "beta-features": "adminOrManager",
+  "api-keys": "adminOrManager",
+  "beta-features/live-document-sync/manage": "adminOrManager",
+  "security": "admin",
+  "appearance": "admin",
+  "browser-extension": "admin",
+  "workspace-chats": "admin",
+  "invites": "admin",
+  "users": "admin",
+  "workspaces": "admin",
+} as const satisfies Record<string, Guard>;
+export type SettingsPage = keyof typeof SETTINGS_PAGES;
+
+export const paths = {
+  home: () => "/",
+  login: () => "/login",
+  workspace: (slug: string) => `/workspace/${encodeURIComponent(slug)}`,
+  thread: (slug: string, threadSlug: string) =>
+    `/workspace/${encodeURIComponent(slug)}/t/${encodeURIComponent(threadSlug)}`,
+  workspaceSettings: (slug: string, tab: WorkspaceSettingsTab = "general-appearance") =>
+    `/workspace/${encodeURIComponent(slug)}/settings/${tab}`,
+  settings: (page: SettingsPage) => `/settings/${page}`,
+  onboarding: (step?: string) => (step ? `/onboarding/${step}` : "/onboarding"),
+};

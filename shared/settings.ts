@@ -1,0 +1,89 @@
+import { z } from "zod";
+import { LLM_PROVIDER_IDS, llmProvider } from "./providers/llm_catalog.ts";
+import { EMBEDDING_ENGINE_IDS, embedder, isSelectableEmbedder, VECTOR_DBS } from "./providers/embedder_catalog.ts";
+
+/** What a stored secret looks like in every answer and in the forms (spec 02 §9: 20 asterisks). */
+export const MASKED_SECRET = "*".repeat(20);
+
+/** A value the forms send back for a secret they did not change. */
+export function isMaskedSecret(value: string): boolean {
+  return /^\*{6,}$/.test(value);
+}
+
+const url = z.string().trim().refine((value) => {
+  try {
+    const parsed = new URL(value);
+    return parsed.protocol === "http:" || parsed.protocol === "https:";
+  } catch {
+    return false;
+  }
+}, "URL is not a valid URL.").transform((value) => value.replace(/\/+$/, ""));
+
+const notEmpty = z.string().trim().min(1, "Value cannot be empty");
+const positiveInteger = z.string().trim().regex(/^\d+$/, "Value must be a whole number").refine(
+  (value) => Number(value) > 0,
+  "Value must be greater than zero",
+).transform((value) => String(Number(value)));
+const anyText = z.string().trim();
+
+const llmProviderId = z.string().trim().superRefine((value, context) => {
+  if (!(LLM_PROVIDER_IDS as readonly string[]).includes(value)) {
+    context.addIssue({ code: "custom", message: `${value} is not a valid LLM provider.` });
+  } else if ((llmProvider(value)?.fields.length ?? 0) === 0) {
+    context.addIssue({ code: "custom", message: `${value} is not available in this version of Lectern.` });
+  }
+});
+const embeddingEngineId = z.string().trim().superRefine((value, context) => {
+  const entry = embedder(value);
+  if (!(EMBEDDING_ENGINE_IDS as readonly string[]).includes(value) || !entry) {
+    context.addIssue({ code: "custom", message: `${value} is not a supported embedding engine.` });
+  } else if (!isSelectableEmbedder(entry)) {
+    context.addIssue({ code: "custom", message: `${value} is not available in this version of Lectern.` });
+  }
+});
+const vectorDbId = z.string().trim().superRefine((value, context) => {
+  const entry = VECTOR_DBS.find((database) => database.id === value);
+  if (!entry) context.addIssue({ code: "custom", message: `${value} is not a supported vector database.` });
+  else if (!entry.builtIn) {
+    context.addIssue({ code: "custom", message: `${value} is not available in this version of Lectern.` });
+  }
+});
+
+export interface SettingDefinition {
+  /** The update-env key. */
+  key: string;
+  /** The environment variable an operator sets to fix the value (it then wins and the UI shows it locked). */
+  env: string;
+  /** Secrets are stored encrypted and never returned: answers show `true`/`false` or 20 asterisks. */
+  secret: boolean;
+  /** Validates and normalises a submitted value; an empty string clears a setting that is not required. */
+  schema: z.ZodType<string, string>;
+  defaultValue?: string;
+}
+
+const setting = (
+  key: string,
+  env: string,
+  schema: z.ZodType<string, string>,
+  options: { secret?: boolean; defaultValue?: string } = {},
+): SettingDefinition => ({ key, env, schema, secret: options.secret ?? false, defaultValue: options.defaultValue });
+
+/** Every instance setting this version accepts through `POST /api/system/update-env`. */
+export const SETTING_KEYS: readonly SettingDefinition[] = [
+  setting("LLMProvider", "LLM_PROVIDER", llmProviderId),
+  setting("GenericOpenAiBasePath", "GENERIC_OPEN_AI_BASE_PATH", url),
+  setting("GenericOpenAiKey", "GENERIC_OPEN_AI_API_KEY", anyText, { secret: true }),
+  setting("GenericOpenAiModelPref", "GENERIC_OPEN_AI_MODEL_PREF", notEmpty),
+  setting("GenericOpenAiTokenLimit", "GENERIC_OPEN_AI_MODEL_TOKEN_LIMIT", positiveInteger),
+  setting("GenericOpenAiMaxTokens", "GENERIC_OPEN_AI_MAX_TOKENS", positiveInteger, { defaultValue: "1024" }),
+  setting("EmbeddingEngine", "EMBEDDING_ENGINE", embeddingEngineId, { defaultValue: "native" }),
+  setting("EmbeddingBasePath", "EMBEDDING_BASE_PATH", url),
+  setting("EmbeddingModelPref", "EMBEDDING_MODEL_PREF", notEmpty),
+  setting("GenericOpenAiEmbeddingApiKey", "GENERIC_OPEN_AI_EMBEDDING_API_KEY", anyText, { secret: true }),
+  setting("EmbeddingModelMaxChunkLength", "EMBEDDING_MODEL_MAX_CHUNK_LENGTH", positiveInteger),
+  setting("VectorDB", "VECTOR_DB", vectorDbId),
+];
+
+export function settingDefinition(key: string): SettingDefinition | undefined {
+  return SETTING_KEYS.find((definition) => definition.key === key);
+}

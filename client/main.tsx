@@ -1,4 +1,4 @@
-import { createElement, type ComponentType } from "react";
+import { type ComponentType, createElement } from "react";
 import { hydrateRoot } from "react-dom/client";
 import "./styles/app.css";
 import "./styles/pages.css";

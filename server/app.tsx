@@ -11,11 +11,12 @@ import { publicSystemRoutes, systemRoutes } from "./system/routes.ts";
 import { workspaceRoutes } from "./workspaces/routes.ts";
 import { documentRoutes } from "./documents/routes.ts";
 import { chatRoutes } from "./chat/routes.ts";
-import { documentRenderer } from "./pages/layout.tsx";
-import { registerPages } from "./pages/routes.tsx";
-import { LABELS } from "./settings/service.ts";
+import { threadRoutes } from "./threads/routes.ts";
 
-const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#2f5d50"/><path d="M9 8h4v13h10v3H9z" fill="#fff"/></svg>`;
+export const PAGES_MODULE = "./pages/routes.tsx";
+
+const FAVICON =
+  `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#2f5d50"/><path d="M9 8h4v13h10v3H9z" fill="#fff"/></svg>`;
 
 /** One log line per request: method, path, status, milliseconds. Built assets log at debug level. */
 function requestLog(deps: Deps) {
@@ -57,7 +58,12 @@ export function createApp(deps: Deps): Hono<AppEnv> {
       return c.json(error.body, error.status as 400);
     }
     if (error instanceof HTTPException) return error.getResponse();
-    deps.log.error("Unhandled error", { method: c.req.method, path: c.req.path, error: messageOf(error), stack: (error as Error).stack });
+    deps.log.error("Unhandled error", {
+      method: c.req.method,
+      path: c.req.path,
+      error: messageOf(error),
+      stack: (error as Error).stack,
+    });
     const message = "Something went wrong on the server. The error was logged.";
     return c.json({ success: false, error: message }, 500);
   });
@@ -69,7 +75,11 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   api.route("/", workspaceRoutes(deps));
   api.route("/", documentRoutes(deps));
   api.route("/", chatRoutes(deps));
-  api.all("*", (c) => c.json({ success: false, error: `Cannot find the API route ${c.req.method} ${c.req.path}` }, 404));
+  api.route("/", threadRoutes(deps));
+  api.all(
+    "*",
+    (c) => c.json({ success: false, error: `Cannot find the API route ${c.req.method} ${c.req.path}` }, 404),
+  );
   app.route("/api", api);
 
   app.get(
@@ -86,8 +96,15 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   });
   app.get("/robots.txt", (c) => c.text("User-agent: *\nDisallow: /\n"));
 
-  app.use("*", documentRenderer(deps.assets, () => deps.settings.label(LABELS.customAppName) || "Lectern"));
-  const { notFound } = registerPages(app, deps);
-  app.notFound((c) => (c.req.method === "GET" ? notFound(c) : c.json({ success: false, error: "Not found" }, 404)));
+  // Pages (React server rendering and the islands) load on the first page request, so the API answers sooner
+  // after start and an idle server does not carry them. The specifier is computed on purpose: Deno loads the
+  // graph of a literal dynamic import at start. `deno task compile` includes the module explicitly.
+  let pages: Promise<Hono<AppEnv>> | null = null;
+  const loadPages =
+    () => (pages ??=
+      (import(new URL(PAGES_MODULE, import.meta.url).href) as Promise<typeof import("./pages/routes.tsx")>)
+        .then((module) => module.pagesApp(deps)));
+  app.get("*", async (c) => (await loadPages()).fetch(c.req.raw));
+  app.notFound((c) => c.json({ success: false, error: "Not found" }, 404));
   return app;
 }

@@ -21,7 +21,12 @@ export interface Booted {
 /** Opens storage, database (migrated), keys, settings and vector store, and wires the providers. */
 export async function boot(
   config: Config,
-  options: { log?: Logger; assets?: ClientAssets; providerDeps?: ProviderDeps; providers?: Partial<Providers> } = {},
+  options: {
+    log?: Logger;
+    assets?: ClientAssets;
+    providerDeps?: ProviderDeps;
+    providers?: Partial<Providers>;
+  } = {},
 ): Promise<Booted> {
   const log = options.log ?? createLogger(config.logLevel);
   const paths = storagePaths(resolve(config.storageDir));
@@ -38,7 +43,8 @@ export async function boot(
     const settings = await SettingsService.load(database.db, keys.settings, config.lockedSettings);
     const vectors = await openLanceStore(paths.lancedb);
     const providers: Providers = {
-      chatModel: options.providers?.chatModel ?? (() => chatModelFromSettings(settings, options.providerDeps)),
+      chatModel: options.providers?.chatModel ??
+        (() => chatModelFromSettings(settings, options.providerDeps)),
       embedder: options.providers?.embedder ?? (() => embedderFromSettings(settings, options.providerDeps)),
     };
     const deps: Deps = {

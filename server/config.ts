@@ -16,10 +16,14 @@ const EnvSchema = z.object({
   PORT: integerString("PORT", 0, 65535).default(3001),
   HOST: z.string().trim().min(1).default("0.0.0.0"),
   STORAGE_DIR: z.string().trim().min(1).default("./storage"),
-  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}` }).default(
+    "info",
+  ),
   MAX_UPLOAD_MB: integerString("MAX_UPLOAD_MB", 1, 10_240).default(100),
   /** Development: re-read the client manifest on every page so `vite build --watch` output is picked up. */
-  LECTERN_DEV: z.enum(["0", "1", "true", "false"]).default("0").transform((value) => value === "1" || value === "true"),
+  LECTERN_DEV: z.enum(["0", "1", "true", "false"]).default("0").transform((value) =>
+    value === "1" || value === "true"
+  ),
 });
 
 export interface Config {
@@ -42,7 +46,9 @@ export class ConfigError extends Error {
 
 /** Parses the environment once; every problem is listed, not just the first. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ""));
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ""),
+  );
   const parsed = EnvSchema.safeParse(present);
   const problems: string[] = [];
   if (!parsed.success) {

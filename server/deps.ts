@@ -18,8 +18,21 @@ export class StreamRegistry {
     this.controllers.add(controller);
     return controller;
   }
+  private waiters: (() => void)[] = [];
   close(controller: AbortController) {
     this.controllers.delete(controller);
+    if (this.controllers.size === 0) { for (const resolve of this.waiters.splice(0)) resolve(); }
+  }
+  /** Resolves when every open stream has ended, or after `timeoutMs`. */
+  drained(timeoutMs: number): Promise<void> {
+    if (this.controllers.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      this.waiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
   get size(): number {
     return this.controllers.size;

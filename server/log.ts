@@ -10,7 +10,10 @@ export interface Logger {
 }
 
 /** One line per event: `<time> <level> <message> key=value …`, to stderr for warn and error. */
-export function createLogger(level: LogLevel, write: (line: string, level: LogLevel) => void = defaultWrite): Logger {
+export function createLogger(
+  level: LogLevel,
+  write: (line: string, level: LogLevel) => void = defaultWrite,
+): Logger {
   const emit = (lineLevel: LogLevel, message: string, fields?: Record<string, unknown>) => {
     if (ORDER[lineLevel] < ORDER[level]) return;
     const extra = fields

@@ -3,6 +3,21 @@ import { boot } from "./boot.ts";
 import { createApp } from "./app.tsx";
 import { messageOf } from "./errors.ts";
 
+/** Responses still being delivered; shutdown waits for them so no answer is cut mid-body. */
+class InFlight {
+  private readonly pending = new Set<Promise<void>>();
+  track(completed: Promise<void>) {
+    const settled = completed.catch(() => {}).finally(() => this.pending.delete(settled));
+    this.pending.add(settled);
+  }
+  async settled(timeoutMs: number): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+    await Promise.race([Promise.all(this.pending), timeout]);
+    clearTimeout(timer);
+  }
+}
+
 /** Starts Lectern: config from the environment, storage, database, then HTTP until SIGTERM or SIGINT. */
 export async function serve(): Promise<void> {
   let config;
@@ -18,6 +33,7 @@ export async function serve(): Promise<void> {
   const { deps, close } = await boot(config);
   const app = createApp(deps);
   const shutdown = new AbortController();
+  const inFlight = new InFlight();
   const server = Deno.serve({
     port: config.port,
     hostname: config.host,
@@ -30,7 +46,10 @@ export async function serve(): Promise<void> {
       deps.log.error("Request failed", { error: messageOf(error) });
       return new Response("Internal Server Error", { status: 500 });
     },
-  }, app.fetch);
+  }, (request, info) => {
+    inFlight.track(info.completed);
+    return app.fetch(request);
+  });
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -41,7 +60,10 @@ export async function serve(): Promise<void> {
       deps.log.warn("Shutdown took longer than 10 s; exiting now");
       Deno.exit(1);
     }, 10_000);
+    // Open answers end first (their text so far is saved), then the listener stops and in-flight requests finish.
     deps.streams.abortAll();
+    await deps.streams.drained(5_000);
+    await inFlight.settled(5_000);
     shutdown.abort();
     await server.finished;
     await close();

@@ -1,6 +1,11 @@
 import { z } from "zod";
 import { LLM_PROVIDER_IDS, llmProvider } from "./providers/llm_catalog.ts";
-import { EMBEDDING_ENGINE_IDS, embedder, isSelectableEmbedder, VECTOR_DBS } from "./providers/embedder_catalog.ts";
+import {
+  embedder,
+  EMBEDDING_ENGINE_IDS,
+  isSelectableEmbedder,
+  VECTOR_DBS,
+} from "./providers/embedder_catalog.ts";
 
 /** What a stored secret looks like in every answer and in the forms (spec 02 §9: 20 asterisks). */
 export const MASKED_SECRET = "*".repeat(20);
@@ -66,7 +71,13 @@ const setting = (
   env: string,
   schema: z.ZodType<string, string>,
   options: { secret?: boolean; defaultValue?: string } = {},
-): SettingDefinition => ({ key, env, schema, secret: options.secret ?? false, defaultValue: options.defaultValue });
+): SettingDefinition => ({
+  key,
+  env,
+  schema,
+  secret: options.secret ?? false,
+  defaultValue: options.defaultValue,
+});
 
 /** Every instance setting this version accepts through `POST /api/system/update-env`. */
 export const SETTING_KEYS: readonly SettingDefinition[] = [
@@ -80,7 +91,11 @@ export const SETTING_KEYS: readonly SettingDefinition[] = [
   setting("EmbeddingBasePath", "EMBEDDING_BASE_PATH", url),
   setting("EmbeddingModelPref", "EMBEDDING_MODEL_PREF", notEmpty),
   setting("GenericOpenAiEmbeddingApiKey", "GENERIC_OPEN_AI_EMBEDDING_API_KEY", anyText, { secret: true }),
-  setting("EmbeddingModelMaxChunkLength", "EMBEDDING_MODEL_MAX_CHUNK_LENGTH", positiveInteger),
+  setting(
+    "EmbeddingModelMaxChunkLength",
+    "EMBEDDING_MODEL_MAX_CHUNK_LENGTH",
+    positiveInteger.or(z.literal("")),
+  ),
   setting("VectorDB", "VECTOR_DB", vectorDbId),
 ];
 

@@ -2,7 +2,12 @@ import { type ReactNode, useEffect, useRef } from "react";
 
 /** A modal dialog on the native <dialog> element: focus trap, Escape to close, backdrop. */
 export function Dialog(
-  { open, title, onClose, children }: { open: boolean; title: string; onClose: () => void; children: ReactNode },
+  { open, title, onClose, children }: {
+    open: boolean;
+    title: string;
+    onClose: () => void;
+    children: ReactNode;
+  },
 ) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {

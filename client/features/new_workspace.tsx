@@ -19,7 +19,10 @@ export function NewWorkspaceDialog({ open, onClose }: { open: boolean; onClose: 
     setBusy(true);
     setError(null);
     try {
-      const answer = await api("/workspace/new", { json: { name: name.trim() }, schema: CreateWorkspaceAnswer });
+      const answer = await api("/workspace/new", {
+        json: { name: name.trim() },
+        schema: CreateWorkspaceAnswer,
+      });
       if (!answer.workspace) throw new ApiError(answer.message ?? t("workspace.new.failed"), 400, answer);
       toast.success(t("workspace.new.created"));
       globalThis.location.assign(paths.workspace(answer.workspace.slug));

@@ -1,3 +1,113 @@
-export default function AcceptInvite(_props: Record<string, unknown>) {
-  return <h1>AcceptInvite</h1>;
+import { type FormEvent, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { paths } from "../../shared/routes.ts";
+import { LoadingBlock } from "../components/LoadingBlock.tsx";
+import { AuthCard } from "../features/auth/AuthCard.tsx";
+import { PASSWORD_MIN_LENGTH, usernameProblem } from "../features/auth/validation.ts";
+import { api } from "../lib/api.ts";
+
+type Props = { code: string };
+type InviteAnswer = { invite?: unknown; error?: unknown };
+
+/** Account usernames: at least 2 characters (spec 01 §5). */
+const USERNAME_MIN = 2;
+
+/** /accept-invite/{code}: checks the invitation, then creates the account and goes to the login. */
+export default function AcceptInvite({ code }: Props) {
+  const { t } = useTranslation();
+  const path = `/invite/${encodeURIComponent(code)}`;
+  const [state, setState] = useState<"loading" | "ready" | "invalid">("loading");
+  const [inviteError, setInviteError] = useState<string | null>(null);
+  const [username, setUsername] = useState("");
+  const [password, setPassword] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    api<InviteAnswer>(path).then((answer) => {
+      if (typeof answer?.error === "string" && answer.error) throw new Error(answer.error);
+      if (!answer?.invite) throw new Error(t("invite.notFound"));
+      setState("ready");
+    }).catch((caught: Error) => {
+      setInviteError(caught.message);
+      setState("invalid");
+    });
+  }, [path]);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (busy) return;
+    const problem = usernameProblem(username, USERNAME_MIN);
+    if (problem) return setError(t(problem, { min: USERNAME_MIN }));
+    if (password.length < PASSWORD_MIN_LENGTH) return setError(t("invite.errors.passwordTooShort"));
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = await api<{ success?: unknown; error?: unknown }>(path, {
+        json: { username, password },
+      });
+      if (typeof answer?.error === "string" && answer.error) throw new Error(answer.error);
+      if (answer?.success === false) throw new Error(t("invite.failed"));
+      globalThis.location.assign(paths.login());
+    } catch (caught) {
+      setError((caught as Error).message);
+      setBusy(false);
+    }
+  }
+
+  if (state === "loading") return <LoadingBlock label={t("invite.checking")} />;
+  if (state === "invalid") {
+    return (
+      <div className="page-message" role="alert">
+        <h1>{t("invite.invalidTitle")}</h1>
+        <p>{inviteError}</p>
+        <a className="button secondary" href={paths.login()}>{t("invite.goToLogin")}</a>
+      </div>
+    );
+  }
+
+  return (
+    <AuthCard>
+      <h1>{t("invite.heading")}</h1>
+      <p className="muted">{t("invite.intro")}</p>
+      <form className="form" onSubmit={submit} noValidate>
+        <label className="field">
+          <span className="field-label">{t("invite.username")}</span>
+          <input
+            className="input"
+            name="username"
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            required
+            minLength={USERNAME_MIN}
+            pattern="[a-z0-9_\-]+"
+            disabled={busy}
+            value={username}
+            onChange={(event) => setUsername(event.target.value)}
+          />
+          <span className="field-hint">{t("invite.usernameHint")}</span>
+        </label>
+        <label className="field">
+          <span className="field-label">{t("invite.password")}</span>
+          <input
+            className="input"
+            type="password"
+            name="password"
+            autoComplete="new-password"
+            required
+            minLength={PASSWORD_MIN_LENGTH}
+            disabled={busy}
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
+          <span className="field-hint">{t("invite.passwordHint")}</span>
+        </label>
+        {error && <p className="form-error" role="alert">{t("common.errorPrefix", { message: error })}</p>}
+        <button type="submit" className="button primary block" disabled={busy}>
+          {busy ? t("invite.creating") : t("invite.submit")}
+        </button>
+      </form>
+    </AuthCard>
+  );
 }

@@ -1,3 +1,11 @@
-export default function EmbeddingPreference(_props: Record<string, unknown>) {
-  return <h1>EmbeddingPreference</h1>;
+import { EmbedderForm } from "../features/settings/EmbedderForm.tsx";
+import { SettingsPage } from "../features/settings/SettingsPage.tsx";
+
+/** /settings/embedding-preference: the engine that turns document text into vectors. */
+export default function EmbeddingPreference() {
+  return (
+    <SettingsPage page="embedding-preference">
+      {(setup) => <EmbedderForm setup={setup} formId="embedding-preference-form" showActions />}
+    </SettingsPage>
+  );
 }

@@ -1,3 +1,79 @@
-export default function Home(_props: Record<string, unknown>) {
-  return <h1>Home</h1>;
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { type Workspace, WorkspaceList } from "../../shared/api/workspaces.ts";
+import { paths } from "../../shared/routes.ts";
+import { LoadingBlock } from "../components/LoadingBlock.tsx";
+import { NewWorkspaceDialog } from "../features/new_workspace.tsx";
+import { fetchSetup } from "../features/settings/setup.ts";
+import { api } from "../lib/api.ts";
+
+type Props = { appName: string };
+
+/** Home (spec 01 §2.7): a welcome, the workspaces, and a way to create one. */
+export default function Home({ appName }: Props) {
+  const { t } = useTranslation();
+  const [workspaces, setWorkspaces] = useState<Workspace[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [needsLlm, setNeedsLlm] = useState(false);
+  const [creating, setCreating] = useState(false);
+
+  useEffect(() => {
+    api("/workspaces", { schema: WorkspaceList })
+      .then((answer) => setWorkspaces(answer.workspaces))
+      .catch((caught: Error) => setError(caught.message));
+    fetchSetup()
+      .then((setup) => setNeedsLlm(setup.LLMProvider === null))
+      .catch(() => setNeedsLlm(false));
+  }, []);
+
+  const empty = workspaces !== null && workspaces.length === 0;
+
+  return (
+    <div className="page home">
+      <header className="home-header">
+        <h1>{t("home.welcome", { appName })}</h1>
+        <p className="muted">{t("home.intro")}</p>
+      </header>
+
+      {needsLlm && (
+        <p className="notice warning" role="status">
+          {t("home.noLlm")} <a href={paths.settings("llm-preference")}>{t("home.chooseLlm")}</a>
+        </p>
+      )}
+
+      <section className="home-section" aria-labelledby="home-workspaces">
+        <div className="section-heading">
+          <h2 id="home-workspaces">{t("home.workspaces")}</h2>
+          {!empty && (
+            <button type="button" className="button secondary" onClick={() => setCreating(true)}>
+              {t("home.newWorkspace")}
+            </button>
+          )}
+        </div>
+        {error && <p className="form-error" role="alert">{t("home.loadFailed", { error })}</p>}
+        {!error && workspaces === null && <LoadingBlock label={t("home.loading")} />}
+        {empty && (
+          <div className="card empty-state">
+            <p>{t("home.empty")}</p>
+            <button type="button" className="button primary" onClick={() => setCreating(true)}>
+              {t("home.createFirst")}
+            </button>
+          </div>
+        )}
+        {workspaces && workspaces.length > 0 && (
+          <ul className="workspace-cards">
+            {workspaces.map((workspace) => (
+              <li key={workspace.id}>
+                <a className="card workspace-card" href={paths.workspace(workspace.slug)}>
+                  <span className="workspace-card-name">{workspace.name}</span>
+                  <span className="muted small">/{workspace.slug}</span>
+                </a>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <NewWorkspaceDialog open={creating} onClose={() => setCreating(false)} />
+    </div>
+  );
 }

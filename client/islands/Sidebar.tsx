@@ -70,7 +70,9 @@ export default function Sidebar({ activeSlug, appName }: Props) {
           </ul>
         )}
         <div className="sidebar-footer">
-          <a className="button secondary block" href={paths.settings("llm-preference")}>{t("sidebar.settings")}</a>
+          <a className="button secondary block" href={paths.settings("llm-preference")}>
+            {t("sidebar.settings")}
+          </a>
         </div>
       </div>
       <NewWorkspaceDialog open={creating} onClose={() => setCreating(false)} />

@@ -47,8 +47,26 @@ export default function WorkspaceChat({ slug, threadSlug }: Props) {
     setBusy(true);
     setMessages((current) => [
       ...(current ?? []),
-      { uuid: crypto.randomUUID(), content: text, role: "user", sources: [], closed: true, error: null, animate: false, pending: false },
-      { uuid: crypto.randomUUID(), content: "", role: "assistant", sources: [], closed: false, error: null, animate: true, pending: true },
+      {
+        uuid: crypto.randomUUID(),
+        content: text,
+        role: "user",
+        sources: [],
+        closed: true,
+        error: null,
+        animate: false,
+        pending: false,
+      },
+      {
+        uuid: crypto.randomUUID(),
+        content: "",
+        role: "assistant",
+        sources: [],
+        closed: false,
+        error: null,
+        animate: true,
+        pending: true,
+      },
     ]);
     await streamChat(`${base}/stream-chat`, { message: text }, (event) => {
       setMessages((current) => {
@@ -97,7 +115,9 @@ export default function WorkspaceChat({ slug, threadSlug }: Props) {
           {messages !== null && messages.length === 0 && (
             <div className="empty-chat">
               <p>{t("chat.empty")}</p>
-              {workspace && workspace.documents.length === 0 && <p className="muted">{t("chat.emptyHint")}</p>}
+              {workspace && workspace.documents.length === 0 && (
+                <p className="muted">{t("chat.emptyHint")}</p>
+              )}
             </div>
           )}
           {messages?.map((message) => <Message key={message.uuid} message={message} />)}

@@ -32,7 +32,8 @@ function messageFrom(body: unknown, status: number): string {
  */
 export async function api<T = unknown>(
   path: string,
-  options: { method?: string; json?: unknown; form?: FormData; schema?: z.ZodType<T>; signal?: AbortSignal } = {},
+  options: { method?: string; json?: unknown; form?: FormData; schema?: z.ZodType<T>; signal?: AbortSignal } =
+    {},
 ): Promise<T> {
   let response: Response;
   try {

@@ -6,7 +6,11 @@ export interface SessionClaims {
 }
 
 /** Signs a session token with the instance key (HS256). */
-export async function signSession(key: Uint8Array, claims: SessionClaims, expiresIn = "30d"): Promise<string> {
+export async function signSession(
+  key: Uint8Array,
+  claims: SessionClaims,
+  expiresIn = "30d",
+): Promise<string> {
   return await new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setSubject(claims.sub).setIssuedAt()
     .setExpirationTime(expiresIn).sign(key);
 }

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { encodeBase64, decodeBase64 } from "../encoding.ts";
+import { decodeBase64, encodeBase64 } from "../encoding.ts";
 import { writeFileAtomic } from "../storage.ts";
 
 export interface InstanceKeys {
@@ -50,6 +50,10 @@ export async function encryptSecret(key: CryptoKey, plain: string): Promise<stri
 export async function decryptSecret(key: CryptoKey, stored: string): Promise<string> {
   if (!stored.startsWith(PREFIX)) throw new Error("The stored secret is not in the expected format");
   const joined = decodeBase64(stored.slice(PREFIX.length));
-  const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: joined.slice(0, 12) }, key, joined.slice(12));
+  const plain = await crypto.subtle.decrypt(
+    { name: "AES-GCM", iv: joined.slice(0, 12) },
+    key,
+    joined.slice(12),
+  );
   return new TextDecoder().decode(plain);
 }

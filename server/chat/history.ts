@@ -55,13 +55,21 @@ export async function recentChats(deps: Deps, scope: ChatScope, limit: number): 
 
 /** `GET …/chats`: every visible chat as a user entry and an assistant entry (api-contract.md §5.4). */
 export async function historyOf(deps: Deps, scope: ChatScope): Promise<HistoryEntry[]> {
-  const rows = await deps.db.select().from(workspaceChats).where(scopeFilter(scope)).orderBy(asc(workspaceChats.id));
+  const rows = await deps.db.select().from(workspaceChats).where(scopeFilter(scope)).orderBy(
+    asc(workspaceChats.id),
+  );
   const entries: HistoryEntry[] = [];
   for (const row of rows) {
     const response = parseResponse(row);
     if (!response) continue;
     const sentAt = Math.floor(row.createdAt.getTime() / 1000);
-    entries.push({ role: "user", content: row.prompt, sentAt, attachments: response.attachments ?? [], chatId: row.id });
+    entries.push({
+      role: "user",
+      content: row.prompt,
+      sentAt,
+      attachments: response.attachments ?? [],
+      chatId: row.id,
+    });
     entries.push({
       type: response.type ?? "chart",
       role: "assistant",

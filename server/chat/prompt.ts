@@ -1,5 +1,5 @@
 import type { ChatMessage } from "../providers/llm/types.ts";
-import { countTokens } from "../documents/tokens.ts";
+import { tokenCounter } from "../documents/tokens.ts";
 
 export interface PromptVariables {
   now: Date;
@@ -31,7 +31,9 @@ export function expandVariables(template: string, variables: PromptVariables): s
 /** The system message: the workspace prompt, then each context text (api-contract.md §8.4 step 7). */
 export function systemMessage(prompt: string, contextTexts: string[]): string {
   if (contextTexts.length === 0) return prompt;
-  const blocks = contextTexts.map((text, index) => `[CONTEXT ${index}]:\n${text}\n[END CONTEXT ${index}]\n\n`);
+  const blocks = contextTexts.map((text, index) =>
+    `[CONTEXT ${index}]:\n${text}\n[END CONTEXT ${index}]\n\n`
+  );
   return `${prompt}\nContext:\n${blocks.join("")}`;
 }
 
@@ -50,17 +52,25 @@ export function buildMessages(parts: PromptParts): ChatMessage[] {
   return messages;
 }
 
-export function countMessageTokens(messages: ChatMessage[]): number {
-  return messages.reduce((total, message) => total + countTokens(message.content) + 4, 0);
+export function countMessageTokens(messages: ChatMessage[], count: (text: string) => number): number {
+  return messages.reduce((total, message) => total + count(message.content) + 4, 0);
 }
 
 /**
  * Drops the oldest history turns until the prompt plus the answer's budget fits the context window.
  * The workspace issue replaces this with full compression of context and message.
  */
-export function fitHistory(parts: PromptParts, contextWindow: number, answerBudget: number): PromptParts {
+export async function fitHistory(
+  parts: PromptParts,
+  contextWindow: number,
+  answerBudget: number,
+): Promise<PromptParts> {
+  const count = await tokenCounter();
   const history = [...parts.history];
-  while (history.length > 0 && countMessageTokens(buildMessages({ ...parts, history })) + answerBudget > contextWindow) {
+  while (
+    history.length > 0 &&
+    countMessageTokens(buildMessages({ ...parts, history }), count) + answerBudget > contextWindow
+  ) {
     history.shift();
   }
   return { ...parts, history };

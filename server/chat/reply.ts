@@ -4,7 +4,7 @@ import type { Metrics, Source } from "../../shared/api/chat.ts";
 import type { Actor } from "../auth/actor.ts";
 import type { Deps } from "../deps.ts";
 import { messageOf } from "../errors.ts";
-import { countTokens } from "../documents/tokens.ts";
+import { tokenCounter } from "../documents/tokens.ts";
 import type { ChatModel } from "../providers/llm/types.ts";
 import type { Embedder } from "../providers/embedders/types.ts";
 import { workspaceNamespace } from "../providers/vectors/namespace.ts";
@@ -14,8 +14,7 @@ import { type Frame, frames } from "./frames.ts";
 import { type ChatScope, parseResponse, recentChats, saveChat, type StoredResponse } from "./history.ts";
 import { buildMessages, countMessageTokens, expandVariables, fitHistory, systemMessage } from "./prompt.ts";
 
-export const DEFAULT_REFUSAL =
-  "There is no relevant information in this workspace to answer your query.";
+export const DEFAULT_REFUSAL = "There is no relevant information in this workspace to answer your query.";
 
 export interface ReplyInput {
   actor: Actor;
@@ -99,7 +98,11 @@ function metricsOf(
  * citations, the saved chat and `finalizeResponseStream`. Failures become an `abort` frame with the provider's
  * message. When `signal` aborts (the client left, or shutdown) the text so far is saved and nothing more is sent.
  */
-export async function* streamReply(deps: Deps, input: ReplyInput, signal: AbortSignal): AsyncGenerator<Frame> {
+export async function* streamReply(
+  deps: Deps,
+  input: ReplyInput,
+  signal: AbortSignal,
+): AsyncGenerator<Frame> {
   const { workspace, message } = input;
   const uuid = crypto.randomUUID();
   const scope: ChatScope = { workspaceId: workspace.id, threadId: input.threadId, actor: input.actor };
@@ -123,7 +126,14 @@ export async function* streamReply(deps: Deps, input: ReplyInput, signal: AbortS
 
   let retrieved: Retrieved;
   try {
-    retrieved = await retrieve(deps, workspace, embedder, message, history.map((turn) => turn.response), signal);
+    retrieved = await retrieve(
+      deps,
+      workspace,
+      embedder,
+      message,
+      history.map((turn) => turn.response),
+      signal,
+    );
   } catch (error) {
     if (signal.aborted) return;
     deps.log.warn("Vector search failed", { workspace: workspace.slug, error: messageOf(error) });
@@ -149,13 +159,21 @@ export async function* streamReply(deps: Deps, input: ReplyInput, signal: AbortS
     user: { id: input.actor.userId, name: null },
     workspace: { id: workspace.id, name: workspace.name },
   });
-  const maxTokens = Math.min(Number(deps.settings.value("GenericOpenAiMaxTokens") ?? 1024), model.contextWindow);
-  const parts = fitHistory({
-    system: systemMessage(prompt, retrieved.contextTexts),
-    history: history.map(({ row, response }) => ({ prompt: row.prompt, response: response.text })),
-    message,
-  }, model.contextWindow, maxTokens);
+  const maxTokens = Math.min(
+    Number(deps.settings.value("GenericOpenAiMaxTokens") ?? 1024),
+    model.contextWindow,
+  );
+  const parts = await fitHistory(
+    {
+      system: systemMessage(prompt, retrieved.contextTexts),
+      history: history.map(({ row, response }) => ({ prompt: row.prompt, response: response.text })),
+      message,
+    },
+    model.contextWindow,
+    maxTokens,
+  );
   const messages = buildMessages(parts);
+  const count = await tokenCounter();
 
   const startedAt = performance.now();
   let text = "";
@@ -163,12 +181,18 @@ export async function* streamReply(deps: Deps, input: ReplyInput, signal: AbortS
   const finish = () =>
     metricsOf(
       model,
-      usage?.inputTokens ?? countMessageTokens(messages),
-      usage?.outputTokens ?? countTokens(text),
+      usage?.inputTokens ?? countMessageTokens(messages, count),
+      usage?.outputTokens ?? count(text),
       startedAt,
     );
   const save = (metrics: Metrics) =>
-    saveChat(deps, scope, message, { text, sources: retrieved.sources, type: mode, attachments: [], metrics });
+    saveChat(deps, scope, message, {
+      text,
+      sources: retrieved.sources,
+      type: mode,
+      attachments: [],
+      metrics,
+    });
 
   let settled = false;
   try {
@@ -186,7 +210,8 @@ export async function* streamReply(deps: Deps, input: ReplyInput, signal: AbortS
       const chatId = text ? await save(metrics) : undefined;
       settled = true;
       yield frames.abort(uuid, messageOf(error));
-      yield frames.finalize(uuid, chatId, metrics);
+      // Before the first token the abort alone ends the answer; after it, finalize follows (§7.3 4 and 5).
+      if (text) yield frames.finalize(uuid, chatId, metrics);
       return;
     }
     if (signal.aborted) return;
@@ -199,7 +224,10 @@ export async function* streamReply(deps: Deps, input: ReplyInput, signal: AbortS
     // The client left (or the server is stopping) mid-answer: keep what was generated (decisions.md).
     if (!settled && text) {
       await save(finish()).catch((error) =>
-        deps.log.error("Cannot save the partial answer", { workspace: workspace.slug, error: messageOf(error) })
+        deps.log.error("Cannot save the partial answer", {
+          workspace: workspace.slug,
+          error: messageOf(error),
+        })
       );
     }
   }

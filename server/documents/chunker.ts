@@ -1,5 +1,3 @@
-import { RecursiveCharacterTextSplitter } from "@langchain/textsplitters";
-
 export interface SplitOptions {
   /** Characters; the embedder's maximum wins over a larger setting (api-contract.md §8.3). */
   chunkSize: number;
@@ -16,7 +14,12 @@ export function chunkSizeFor(setting: number | undefined, embedderMaximum: numbe
 /** The same recursive character splitter as the reference, so chunk boundaries match. */
 export async function splitText(text: string, options: SplitOptions): Promise<string[]> {
   const overlap = Math.min(options.chunkOverlap, Math.max(0, options.chunkSize - 1));
-  const splitter = new RecursiveCharacterTextSplitter({ chunkSize: options.chunkSize, chunkOverlap: overlap });
+  // Loaded on first use: the splitter brings @langchain/core, which a server that is not embedding never needs.
+  const { RecursiveCharacterTextSplitter } = await import("@langchain/textsplitters");
+  const splitter = new RecursiveCharacterTextSplitter({
+    chunkSize: options.chunkSize,
+    chunkOverlap: overlap,
+  });
   const chunks = await splitter.splitText(text);
   return chunks.filter((chunk) => chunk.trim().length > 0);
 }

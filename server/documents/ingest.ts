@@ -15,14 +15,23 @@ export interface EmbedOutcome {
 }
 
 /** Splits, embeds and stores each document in the workspace (api-contract.md §8.5); one failure never stops the rest. */
-export async function addDocuments(deps: Deps, workspace: WorkspaceRow, locations: string[]): Promise<EmbedOutcome> {
+export async function addDocuments(
+  deps: Deps,
+  workspace: WorkspaceRow,
+  locations: string[],
+): Promise<EmbedOutcome> {
   const failures: string[] = [];
   let added = 0;
   const embedder = deps.providers.embedder();
   const namespace = workspaceNamespace(workspace.id, embedder);
-  const chunkSize = chunkSizeFor(Number(deps.settings.label(LABELS.textSplitterChunkSize)), embedder.maxChunkLength);
+  const chunkSize = chunkSizeFor(
+    Number(deps.settings.label(LABELS.textSplitterChunkSize)),
+    embedder.maxChunkLength,
+  );
   const overlapSetting = Number(deps.settings.label(LABELS.textSplitterChunkOverlap));
-  const chunkOverlap = Number.isFinite(overlapSetting) && overlapSetting >= 0 ? overlapSetting : DEFAULT_CHUNK_OVERLAP;
+  const chunkOverlap = Number.isFinite(overlapSetting) && overlapSetting >= 0
+    ? overlapSetting
+    : DEFAULT_CHUNK_OVERLAP;
 
   for (const location of new Set(locations)) {
     const docId = crypto.randomUUID();
@@ -60,7 +69,11 @@ export async function addDocuments(deps: Deps, workspace: WorkspaceRow, location
       }
       added++;
     } catch (error) {
-      deps.log.warn("Cannot embed document", { workspace: workspace.slug, location, error: messageOf(error) });
+      deps.log.warn("Cannot embed document", {
+        workspace: workspace.slug,
+        location,
+        error: messageOf(error),
+      });
       failures.push(`${location}: ${messageOf(error)}`);
     }
   }
@@ -68,7 +81,11 @@ export async function addDocuments(deps: Deps, workspace: WorkspaceRow, location
 }
 
 /** Removes documents from the workspace: their vectors, then their rows. */
-export async function removeDocuments(deps: Deps, workspace: WorkspaceRow, locations: string[]): Promise<void> {
+export async function removeDocuments(
+  deps: Deps,
+  workspace: WorkspaceRow,
+  locations: string[],
+): Promise<void> {
   if (locations.length === 0) return;
   const rows = await deps.db.select().from(workspaceDocuments).where(
     and(eq(workspaceDocuments.workspaceId, workspace.id), inArray(workspaceDocuments.docpath, locations)),

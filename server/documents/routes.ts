@@ -13,15 +13,25 @@ import type { StoredDocument } from "../../shared/api/documents.ts";
 import { addDocuments, removeDocuments } from "./ingest.ts";
 import { extensionOf, textOfUpload } from "./text.ts";
 
-async function receiveUpload(deps: Deps, request: Request, form: Record<string, unknown>): Promise<StoredDocument> {
+async function receiveUpload(
+  deps: Deps,
+  request: Request,
+  form: Record<string, unknown>,
+): Promise<StoredDocument> {
   const file = form.file;
-  if (!(file instanceof File)) fail("invalid_input", 'No file was sent: use a multipart form with the field "file".');
+  if (!(file instanceof File)) {
+    fail("invalid_input", 'No file was sent: use a multipart form with the field "file".');
+  }
   const bytes = new Uint8Array(await file.arrayBuffer());
   const text = textOfUpload(file.name, bytes);
   // The original is kept under a generated name; the user's file name never becomes a path.
   const uploadName = `${crypto.randomUUID()}${extensionOf(file.name)}`;
   await writeFileAtomic(join(deps.paths.uploads, uploadName), bytes);
-  deps.log.debug("Upload received", { name: file.name, bytes: bytes.length, path: new URL(request.url).pathname });
+  deps.log.debug("Upload received", {
+    name: file.name,
+    bytes: bytes.length,
+    path: new URL(request.url).pathname,
+  });
   return await deps.documents.saveText({
     originalName: file.name,
     text,
@@ -55,18 +65,32 @@ export function documentRoutes(deps: Deps) {
       const document = await receiveUpload(deps, c.req.raw, await parseForm(c));
       return c.json({ success: true, error: null, documents: [document] });
     })
-    .post("/workspace/:slug/upload-and-embed", requirePermission("documents:manage"), uploadLimit, async (c) => {
-      const workspace = await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
-      const document = await receiveUpload(deps, c.req.raw, await parseForm(c));
-      const outcome = await addDocuments(deps, workspace, [document.location]);
-      if (outcome.failures.length > 0) {
-        return c.json({ success: false, error: outcome.failures.join("\n"), document: null }, 502);
-      }
-      return c.json({ success: true, error: null, document: { id: document.id, location: document.location } });
-    })
+    .post(
+      "/workspace/:slug/upload-and-embed",
+      requirePermission("documents:manage"),
+      uploadLimit,
+      async (c) => {
+        const workspace = await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
+        const document = await receiveUpload(deps, c.req.raw, await parseForm(c));
+        const outcome = await addDocuments(deps, workspace, [document.location]);
+        if (outcome.failures.length > 0) {
+          return c.json({ success: false, error: outcome.failures.join("\n"), document: null }, 502);
+        }
+        return c.json({
+          success: true,
+          error: null,
+          document: { id: document.id, location: document.location },
+        });
+      },
+    )
     .post("/workspace/:slug/update-embeddings", requirePermission("documents:manage"), async (c) => {
       const errorBody = (message: string) => ({ workspace: null, message });
-      const workspace = await requireWorkspace(deps, c.var.actor, c.req.param("slug"), errorBody("Workspace does not exist."));
+      const workspace = await requireWorkspace(
+        deps,
+        c.var.actor,
+        c.req.param("slug"),
+        errorBody("Workspace does not exist."),
+      );
       const input = await parseJson(c, UpdateEmbeddingsInput, errorBody);
       await removeDocuments(deps, workspace, input.deletes);
       const outcome = await addDocuments(deps, workspace, input.adds);

@@ -58,7 +58,9 @@ export class DocumentStore {
   private pathOf(location: string): string {
     const { folder, filename } = parseLocation(location);
     const path = resolve(this.root, folder, filename);
-    if (!path.startsWith(resolve(this.root) + sep)) fail("invalid_input", `"${location}" is outside the documents folder`);
+    if (!path.startsWith(resolve(this.root) + sep)) {
+      fail("invalid_input", `"${location}" is outside the documents folder`);
+    }
     return path;
   }
 
@@ -79,7 +81,7 @@ export class DocumentStore {
       published: new Date().toLocaleString("en-US"),
       wordCount: input.text.split(" ").length,
       pageContent: input.text,
-      token_count_estimate: estimateTokens(input.text),
+      token_count_estimate: await estimateTokens(input.text),
     };
     await Deno.mkdir(join(this.root, DEFAULT_FOLDER), { recursive: true });
     const path = this.pathOf(location);
@@ -121,7 +123,9 @@ export class DocumentStore {
   }
 
   async exists(location: string): Promise<boolean> {
-    const rows = await this.db.select({ id: documents.id }).from(documents).where(eq(documents.location, location));
+    const rows = await this.db.select({ id: documents.id }).from(documents).where(
+      eq(documents.location, location),
+    );
     return rows.length > 0;
   }
 }

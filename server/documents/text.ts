@@ -17,7 +17,9 @@ export function textOfUpload(name: string, bytes: Uint8Array): string {
   if (!ACCEPTED_EXTENSIONS.has(extension)) {
     fail(
       "invalid_input",
-      `File extension ${extension || "(none)"} not supported for parsing and cannot be assumed as text file type.`,
+      `File extension ${
+        extension || "(none)"
+      } not supported for parsing and cannot be assumed as text file type.`,
     );
   }
   if (bytes.includes(0)) fail("invalid_input", `${name} is not a text file: it holds binary data.`);

@@ -8,7 +8,8 @@ import { type Actor, SINGLE_USER_ACTOR } from "../auth/actor.ts";
 import { verifySession } from "../auth/jwt.ts";
 import type { AppEnv } from "./env.ts";
 
-const unauthenticated = (message: string) => new AppError("unauthenticated", message, { body: { error: message } });
+const unauthenticated = (message: string) =>
+  new AppError("unauthenticated", message, { body: { error: message } });
 
 function bearerToken(header: string | undefined): string | null {
   const token = header?.split(" ")[1]?.trim();
@@ -40,11 +41,16 @@ export function authGuard(deps: Deps) {
 }
 
 /** Refuses (403) a caller whose role lacks the permission (shared/roles.ts). */
-export function requirePermission(permission: Permission, errorBody?: (message: string) => Record<string, unknown>) {
+export function requirePermission(
+  permission: Permission,
+  errorBody?: (message: string) => Record<string, unknown>,
+) {
   return createMiddleware<AppEnv>(async (c, next) => {
     if (!allows(c.var.actor.role, permission)) {
       const message = "You do not have permission to do that.";
-      throw new AppError("forbidden", message, { body: errorBody?.(message) ?? { success: false, error: message } });
+      throw new AppError("forbidden", message, {
+        body: errorBody?.(message) ?? { success: false, error: message },
+      });
     }
     await next();
   });

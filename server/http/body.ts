@@ -20,17 +20,21 @@ export async function readJson(c: Context, errorBody: ErrorBody = defaultBody): 
   }
 }
 
-/** Reads and validates a JSON body; the first problem becomes the 400 message. */
+/**
+ * Reads and validates a JSON body; the first problem becomes the 400 message, prefixed with the field's path
+ * unless `bareMessages` (for schemas whose messages already name the field, such as "name cannot be null").
+ */
 export async function parseJson<T extends z.ZodType>(
   c: Context,
   schema: T,
   errorBody: ErrorBody = defaultBody,
+  options: { bareMessages?: boolean } = {},
 ): Promise<z.output<T>> {
   const value = await readJson(c, errorBody);
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
+  const where = issue?.path.length && !options.bareMessages ? `${issue.path.join(".")}: ` : "";
   const message = `${where}${issue?.message ?? "Invalid request body"}`;
   throw new AppError("invalid_input", message, { body: errorBody(message) });
 }

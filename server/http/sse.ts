@@ -12,7 +12,8 @@ export const SSE_HEADERS = {
 
 /**
  * An SSE response whose frames come from `produce`, each written as exactly `data: <json>\n\n`
- * (api-contract.md §7.1). The signal given to `produce` aborts when the client goes away or the server stops.
+ * (api-contract.md §7.1). The signal given to `produce` aborts when the client goes away (the body is
+ * cancelled) or the server stops.
  */
 export function sseResponse(
   deps: Deps,
@@ -21,11 +22,7 @@ export function sseResponse(
 ): Response {
   const controller = deps.streams.open();
   const abort = () => controller.abort(new Error("The client closed the connection"));
-  request.signal.addEventListener("abort", abort, { once: true });
-  const cleanup = () => {
-    request.signal.removeEventListener("abort", abort);
-    deps.streams.close(controller);
-  };
+  const cleanup = () => deps.streams.close(controller);
   const iterator = produce(controller.signal)[Symbol.asyncIterator]();
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
@@ -39,7 +36,10 @@ export function sseResponse(
         }
         stream.enqueue(encoder.encode(`data: ${JSON.stringify(value)}\n\n`));
       } catch (error) {
-        deps.log.error("The event stream failed", { path: new URL(request.url).pathname, error: messageOf(error) });
+        deps.log.error("The event stream failed", {
+          path: new URL(request.url).pathname,
+          error: messageOf(error),
+        });
         cleanup();
         if (!controller.signal.aborted) {
           const frame = frames.abort(crypto.randomUUID(), "An unexpected error ended this response.");

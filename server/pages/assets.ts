@@ -29,15 +29,20 @@ export function readManifest(directory: string): Manifest {
     return JSON.parse(Deno.readTextFileSync(`${directory}/.vite/manifest.json`));
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) {
-      throw new Error(`The client is not built: ${directory}/.vite/manifest.json is missing. Run "deno task build".`);
+      throw new Error(
+        `The client is not built: ${directory}/.vite/manifest.json is missing. Run "deno task build".`,
+      );
     }
     throw error;
   }
 }
 
 /** Reads the Vite manifest once, or on every page in development (`vite build --watch` rewrites it). */
-export function loadClientAssets(directory = clientDirectory(), options: { reload?: boolean } = {}): ClientAssets {
-  let cached: Manifest | null = options.reload ? null : readManifest(directory);
+export function loadClientAssets(
+  directory = clientDirectory(),
+  options: { reload?: boolean } = {},
+): ClientAssets {
+  const cached: Manifest | null = options.reload ? null : readManifest(directory);
   const manifest = () => cached ?? readManifest(directory);
   return {
     directory,

@@ -1,4 +1,5 @@
-import type { Context, Hono } from "hono";
+import { type Context, Hono } from "hono";
+import type { ComponentType } from "react";
 import type { Deps } from "../deps.ts";
 import type { AppEnv } from "../http/env.ts";
 import { LABELS } from "../settings/service.ts";
@@ -12,6 +13,7 @@ import {
 } from "../../shared/routes.ts";
 import { Island } from "./island.tsx";
 import { AppShell, BareShell, SettingsNav, SHELL_ISLANDS } from "./shell.tsx";
+import { documentRenderer } from "./layout.tsx";
 import Home from "../../client/islands/Home.tsx";
 import Login from "../../client/islands/Login.tsx";
 import SsoLanding from "../../client/islands/SsoLanding.tsx";
@@ -28,15 +30,19 @@ import SettingsOverview from "../../client/islands/SettingsOverview.tsx";
 const APP_NAME = "Lectern";
 
 /** Settings pages with a form of their own; the rest show the instance's current state for that area. */
-const SETTINGS_FORMS: Partial<Record<SettingsPage, { name: string; component: () => React.ReactElement }>> = {
+const SETTINGS_FORMS: Partial<
+  Record<SettingsPage, { name: string; component: ComponentType<Record<string, never>> }>
+> = {
   "llm-preference": { name: "LlmPreference", component: LlmPreference },
   "embedding-preference": { name: "EmbeddingPreference", component: EmbeddingPreference },
   "vector-database": { name: "VectorDatabase", component: VectorDatabase },
 };
 
 /** Every route of spec 01 §2.1 and spec 02 §2 as a server-rendered page whose islands hydrate. */
-export function registerPages(app: Hono<AppEnv>, deps: Deps) {
+export function pagesApp(deps: Deps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
   const appName = () => deps.settings.label(LABELS.customAppName) || APP_NAME;
+  app.use("*", documentRenderer(deps.assets, appName));
   const notFound = (c: Context<AppEnv>) => {
     c.status(404);
     return c.render(
@@ -62,7 +68,11 @@ export function registerPages(app: Hono<AppEnv>, deps: Deps) {
   app.get("/login", (c) =>
     c.render(
       <BareShell>
-        <Island name="Login" component={Login} props={{ appName: appName(), newToken: c.req.query("nt") === "1" }} />
+        <Island
+          name="Login"
+          component={Login}
+          props={{ appName: appName(), newToken: c.req.query("nt") === "1" }}
+        />
       </BareShell>,
       { title: t("pages.login.title"), islands: ["Toaster", "Login"] },
     ));
@@ -95,7 +105,10 @@ export function registerPages(app: Hono<AppEnv>, deps: Deps) {
       { title: t("pages.workspace.title"), islands: [...SHELL_ISLANDS, "WorkspaceChat"] },
     );
   app.get("/workspace/:slug", (c) => workspacePage(c, c.req.param("slug"), null));
-  app.get("/workspace/:slug/t/:threadSlug", (c) => workspacePage(c, c.req.param("slug"), c.req.param("threadSlug")));
+  app.get(
+    "/workspace/:slug/t/:threadSlug",
+    (c) => workspacePage(c, c.req.param("slug"), c.req.param("threadSlug")),
+  );
 
   app.get("/workspace/:slug/settings/:tab", (c) => {
     const tab = c.req.param("tab");
@@ -152,5 +165,6 @@ export function registerPages(app: Hono<AppEnv>, deps: Deps) {
       ));
   }
 
-  return { notFound };
+  app.notFound(notFound);
+  return app;
 }

@@ -7,7 +7,11 @@ import { t } from "../../client/lib/i18n.ts";
 
 /** The app shell: sidebar with the workspace list, the page, the toast area. */
 export function AppShell(
-  { appName, activeSlug = null, children }: { appName: string; activeSlug?: string | null; children: ReactNode },
+  { appName, activeSlug = null, children }: {
+    appName: string;
+    activeSlug?: string | null;
+    children: ReactNode;
+  },
 ) {
   return (
     <div className="shell">

@@ -5,9 +5,9 @@ import { systemSettings } from "../../db/schema.ts";
 import {
   isMaskedSecret,
   MASKED_SECRET,
+  SETTING_KEYS,
   type SettingDefinition,
   settingDefinition,
-  SETTING_KEYS,
 } from "../../shared/settings.ts";
 import { llmProvider } from "../../shared/providers/llm_catalog.ts";
 import { AppError } from "../errors.ts";
@@ -38,7 +38,11 @@ export class SettingsService {
     private readonly stored: Map<string, string>,
   ) {}
 
-  static async load(db: Database, key: CryptoKey, locked: Readonly<Record<string, string>>): Promise<SettingsService> {
+  static async load(
+    db: Database,
+    key: CryptoKey,
+    locked: Readonly<Record<string, string>>,
+  ): Promise<SettingsService> {
     const rows = await db.select().from(systemSettings);
     const stored = new Map<string, string>();
     for (const row of rows) {
@@ -101,7 +105,9 @@ export class SettingsService {
       const text = raw === null ? "" : String(raw);
       if (definition.secret && isMaskedSecret(text)) continue;
       if (this.isLocked(key)) {
-        errors.push(`${key} is set by the server's environment (${definition.env}) and cannot be changed here.`);
+        errors.push(
+          `${key} is set by the server's environment (${definition.env}) and cannot be changed here.`,
+        );
         continue;
       }
       const checked = definition.schema.safeParse(text);
@@ -159,7 +165,9 @@ export class SettingsService {
     }
     const modelKey = llmProvider(String(results.LLMProvider ?? ""))?.modelKey;
     results.LLMModel = modelKey ? this.value(modelKey) ?? null : null;
-    results.LockedSettings = SETTING_KEYS.filter((definition) => this.isLocked(definition.key)).map((d) => d.key);
+    results.LockedSettings = SETTING_KEYS.filter((definition) => this.isLocked(definition.key)).map((d) =>
+      d.key
+    );
     return results;
   }
 

@@ -18,7 +18,9 @@ export function workspaceRoutes(deps: Deps) {
       "/workspace/new",
       requirePermission("workspace:create", (message) => ({ workspace: null, message })),
       async (c) => {
-        const input = await parseJson(c, CreateWorkspaceInput, (message) => ({ workspace: null, message }));
+        const input = await parseJson(c, CreateWorkspaceInput, (message) => ({ workspace: null, message }), {
+          bareMessages: true,
+        });
         const row = await createWorkspace(deps, input.name);
         deps.log.info("Workspace created", { slug: row.slug });
         return c.json({ workspace: presentWorkspace(row), message: null });

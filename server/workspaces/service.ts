@@ -38,7 +38,11 @@ export async function requireWorkspace(
   body?: Record<string, unknown>,
 ): Promise<WorkspaceRow> {
   return await findWorkspace(deps, actor, slug) ??
-    fail("not_found", "Workspace does not exist.", body ?? { success: false, error: "Workspace does not exist." });
+    fail(
+      "not_found",
+      "Workspace does not exist.",
+      body ?? { success: false, error: "Workspace does not exist." },
+    );
 }
 
 async function slugIsFree(deps: Deps, slug: string): Promise<boolean> {
@@ -61,7 +65,9 @@ export async function createWorkspace(deps: Deps, name: string): Promise<Workspa
 }
 
 export async function workspaceDocumentsOf(deps: Deps, workspaceId: number) {
-  return await deps.db.select().from(workspaceDocuments).where(eq(workspaceDocuments.workspaceId, workspaceId))
+  return await deps.db.select().from(workspaceDocuments).where(
+    eq(workspaceDocuments.workspaceId, workspaceId),
+  )
     .orderBy(asc(workspaceDocuments.id));
 }
 

@@ -1,6 +1,12 @@
 import slugify from "slugify";
 
-const SPELLED: Record<string, string> = { "+": " plus ", "!": " bang ", "@": " at ", "*": " splat ", ".": " dot " };
+const SPELLED: Record<string, string> = {
+  "+": " plus ",
+  "!": " bang ",
+  "@": " at ",
+  "*": " splat ",
+  ".": " dot ",
+};
 
 /**
  * Workspace slugs as the reference makes them (api-contract.md §5.1): `"My Docs!"` → `my-docs-bang`,
@@ -8,8 +14,8 @@ const SPELLED: Record<string, string> = { "+": " plus ", "!": " bang ", "@": " a
  * so a slug is always one safe URL segment; an empty result becomes a UUID.
  */
 export function workspaceSlug(name: string): string {
-  const spelled = name.replace(/[+!@*.]/g, (character) => SPELLED[character]);
-  const slug = slugify(spelled, { lower: true, remove: /[:~()'"|]/g })
+  const spelled = name.replace(/[:~()'"|]/g, "").replace(/[+!@*.]/g, (character) => SPELLED[character]);
+  const slug = slugify(spelled, { lower: true })
     .replace(/[^\p{L}\p{N}_-]+/gu, "-")
     .replace(/-{2,}/g, "-")
     .replace(/^-+|-+$/g, "");

@@ -66,7 +66,12 @@ export const Abort = z.object({
   close: z.literal(true),
   error: z.string(),
 });
-export const ChatFrame = z.discriminatedUnion("type", [TextResponseChunk, FinalizeResponseStream, TextResponse, Abort]);
+export const ChatFrame = z.discriminatedUnion("type", [
+  TextResponseChunk,
+  FinalizeResponseStream,
+  TextResponse,
+  Abort,
+]);
 export type ChatFrame = z.infer<typeof ChatFrame>;
 
 /** One entry of `GET /api/workspace/:slug/chats` (api-contract.md §5.4): each chat row gives two. */

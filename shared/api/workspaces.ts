@@ -56,10 +56,16 @@ export const CreateWorkspaceInput = z.object({
 
 export const WorkspaceList = z.object({ workspaces: z.array(Workspace) });
 export const WorkspaceAnswer = z.object({ workspace: WorkspaceDetail.nullable() });
-export const CreateWorkspaceAnswer = z.object({ workspace: Workspace.nullable(), message: z.string().nullable() });
+export const CreateWorkspaceAnswer = z.object({
+  workspace: Workspace.nullable(),
+  message: z.string().nullable(),
+});
 
 export const UpdateEmbeddingsInput = z.object({
   adds: z.array(z.string().min(1)).max(1000).default([]),
   deletes: z.array(z.string().min(1)).max(1000).default([]),
 });
-export const UpdateEmbeddingsAnswer = z.object({ workspace: WorkspaceDetail.nullable(), message: z.string().nullable() });
+export const UpdateEmbeddingsAnswer = z.object({
+  workspace: WorkspaceDetail.nullable(),
+  message: z.string().nullable(),
+});

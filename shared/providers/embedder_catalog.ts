@@ -54,7 +54,16 @@ export function isSelectableEmbedder(entry: EmbedderEntry): boolean {
 }
 
 /** The vector databases named by spec 01 §3; LanceDB is the embedded one. */
-export const VECTOR_DB_IDS = ["lancedb", "chroma", "pinecone", "qdrant", "weaviate", "milvus", "zilliz", "astra"] as const;
+export const VECTOR_DB_IDS = [
+  "lancedb",
+  "chroma",
+  "pinecone",
+  "qdrant",
+  "weaviate",
+  "milvus",
+  "zilliz",
+  "astra",
+] as const;
 export type VectorDbId = (typeof VECTOR_DB_IDS)[number];
 export const VECTOR_DBS: readonly { id: VectorDbId; name: string; builtIn: boolean }[] = [
   { id: "lancedb", name: "LanceDB", builtIn: true },

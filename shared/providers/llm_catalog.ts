@@ -79,7 +79,12 @@ export const LLM_PROVIDERS: readonly LlmProviderEntry[] = [
   entry("apipie", "APIpie"),
   entry("generic-openai", "Generic OpenAI", {
     fields: [
-      { key: "GenericOpenAiBasePath", type: "url", required: true, placeholder: "https://api.example.com/v1" },
+      {
+        key: "GenericOpenAiBasePath",
+        type: "url",
+        required: true,
+        placeholder: "https://api.example.com/v1",
+      },
       { key: "GenericOpenAiKey", type: "password", required: false },
       { key: "GenericOpenAiModelPref", type: "text", required: true, placeholder: "my-model" },
       { key: "GenericOpenAiTokenLimit", type: "number", required: true, placeholder: "4096" },

@@ -27,15 +27,13 @@ export const Message = memo(function Message({ message }: { message: ChatMessage
   }
   return (
     <article className={`message ${message.role}`} data-chat-id={message.chatId}>
-      {message.role === "user"
-        ? <p className="message-text">{message.content}</p>
-        : (
-          <div
-            className="message-text markdown"
-            // Safe: renderMarkdown escapes raw HTML and filters link targets.
-            dangerouslySetInnerHTML={{ __html: renderMarkdown(message.content) }}
-          />
-        )}
+      {message.role === "user" ? <p className="message-text">{message.content}</p> : (
+        <div
+          className="message-text markdown"
+          // Safe: renderMarkdown escapes raw HTML and filters link targets.
+          dangerouslySetInnerHTML={{ __html: renderMarkdown(message.content) }}
+        />
+      )}
       {message.role === "assistant" && message.closed && <Citations sources={message.sources} />}
     </article>
   );

@@ -37,7 +37,10 @@ export interface ApplyResult {
 }
 
 /** Applies one stream event to the message list, as spec 01 §4 describes each type. */
-export function applyEvent(messages: ChatMessage[], event: StreamEvent | { type: "stopGeneration" }): ApplyResult {
+export function applyEvent(
+  messages: ChatMessage[],
+  event: StreamEvent | { type: "stopGeneration" },
+): ApplyResult {
   const next = messages.filter((message) => !message.pending);
   switch (event.type) {
     case "abort":
@@ -94,13 +97,18 @@ export function applyEvent(messages: ChatMessage[], event: StreamEvent | { type:
         closed: event.close,
         animate: !event.close,
       };
-      return { messages: next.map((message, position) => (position === index ? updated : message)), done: false };
+      return {
+        messages: next.map((message, position) => (position === index ? updated : message)),
+        done: false,
+      };
     }
     case "finalizeResponseStream": {
       const count = next.length;
       return {
         messages: next.map((message, position) =>
-          position >= count - 2 ? { ...message, chatId: event.chatId ?? message.chatId, closed: true, animate: false } : message
+          position >= count - 2
+            ? { ...message, chatId: event.chatId ?? message.chatId, closed: true, animate: false }
+            : message
         ),
         done: true,
       };

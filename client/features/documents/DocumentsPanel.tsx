@@ -7,7 +7,12 @@ import { toast } from "../../lib/toast.ts";
 
 const ACCEPT = Object.values(ACCEPTED_DOCUMENT_TYPES).flat().join(",");
 
-type Upload = { id: string; name: string; state: "uploading" | "embedding" | "done" | "failed"; error?: string };
+type Upload = {
+  id: string;
+  name: string;
+  state: "uploading" | "embedding" | "done" | "failed";
+  error?: string;
+};
 
 function titleOf(metadata: string | null, fallback: string): string {
   try {

@@ -1,4 +1,4 @@
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import { ProviderError } from "../../errors.ts";
 import type { ChatModel, ChatPart, ChatRequest } from "./types.ts";
 
@@ -12,75 +12,91 @@ export interface OpenAiCompatibleOptions {
   fetch?: typeof fetch;
 }
 
+type Sdk = typeof import("openai");
+let sdk: Promise<Sdk> | null = null;
+// The SDK loads on the first provider call, not at start.
+const loadSdk = () => (sdk ??= import("openai"));
+
 /** Turns an SDK failure into the provider's own message, the text the abort frame carries. */
-export function providerErrorFrom(error: unknown, baseURL: string): Error {
-  if (error instanceof OpenAI.APIUserAbortError) return error;
-  if (error instanceof OpenAI.APIConnectionError) {
+export function providerErrorFrom(module: Sdk, error: unknown, baseURL: string): Error {
+  const { APIConnectionError, APIError, APIUserAbortError } = module.default;
+  if (error instanceof APIUserAbortError) return error;
+  if (error instanceof APIConnectionError) {
     const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
     return new ProviderError(`Could not connect to ${baseURL}${cause}`, undefined, { cause: error });
   }
-  if (error instanceof OpenAI.APIError) {
-    return new ProviderError(error.message, error.status, { cause: error });
-  }
+  if (error instanceof APIError) return new ProviderError(error.message, error.status, { cause: error });
   return error instanceof Error ? error : new ProviderError(String(error));
 }
 
-export function openAiClient(options: { baseURL: string; apiKey?: string; fetch?: typeof fetch }): OpenAI {
-  return new OpenAI({
-    baseURL: options.baseURL,
-    // Local servers take any key; the SDK insists on one.
-    apiKey: options.apiKey || "not-needed",
-    maxRetries: 1,
-    timeout: 10 * 60 * 1000,
-    fetch: options.fetch,
-  });
+/** One SDK client per configuration, created on first use; calls run through `call` with errors mapped. */
+export function lazyOpenAiClient(options: { baseURL: string; apiKey?: string; fetch?: typeof fetch }) {
+  let client: OpenAI | null = null;
+  return async function call<T>(work: (client: OpenAI) => Promise<T>): Promise<T> {
+    const module = await loadSdk();
+    client ??= new module.default({
+      baseURL: options.baseURL,
+      // Local servers take any key; the SDK insists on one.
+      apiKey: options.apiKey || "not-needed",
+      maxRetries: 1,
+      timeout: 10 * 60 * 1000,
+      fetch: options.fetch,
+    });
+    try {
+      return await work(client);
+    } catch (error) {
+      throw providerErrorFrom(module, error, options.baseURL);
+    }
+  };
 }
+
+type Delta = { content?: string | null; reasoning_content?: string | null; reasoning?: string | null };
 
 /** A chat model behind any OpenAI-compatible `/chat/completions` endpoint, streamed. */
 export function openAiCompatibleChatModel(options: OpenAiCompatibleOptions): ChatModel {
-  const client = openAiClient(options);
+  const call = lazyOpenAiClient(options);
   return {
     providerId: options.providerId,
     modelId: options.modelId,
     contextWindow: options.contextWindow,
     async *stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatPart> {
-      let reasoning = false;
-      try {
-        const stream = await client.chat.completions.create({
+      const stream = await call((client) =>
+        client.chat.completions.create({
           model: options.modelId,
           messages: request.messages,
           stream: true,
           temperature: request.temperature,
           max_tokens: request.maxTokens ?? options.maxTokens,
-        }, { signal });
-        for await (const chunk of stream) {
-          const delta = chunk.choices?.[0]?.delta as
-            | { content?: string | null; reasoning_content?: string | null; reasoning?: string | null }
-            | undefined;
-          const thought = delta?.reasoning_content ?? delta?.reasoning;
-          if (thought) {
-            yield { type: "text-delta", text: reasoning ? thought : `<think>${thought}` };
-            reasoning = true;
-          }
-          if (delta?.content) {
-            if (reasoning) {
-              yield { type: "text-delta", text: "</think>" };
-              reasoning = false;
-            }
-            yield { type: "text-delta", text: delta.content };
-          }
-          if (chunk.usage) {
-            yield {
-              type: "usage",
-              inputTokens: chunk.usage.prompt_tokens ?? 0,
-              outputTokens: chunk.usage.completion_tokens ?? 0,
-            };
-          }
+        }, { signal })
+      );
+      const iterator = stream[Symbol.asyncIterator]();
+      let reasoning = false;
+      while (true) {
+        const next = await call(() => iterator.next());
+        if (next.done) break;
+        const chunk = next.value;
+        const delta = chunk.choices?.[0]?.delta as Delta | undefined;
+        const thought = delta?.reasoning_content ?? delta?.reasoning;
+        if (thought) {
+          yield { type: "text-delta", text: reasoning ? thought : `<think>${thought}` };
+          reasoning = true;
         }
-        if (reasoning) yield { type: "text-delta", text: "</think>" };
-      } catch (error) {
-        throw providerErrorFrom(error, options.baseURL);
+        if (delta?.content) {
+          if (reasoning) {
+            yield { type: "text-delta", text: "</think>" };
+            reasoning = false;
+          }
+          yield { type: "text-delta", text: delta.content };
+        }
+        if (chunk.usage) {
+          yield {
+            type: "usage",
+            inputTokens: chunk.usage.prompt_tokens ?? 0,
+            outputTokens: chunk.usage.completion_tokens ?? 0,
+          };
+        }
       }
+      if (reasoning) yield { type: "text-delta", text: "</think>" };
     },
   };
 }

@@ -1,4 +1,4 @@
-import * as lancedb from "@lancedb/lancedb";
+import type { Connection, Table } from "@lancedb/lancedb";
 import type { VectorHit, VectorRecord, VectorStore } from "./types.ts";
 
 const quote = (value: string) => `'${value.replaceAll("'", "''")}'`;
@@ -17,15 +17,21 @@ class KeyedQueue {
   }
 }
 
-/** LanceDB in one folder; one table per namespace. */
-export async function openLanceStore(directory: string): Promise<VectorStore> {
-  const connection = await lancedb.connect(directory);
-  const tables = new Map<string, lancedb.Table>();
+/**
+ * LanceDB in one folder; one table per namespace. The native library loads on the first vector operation, so
+ * a server that has not searched or embedded yet does not carry it.
+ */
+export function openLanceStore(directory: string): Promise<VectorStore> {
+  let connecting: Promise<Connection> | null = null;
+  const connect =
+    () => (connecting ??= import("@lancedb/lancedb").then((lancedb) => lancedb.connect(directory)));
+  const tables = new Map<string, Table>();
   const queue = new KeyedQueue();
 
-  async function table(namespace: string): Promise<lancedb.Table | null> {
+  async function table(namespace: string): Promise<Table | null> {
     const cached = tables.get(namespace);
     if (cached) return cached;
+    const connection = await connect();
     const names = await connection.tableNames();
     if (!names.includes(namespace)) return null;
     const opened = await connection.openTable(namespace);
@@ -33,7 +39,7 @@ export async function openLanceStore(directory: string): Promise<VectorStore> {
     return opened;
   }
 
-  return {
+  return Promise.resolve({
     upsert(namespace: string, records: VectorRecord[]) {
       if (records.length === 0) return Promise.resolve();
       const rows = records.map((record) => ({
@@ -46,7 +52,7 @@ export async function openLanceStore(directory: string): Promise<VectorStore> {
       return queue.run(namespace, async () => {
         const existing = await table(namespace);
         if (existing) await existing.add(rows);
-        else tables.set(namespace, await connection.createTable(namespace, rows));
+        else tables.set(namespace, await (await connect()).createTable(namespace, rows));
       });
     },
 
@@ -77,6 +83,7 @@ export async function openLanceStore(directory: string): Promise<VectorStore> {
     },
 
     async dropNamespaces(prefix: string) {
+      const connection = await connect();
       for (const name of await connection.tableNames()) {
         if (!name.startsWith(prefix)) continue;
         await queue.run(name, async () => {
@@ -86,11 +93,10 @@ export async function openLanceStore(directory: string): Promise<VectorStore> {
       }
     },
 
-    close() {
+    async close() {
       for (const opened of tables.values()) opened.close();
       tables.clear();
-      connection.close();
-      return Promise.resolve();
+      if (connecting) (await connecting).close();
     },
-  };
+  });
 }

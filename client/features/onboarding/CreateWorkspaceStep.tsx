@@ -1,0 +1,63 @@
+import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { CreateWorkspaceAnswer } from "../../../shared/api/workspaces.ts";
+import { paths } from "../../../shared/routes.ts";
+import { api, ApiError } from "../../lib/api.ts";
+import { toast } from "../../lib/toast.ts";
+import { STEP_FORM_ID } from "./navigation.ts";
+import { OnboardingShell } from "./OnboardingShell.tsx";
+
+/** Spec 01 §9: the wait between the success toast and going home. */
+const REDIRECT_DELAY_MS = 1000;
+
+/** Step 6: the first workspace, then home. */
+export function CreateWorkspaceStep({ appName }: { appName: string }) {
+  const { t } = useTranslation();
+  const [name, setName] = useState("");
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (busy || !name.trim()) return;
+    setBusy(true);
+    try {
+      const answer = await api("/workspace/new", {
+        json: { name: name.trim(), onboardingComplete: true },
+        schema: CreateWorkspaceAnswer,
+      });
+      if (!answer.workspace) {
+        throw new ApiError(answer.message ?? t("onboarding.createWorkspace.unknownError"), 200, answer);
+      }
+      toast.success(t("onboarding.createWorkspace.created"));
+      setTimeout(() => globalThis.location.assign(paths.home()), REDIRECT_DELAY_MS);
+    } catch (caught) {
+      toast.error(t("onboarding.createWorkspace.failed", { error: (caught as Error).message }));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <OnboardingShell
+      title={t("onboarding.createWorkspace.title")}
+      description={t("onboarding.createWorkspace.description", { appName })}
+      back="survey"
+      forward={{ enabled: name.trim() !== "", busy }}
+    >
+      <form id={STEP_FORM_ID} className="form" onSubmit={submit}>
+        <label className="field">
+          <span className="field-label">{t("onboarding.createWorkspace.nameLabel")}</span>
+          <input
+            className="input"
+            name="name"
+            required
+            maxLength={255}
+            placeholder={t("onboarding.createWorkspace.nameExample")}
+            disabled={busy}
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+          />
+        </label>
+      </form>
+    </OnboardingShell>
+  );
+}

@@ -1,0 +1,123 @@
+import { type FormEvent, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { LoadingBlock } from "../../components/LoadingBlock.tsx";
+import { goToStep, STEP_FORM_ID } from "./navigation.ts";
+import { OnboardingShell } from "./OnboardingShell.tsx";
+
+/** Where a submitted survey is kept, and the flag that it was (spec 01 §7.4, §9). */
+export const SURVEY_KEYS = {
+  survey: "lectern_survey",
+  completed: "lectern_questionnaire_completed",
+} as const;
+const USE_CASES = ["job", "personal", "other"] as const;
+type UseCase = (typeof USE_CASES)[number];
+const USE_CASE_KEYS: Record<UseCase, string> = {
+  job: "onboarding.survey.useCaseJob",
+  personal: "onboarding.survey.useCasePersonal",
+  other: "onboarding.survey.useCaseOther",
+};
+
+function readCompleted(): boolean {
+  try {
+    return globalThis.localStorage?.getItem(SURVEY_KEYS.completed) === "true";
+  } catch {
+    return false;
+  }
+}
+
+/** Step 5, optional: email, use case and a comment; an empty form or 'Skip Survey' moves on. */
+export function SurveyStep({ appName }: { appName: string }) {
+  const { t } = useTranslation();
+  const [completed, setCompleted] = useState<boolean | null>(null);
+  const [email, setEmail] = useState("");
+  const [useCase, setUseCase] = useState<UseCase | "">("");
+  const [comment, setComment] = useState("");
+  const used = email.trim() !== "" || useCase !== "" || comment.trim() !== "";
+
+  useEffect(() => setCompleted(readCompleted()), []);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (completed || !used) return goToStep("create-workspace");
+    const survey = { email: email.trim(), useCase, comment: comment.trim(), source: "onboarding" };
+    try {
+      localStorage.setItem(SURVEY_KEYS.survey, JSON.stringify(survey));
+      localStorage.setItem(SURVEY_KEYS.completed, "true");
+    } catch (error) {
+      console.error("The survey could not be stored", error);
+    }
+    goToStep("create-workspace");
+  }
+
+  return (
+    <OnboardingShell
+      title={t("onboarding.survey.title")}
+      description={t("onboarding.survey.description", { appName })}
+      back="data-handling"
+      forward={{ enabled: completed !== null }}
+    >
+      <form id={STEP_FORM_ID} className="form" onSubmit={submit}>
+        {completed === null && <LoadingBlock label={t("common.loading")} />}
+        {completed && (
+          <div className="notice success">
+            <p>{t("onboarding.survey.thanks")}</p>
+            <p className="muted">{t("onboarding.survey.thanksNext")}</p>
+          </div>
+        )}
+        {completed === false && (
+          <>
+            <label className="field">
+              <span className="field-label">{t("onboarding.survey.email")}</span>
+              <input
+                className="input"
+                type="email"
+                name="email"
+                autoComplete="email"
+                required={used}
+                placeholder={t("onboarding.survey.emailExample")}
+                value={email}
+                onChange={(event) => setEmail(event.target.value)}
+              />
+            </label>
+            <fieldset className="choice-group">
+              <legend className="field-label">{t("onboarding.survey.useCase")}</legend>
+              <div className="radio-list">
+                {USE_CASES.map((value) => (
+                  <label key={value} className="radio">
+                    <input
+                      type="radio"
+                      name="useCase"
+                      value={value}
+                      checked={useCase === value}
+                      onChange={() => setUseCase(value)}
+                    />
+                    <span>{t(USE_CASE_KEYS[value])}</span>
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+            <label className="field">
+              <span className="field-label">
+                {t("onboarding.survey.comment")}{" "}
+                <span className="muted">{t("onboarding.survey.optional")}</span>
+              </span>
+              <textarea
+                className="input"
+                name="comment"
+                rows={3}
+                placeholder={t("onboarding.survey.commentExample")}
+                value={comment}
+                onChange={(event) => setComment(event.target.value)}
+              />
+            </label>
+            <div className="form-actions">
+              <button type="button" className="button secondary" onClick={() => goToStep("create-workspace")}>
+                {t("onboarding.survey.skip")}
+              </button>
+            </div>
+          </>
+        )}
+      </form>
+    </OnboardingShell>
+  );
+}

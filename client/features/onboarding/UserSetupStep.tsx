@@ -1,0 +1,143 @@
+import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { api, ApiError } from "../../lib/api.ts";
+import { toast } from "../../lib/toast.ts";
+import { clearSession, storeSession, validLogin } from "../auth/session.ts";
+import { PASSWORD_MIN_LENGTH, USERNAME_PATTERN, usernameProblem } from "../auth/validation.ts";
+import { ChoiceGroup } from "./ChoiceGroup.tsx";
+import { goToStep, STEP_FORM_ID, useDebounced } from "./navigation.ts";
+import { OnboardingShell } from "./OnboardingShell.tsx";
+import { PasswordSetup, TeamSetup } from "./UserSetupFields.tsx";
+
+/** Team setup's admin username: at least 6 characters (spec 01 §5). */
+const TEAM_USERNAME_MIN = 6;
+
+type Mode = "justMe" | "team";
+type UsePassword = "yes" | "no";
+
+const validTeam = (username: string, password: string) =>
+  username.length >= TEAM_USERNAME_MIN && USERNAME_PATTERN.test(username) &&
+  password.length >= PASSWORD_MIN_LENGTH;
+
+/** A `{success, error}` or `{error}` answer that reports failure in its body. */
+function failureOf(answer: unknown): string | null {
+  const record = (answer ?? {}) as { success?: unknown; error?: unknown };
+  if (typeof record.error === "string" && record.error) return record.error;
+  if (record.success === false) return "";
+  return null;
+}
+
+async function requestToken(credentials: { username?: string; password: string }, fallback: string) {
+  return validLogin(await api("/request-token", { json: credentials }), fallback);
+}
+
+/** Step 3: 'Just me' (optionally with an instance password) or 'My team' (the first admin account). */
+export function UserSetupStep() {
+  const { t } = useTranslation();
+  const [mode, setMode] = useState<Mode | null>(null);
+  const [usePassword, setUsePassword] = useState<UsePassword | null>(null);
+  const [password, setPassword] = useState("");
+  const [username, setUsername] = useState("");
+  const [adminPassword, setAdminPassword] = useState("");
+  const [busy, setBusy] = useState(false);
+  const settledPassword = useDebounced(password);
+  const settledUsername = useDebounced(username);
+  const settledAdminPassword = useDebounced(adminPassword);
+
+  const problem = usernameProblem(settledUsername, TEAM_USERNAME_MIN);
+  const enabled = (mode === "justMe" && usePassword === "no") ||
+    (mode === "justMe" && usePassword === "yes" && settledPassword.length >= PASSWORD_MIN_LENGTH) ||
+    (mode === "team" && validTeam(settledUsername, settledAdminPassword));
+
+  async function setInstancePassword() {
+    try {
+      const answer = await api("/system/update-password", {
+        json: { usePassword: true, newPassword: password },
+      });
+      const failure = failureOf(answer);
+      if (failure !== null) {
+        throw new ApiError(failure || t("onboarding.userSetup.unknownError"), 200, answer);
+      }
+      const session = await requestToken({ password }, t("login.failedFallback"));
+      clearSession();
+      storeSession({ token: session.token });
+      goToStep("data-handling");
+    } catch (caught) {
+      toast.error(t("onboarding.userSetup.passwordFailed", { error: (caught as Error).message }));
+      setBusy(false);
+    }
+  }
+
+  async function enableMultiUser() {
+    try {
+      const credentials = { username, password: adminPassword };
+      const answer = await api("/system/enable-multi-user", { json: credentials });
+      const failure = failureOf(answer);
+      if (failure !== null) {
+        throw new ApiError(failure || t("onboarding.userSetup.unknownError"), 200, answer);
+      }
+      const session = await requestToken(credentials, t("login.failedFallback"));
+      clearSession();
+      storeSession({ token: session.token, user: session.user });
+      goToStep("data-handling");
+    } catch (caught) {
+      toast.error(t("onboarding.userSetup.teamFailed", { error: (caught as Error).message }));
+      setBusy(false);
+    }
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (busy || !enabled) return;
+    if (mode === "justMe" && usePassword === "no") return goToStep("data-handling");
+    if (mode === "justMe" && password.length >= PASSWORD_MIN_LENGTH) {
+      setBusy(true);
+      void setInstancePassword();
+    } else if (mode === "team" && validTeam(username, adminPassword)) {
+      setBusy(true);
+      void enableMultiUser();
+    }
+  }
+
+  return (
+    <OnboardingShell
+      title={t("onboarding.userSetup.title")}
+      description={t("onboarding.userSetup.description")}
+      back="llm-preference"
+      forward={{ enabled, busy }}
+    >
+      <form id={STEP_FORM_ID} className="form" onSubmit={submit}>
+        <ChoiceGroup
+          name="user-mode"
+          legend={t("onboarding.userSetup.question")}
+          value={mode}
+          onChange={setMode}
+          disabled={busy}
+          options={[
+            { value: "justMe", label: t("onboarding.userSetup.justMe") },
+            { value: "team", label: t("onboarding.userSetup.myTeam") },
+          ]}
+        />
+        {mode === "justMe" && (
+          <PasswordSetup
+            usePassword={usePassword}
+            onUsePasswordChange={setUsePassword}
+            password={password}
+            onPasswordChange={setPassword}
+            disabled={busy}
+          />
+        )}
+        {mode === "team" && (
+          <TeamSetup
+            username={username}
+            usernameProblem={settledUsername && problem ? t(problem, { min: TEAM_USERNAME_MIN }) : null}
+            onUsernameChange={setUsername}
+            password={adminPassword}
+            onPasswordChange={setAdminPassword}
+            disabled={busy}
+          />
+        )}
+      </form>
+    </OnboardingShell>
+  );
+}

@@ -1,0 +1,98 @@
+import assert from "node:assert/strict";
+import { createTestApp } from "./testing/test_app.ts";
+import { ONBOARDING_STEPS, SETTINGS_PAGES, WORKSPACE_SETTINGS_TABS } from "../shared/routes.ts";
+
+Deno.test("GET /api/ping answers online", async () => {
+  await using app = await createTestApp();
+  const answer = await app.json("/api/ping");
+  assert.equal(answer.status, 200);
+  assert.deepEqual(answer.body, { online: true });
+});
+
+Deno.test("an unknown /api path is a JSON 404, never the HTML page", async () => {
+  await using app = await createTestApp();
+  for (const method of ["GET", "POST", "DELETE"]) {
+    const response = await app.request("/api/no/such/route", { method });
+    assert.equal(response.status, 404);
+    assert.match(response.headers.get("content-type") ?? "", /application\/json/);
+    assert.equal((await response.json()).success, false);
+  }
+});
+
+Deno.test("answers carry the security headers", async () => {
+  await using app = await createTestApp();
+  const response = await app.request("/");
+  await response.body?.cancel();
+  assert.equal(response.headers.get("x-frame-options"), "DENY");
+  assert.equal(response.headers.get("x-content-type-options"), "nosniff");
+  assert.match(response.headers.get("content-security-policy") ?? "", /script-src 'self'/);
+  assert.match(response.headers.get("content-security-policy") ?? "", /frame-ancestors 'none'/);
+});
+
+const PAGES: [string, string[]][] = [
+  ["/", ["Sidebar", "Home", "Toaster"]],
+  ["/login", ["Login"]],
+  ["/login?nt=1", ["Login"]],
+  ["/sso/simple?token=abc&redirectTo=/", ["SsoLanding"]],
+  ["/accept-invite/ABC-123", ["AcceptInvite"]],
+  ["/workspace/anything", ["Sidebar", "WorkspaceChat"]],
+  ["/workspace/anything/t/some-thread", ["WorkspaceChat"]],
+  ...WORKSPACE_SETTINGS_TABS.map((
+    tab,
+  ): [string, string[]] => [`/workspace/w/settings/${tab}`, ["WorkspaceSettings"]]),
+  ["/fine-tuning", ["FineTuning"]],
+  ["/onboarding", ["Onboarding"]],
+  ...ONBOARDING_STEPS.map((step): [string, string[]] => [`/onboarding/${step}`, ["Onboarding"]]),
+  ["/onboarding/survey", ["Onboarding"]],
+  ["/onboarding/embedding-preference", ["Onboarding"]],
+  ["/onboarding/vector-database", ["Onboarding"]],
+  ...Object.keys(SETTINGS_PAGES).map((page): [string, string[]] => [`/settings/${page}`, ["Sidebar"]]),
+];
+
+Deno.test("every route of the spec's route table renders a page whose islands and scripts are present", async () => {
+  await using app = await createTestApp();
+  for (const [path, islands] of PAGES) {
+    const response = await app.request(path);
+    assert.equal(response.status, 200, path);
+    const html = await response.text();
+    assert.ok(html.startsWith("<!DOCTYPE html>"), path);
+    for (const island of islands) {
+      assert.ok(html.includes(`data-island="${island}"`), `${path} has ${island}`);
+    }
+    const script = html.match(/<script type="module" src="(\/static\/assets\/[^"]+\.js)">/);
+    assert.ok(script, `${path} loads the client`);
+    assert.match(html, /<link rel="stylesheet" href="\/static\/assets\/[^"]+\.css"\/>/);
+    for (const island of islands) {
+      assert.match(
+        html,
+        new RegExp(`<link rel="modulepreload" href="/static/assets/${island}-[^"]+\\.js"/>`),
+        path,
+      );
+    }
+  }
+});
+
+Deno.test("an unknown page or workspace settings tab is a 404 page", async () => {
+  await using app = await createTestApp();
+  for (const path of ["/nowhere", "/workspace/w/settings/bogus", "/onboarding/bogus", "/settings/bogus"]) {
+    const response = await app.request(path);
+    assert.equal(response.status, 404, path);
+    assert.match(await response.text(), /<!DOCTYPE html>/);
+  }
+});
+
+Deno.test("built assets are served with immutable caching; the manifest is not served", async () => {
+  await using app = await createTestApp();
+  const html = await (await app.request("/")).text();
+  const script = html.match(/src="(\/static\/assets\/[^"]+\.js)"/)![1];
+  const asset = await app.request(script);
+  assert.equal(asset.status, 200);
+  assert.equal(asset.headers.get("cache-control"), "public, max-age=31536000, immutable");
+  await asset.body?.cancel();
+  const manifest = await app.request("/static/.vite/manifest.json");
+  assert.equal(manifest.status, 404);
+  await manifest.body?.cancel();
+  const traversal = await app.request("/static/assets/..%2f..%2f..%2fdeno.json");
+  assert.notEqual(traversal.status, 200);
+  await traversal.body?.cancel();
+});

@@ -1,0 +1,53 @@
+import assert from "node:assert/strict";
+import { ConfigError, loadConfig } from "./config.ts";
+
+Deno.test("loadConfig() applies the defaults", () => {
+  const config = loadConfig({});
+  assert.equal(config.port, 3001);
+  assert.equal(config.host, "0.0.0.0");
+  assert.equal(config.storageDir, "./storage");
+  assert.equal(config.logLevel, "info");
+  assert.equal(config.maxUploadBytes, 100 * 1024 * 1024);
+  assert.equal(config.dev, false);
+  assert.deepEqual(config.lockedSettings, {});
+  assert.ok(Object.isFrozen(config));
+});
+
+Deno.test("loadConfig() reads the variables and the operator's fixed settings", () => {
+  const config = loadConfig({
+    PORT: "8080",
+    HOST: "127.0.0.1",
+    STORAGE_DIR: "/var/lib/lectern",
+    LOG_LEVEL: "debug",
+    MAX_UPLOAD_MB: "5",
+    LLM_PROVIDER: "generic-openai",
+    UNRELATED: "x",
+  });
+  assert.equal(config.port, 8080);
+  assert.equal(config.host, "127.0.0.1");
+  assert.equal(config.storageDir, "/var/lib/lectern");
+  assert.equal(config.logLevel, "debug");
+  assert.equal(config.maxUploadBytes, 5 * 1024 * 1024);
+  assert.deepEqual(config.lockedSettings, { LLMProvider: "generic-openai" });
+});
+
+Deno.test("loadConfig() lists every bad variable at once", () => {
+  assert.throws(
+    () =>
+      loadConfig({
+        PORT: "eighty",
+        LOG_LEVEL: "loud",
+        MAX_UPLOAD_MB: "0",
+        GENERIC_OPEN_AI_BASE_PATH: "nope",
+      }),
+    (error: unknown) => {
+      assert.ok(error instanceof ConfigError);
+      assert.equal(error.problems.length, 4);
+      assert.match(error.message, /PORT: PORT must be a whole number/);
+      assert.match(error.message, /LOG_LEVEL: LOG_LEVEL must be one of debug, info, warn, error/);
+      assert.match(error.message, /MAX_UPLOAD_MB: MAX_UPLOAD_MB must be at least 1/);
+      assert.match(error.message, /GENERIC_OPEN_AI_BASE_PATH: URL is not a valid URL\./);
+      return true;
+    },
+  );
+});

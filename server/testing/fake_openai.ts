@@ -1,0 +1,180 @@
+import { Hono } from "hono";
+import { embedLexical } from "../providers/embedders/native.ts";
+
+export interface ChatCompletionRequest {
+  model: string;
+  messages: { role: string; content: string }[];
+  stream?: boolean;
+  temperature?: number;
+  max_tokens?: number;
+}
+
+/** How the fake answers one chat completion. */
+export interface ScriptedReply {
+  /** Text deltas, streamed in order. */
+  chunks?: string[];
+  /** Reasoning deltas sent before the text (as `reasoning_content`). */
+  reasoning?: string[];
+  /** Milliseconds between deltas. */
+  delayMs?: number;
+  /** Fail before streaming with this status and message. */
+  status?: number;
+  message?: string;
+  /** Fail after this many chunks with an error event carrying `message`. */
+  failAfter?: number;
+  usage?: { prompt_tokens: number; completion_tokens: number };
+}
+
+export interface FakeOpenAi {
+  /** `http://127.0.0.1:<port>/v1` */
+  baseURL: string;
+  chatRequests: ChatCompletionRequest[];
+  embeddingRequests: { model: string; input: string[] }[];
+  /** Authorization headers seen, in order. */
+  authorizations: (string | null)[];
+  setReply(reply: (request: ChatCompletionRequest) => ScriptedReply): void;
+  [Symbol.asyncDispose](): Promise<void>;
+  close(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The default answer: repeats the question and says how many context blocks the system prompt held. */
+export function echoReply(request: ChatCompletionRequest): ScriptedReply {
+  const question = request.messages.at(-1)?.content ?? "";
+  const contexts = (request.messages[0]?.content.match(/\[CONTEXT \d+\]/g) ?? []).length;
+  return { chunks: ["You ", "asked: ", question, `. I saw ${contexts} context blocks.`] };
+}
+
+/**
+ * An OpenAI-compatible server on loopback that speaks the real wire protocol: `/v1/models`, streaming
+ * `/v1/chat/completions` (SSE `data:` frames ending with `[DONE]`) and `/v1/embeddings`.
+ */
+export function startFakeOpenAi(options: { apiKey?: string; embeddingDimensions?: number } = {}): FakeOpenAi {
+  let reply: (request: ChatCompletionRequest) => ScriptedReply = echoReply;
+  const chatRequests: ChatCompletionRequest[] = [];
+  const embeddingRequests: { model: string; input: string[] }[] = [];
+  const authorizations: (string | null)[] = [];
+  const app = new Hono();
+
+  app.use("*", async (c, next) => {
+    authorizations.push(c.req.header("authorization") ?? null);
+    if (options.apiKey && c.req.header("authorization") !== `Bearer ${options.apiKey}`) {
+      return c.json({ error: { message: "Incorrect API key provided", type: "invalid_request_error" } }, 401);
+    }
+    await next();
+  });
+  app.get(
+    "/v1/models",
+    (c) =>
+      c.json({
+        object: "list",
+        data: [{ id: "fake-model", object: "model", created: 0, owned_by: "lectern-tests" }],
+      }),
+  );
+  app.post("/v1/embeddings", async (c) => {
+    const body = await c.req.json() as { model: string; input: string | string[] };
+    const input = Array.isArray(body.input) ? body.input : [body.input];
+    embeddingRequests.push({ model: body.model, input });
+    const dimensions = options.embeddingDimensions ?? 64;
+    return c.json({
+      object: "list",
+      model: body.model,
+      data: input.map((text, index) => ({
+        object: "embedding",
+        index,
+        embedding: embedLexical(text).slice(0, dimensions),
+      })),
+      usage: { prompt_tokens: 0, total_tokens: 0 },
+    });
+  });
+  app.post("/v1/chat/completions", async (c) => {
+    const request = await c.req.json() as ChatCompletionRequest;
+    chatRequests.push(request);
+    const script = reply(request);
+    if (script.status) {
+      return c.json(
+        { error: { message: script.message ?? "Upstream failure", type: "api_error" } },
+        script.status as 400,
+      );
+    }
+    const id = `chatcmpl-${crypto.randomUUID()}`;
+    const frame = (delta: Record<string, unknown>, finish: string | null = null) =>
+      `data: ${
+        JSON.stringify({
+          id,
+          object: "chat.completion.chunk",
+          created: Math.floor(Date.now() / 1000),
+          model: request.model,
+          choices: [{ index: 0, delta, finish_reason: finish }],
+        })
+      }\n\n`;
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        try {
+          controller.enqueue(encoder.encode(frame({ role: "assistant", content: "" })));
+          for (const thought of script.reasoning ?? []) {
+            if (script.delayMs) await sleep(script.delayMs);
+            controller.enqueue(encoder.encode(frame({ reasoning_content: thought })));
+          }
+          for (const [index, chunk] of (script.chunks ?? []).entries()) {
+            if (script.failAfter !== undefined && index >= script.failAfter) {
+              controller.enqueue(
+                encoder.encode(
+                  `data: ${JSON.stringify({ error: { message: script.message ?? "Stream failed" } })}\n\n`,
+                ),
+              );
+              return controller.close();
+            }
+            if (script.delayMs) await sleep(script.delayMs);
+            controller.enqueue(encoder.encode(frame({ content: chunk })));
+          }
+          controller.enqueue(encoder.encode(frame({}, "stop")));
+          if (script.usage) {
+            controller.enqueue(
+              encoder.encode(
+                `data: ${
+                  JSON.stringify({
+                    id,
+                    object: "chat.completion.chunk",
+                    created: 0,
+                    model: request.model,
+                    choices: [],
+                    usage: {
+                      ...script.usage,
+                      total_tokens: script.usage.prompt_tokens + script.usage.completion_tokens,
+                    },
+                  })
+                }\n\n`,
+              ),
+            );
+          }
+          controller.enqueue(encoder.encode("data: [DONE]\n\n"));
+          controller.close();
+        } catch {
+          // The client went away mid-stream.
+        }
+      },
+    });
+    return new Response(body, {
+      headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" },
+    });
+  });
+
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, app.fetch);
+  const close = async () => {
+    await server.shutdown();
+  };
+  return {
+    baseURL: `http://127.0.0.1:${server.addr.port}/v1`,
+    chatRequests,
+    embeddingRequests,
+    authorizations,
+    setReply(next) {
+      reply = next;
+    },
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}

@@ -1,0 +1,77 @@
+import { fileURLToPath } from "node:url";
+
+const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
+
+export interface ServerProcess {
+  url: string;
+  pid: number;
+  child: Deno.ChildProcess;
+  output(): string;
+  /** Waits for the process to end and returns its exit code. */
+  exited(): Promise<number>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** Starts `deno run server/main.ts` as a real process and waits until /api/ping answers. */
+export async function startServerProcess(
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+): Promise<ServerProcess> {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN],
+    env: { HOST: "127.0.0.1", PORT: String(port), LOG_LEVEL: "info", ...env },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let text = "";
+  const decoder = new TextDecoder();
+  const drain = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const chunk of stream) text += decoder.decode(chunk, { stream: true });
+  };
+  const drained = Promise.all([drain(child.stdout), drain(child.stderr)]);
+  const status = child.status;
+  let exitCode: number | null = null;
+  status.then((result) => (exitCode = result.code));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + timeoutMs;
+  while (true) {
+    if (exitCode !== null) throw new Error(`The server exited with ${exitCode}:\n${text}`);
+    try {
+      const response = await fetch(`${url}/api/ping`);
+      await response.body?.cancel();
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`The server did not answer /api/ping within ${timeoutMs} ms:\n${text}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const exited = async () => {
+    const result = await status;
+    await drained;
+    return result.code;
+  };
+  return {
+    url,
+    pid: child.pid,
+    child,
+    output: () => text,
+    exited,
+    async [Symbol.asyncDispose]() {
+      if (exitCode === null) {
+        try {
+          child.kill("SIGKILL");
+        } catch {
+          // already gone
+        }
+      }
+      await exited();
+    },
+  };
+}

@@ -1,0 +1,83 @@
+import { loadConfig } from "../config.ts";
+import { boot } from "../boot.ts";
+import { createApp } from "../app.tsx";
+import type { Deps, Providers } from "../deps.ts";
+import { silentLogger } from "../log.ts";
+
+export interface TestApp {
+  deps: Deps;
+  storageDir: string;
+  /** In-process request: `path` is relative to the server root ("/api/ping"). */
+  request(path: string, init?: RequestInit): Promise<Response>;
+  json<T = Record<string, unknown>>(
+    path: string,
+    init?: RequestInit & { json?: unknown },
+  ): Promise<{ status: number; body: T }>;
+  [Symbol.asyncDispose](): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A whole Lectern in-process over a temporary storage folder, torn down by `await using`. */
+export async function createTestApp(
+  options: { env?: Record<string, string>; providers?: Partial<Providers>; storageDir?: string } = {},
+): Promise<TestApp> {
+  const storageDir = options.storageDir ?? await Deno.makeTempDir({ prefix: "lectern-test-" });
+  const config = loadConfig({ STORAGE_DIR: storageDir, LOG_LEVEL: "error", ...options.env });
+  const booted = await boot(config, { log: silentLogger, providers: options.providers });
+  const app = createApp(booted.deps);
+  const request = (path: string, init?: RequestInit) => Promise.resolve(app.request(path, init));
+  const close = async () => {
+    booted.deps.streams.abortAll();
+    await booted.close();
+    if (!options.storageDir) await Deno.remove(storageDir, { recursive: true }).catch(() => {});
+  };
+  return {
+    deps: booted.deps,
+    storageDir,
+    request,
+    async json(path, init = {}) {
+      const { json, ...rest } = init;
+      const response = await request(path, {
+        ...rest,
+        method: rest.method ?? (json !== undefined ? "POST" : "GET"),
+        body: json !== undefined ? (typeof json === "string" ? json : JSON.stringify(json)) : rest.body,
+      });
+      const text = await response.text();
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // keep text
+      }
+      return { status: response.status, body: body as never };
+    },
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}
+
+/** Reads an SSE body into its parsed `data:` frames, checking the framing is exactly `data: <json>\n\n`. */
+export async function readFrames(response: Response): Promise<Record<string, unknown>[]> {
+  const text = await response.text();
+  const blocks = text.split("\n\n").filter((block) => block.length > 0);
+  return blocks.map((block) => {
+    if (!block.startsWith("data: ") || block.includes("\n")) {
+      throw new Error(`Not a data-only SSE frame: ${JSON.stringify(block)}`);
+    }
+    return JSON.parse(block.slice("data: ".length));
+  });
+}
+
+/** Settings that point the instance at a fake OpenAI-compatible server. */
+export function genericOpenAiSettings(baseURL: string, extra: Record<string, string> = {}) {
+  return {
+    LLMProvider: "generic-openai",
+    GenericOpenAiBasePath: baseURL,
+    GenericOpenAiModelPref: "fake-model",
+    GenericOpenAiTokenLimit: "4096",
+    GenericOpenAiMaxTokens: "512",
+    EmbeddingEngine: "native",
+    VectorDB: "lancedb",
+    ...extra,
+  };
+}

@@ -1,0 +1,71 @@
+import { and, asc, count, eq, isNull } from "drizzle-orm";
+import { workspaceChats, workspaceThreads } from "../../db/schema.ts";
+import type { Actor } from "../auth/actor.ts";
+import type { Deps } from "../deps.ts";
+import { fail } from "../errors.ts";
+import type { WorkspaceRow } from "../workspaces/present.ts";
+
+export type ThreadRow = typeof workspaceThreads.$inferSelect;
+
+export function presentThread(row: ThreadRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    slug: row.slug,
+    workspace_id: row.workspaceId,
+    user_id: row.userId,
+    createdAt: row.createdAt.toISOString(),
+    lastUpdatedAt: row.lastUpdatedAt.toISOString(),
+  };
+}
+
+/** Threads of this caller (all of them in single-user mode). */
+function ownedBy(actor: Actor) {
+  return actor.multiUser && actor.userId !== null ? eq(workspaceThreads.userId, actor.userId) : undefined;
+}
+
+export async function listThreads(deps: Deps, actor: Actor, workspace: WorkspaceRow): Promise<ThreadRow[]> {
+  return await deps.db.select().from(workspaceThreads)
+    .where(and(eq(workspaceThreads.workspaceId, workspace.id), ownedBy(actor)))
+    .orderBy(asc(workspaceThreads.id));
+}
+
+/** The thread or a 404 with the reference's text (api-contract.md §5.2 validWorkspaceAndThreadSlug). */
+export async function requireThread(
+  deps: Deps,
+  actor: Actor,
+  workspace: WorkspaceRow,
+  slug: string,
+  body?: Record<string, unknown>,
+): Promise<ThreadRow> {
+  const [row] = await deps.db.select().from(workspaceThreads).where(
+    and(eq(workspaceThreads.workspaceId, workspace.id), eq(workspaceThreads.slug, slug), ownedBy(actor)),
+  );
+  return row ?? fail("not_found", "Workspace thread does not exist.", body);
+}
+
+export async function createThread(deps: Deps, actor: Actor, workspace: WorkspaceRow): Promise<ThreadRow> {
+  const [row] = await deps.db.insert(workspaceThreads).values({
+    name: "Thread",
+    slug: crypto.randomUUID(),
+    workspaceId: workspace.id,
+    userId: actor.userId,
+  }).returning();
+  return row;
+}
+
+/** Visible chats of the default thread, as `defaultThreadChatCount` reports them. */
+export async function defaultThreadChatCount(
+  deps: Deps,
+  actor: Actor,
+  workspace: WorkspaceRow,
+): Promise<number> {
+  const [row] = await deps.db.select({ value: count() }).from(workspaceChats).where(and(
+    eq(workspaceChats.workspaceId, workspace.id),
+    isNull(workspaceChats.threadId),
+    isNull(workspaceChats.apiSessionId),
+    eq(workspaceChats.include, true),
+    actor.multiUser && actor.userId !== null ? eq(workspaceChats.userId, actor.userId) : undefined,
+  ));
+  return row?.value ?? 0;
+}

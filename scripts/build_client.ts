@@ -28,7 +28,22 @@ export async function clientIsStale(): Promise<boolean> {
   return false;
 }
 
+/** Vite resolves the client's packages from node_modules, which a fresh clone does not have yet. */
+async function installPackages(): Promise<void> {
+  const { code } = await new Deno.Command(Deno.execPath(), {
+    args: ["install", "--quiet"],
+    cwd: root,
+    stdout: "inherit",
+    stderr: "inherit",
+  }).output();
+  if (code !== 0) {
+    console.error("Installing the npm packages failed.");
+    Deno.exit(code);
+  }
+}
+
 export async function buildClient(extraArgs: string[] = []): Promise<void> {
+  await installPackages();
   const command = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "npm:vite", "build", "--logLevel", "warn", ...extraArgs],
     cwd: root,

@@ -6,6 +6,8 @@ import { silentLogger } from "../log.ts";
 
 export interface TestApp {
   deps: Deps;
+  /** Serves the app on a loopback port (for browsers and real HTTP clients); closed with the app. */
+  listen(): string;
   storageDir: string;
   /** In-process request: `path` is relative to the server root ("/api/ping"). */
   request(path: string, init?: RequestInit): Promise<Response>;
@@ -26,13 +28,19 @@ export async function createTestApp(
   const booted = await boot(config, { log: silentLogger, providers: options.providers });
   const app = createApp(booted.deps);
   const request = (path: string, init?: RequestInit) => Promise.resolve(app.request(path, init));
+  let server: Deno.HttpServer<Deno.NetAddr> | null = null;
   const close = async () => {
     booted.deps.streams.abortAll();
+    await server?.shutdown();
     await booted.close();
     if (!options.storageDir) await Deno.remove(storageDir, { recursive: true }).catch(() => {});
   };
   return {
     deps: booted.deps,
+    listen() {
+      server ??= Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, app.fetch);
+      return `http://127.0.0.1:${server.addr.port}`;
+    },
     storageDir,
     request,
     async json(path, init = {}) {

@@ -1,0 +1,63 @@
+import { type Browser, chromium, type Page } from "playwright-core";
+
+export const CHROMIUM = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
+
+function hasChromium(): boolean {
+  try {
+    return Deno.statSync(CHROMIUM).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Browser tests run when Debian's Chromium is installed (`apt-get install -y chromium`). Without it they are
+ * reported as ignored with this reason, except under CI=true, where a missing browser fails the run.
+ */
+export const browserTestOptions = (() => {
+  const present = hasChromium();
+  if (!present && Deno.env.get("CI") === "true") {
+    throw new Error(
+      `CI=true but Chromium is missing at ${CHROMIUM}: install it with apt-get install -y chromium`,
+    );
+  }
+  if (!present) {
+    console.warn(
+      `Browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH).`,
+    );
+  }
+  return { ignore: !present, sanitizeResources: false, sanitizeOps: false };
+})();
+
+export async function launchChromium(): Promise<Browser> {
+  return await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+/** Collects console errors and page errors, so a test can assert that hydration went cleanly. */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  page.on("pageerror", (error) => errors.push(error.message));
+  return errors;
+}
+
+/** Waits until every island on the page has hydrated. */
+export async function hydrated(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+}
+
+export const SCREENSHOTS = new URL("../../test-results/", import.meta.url);

@@ -57,8 +57,8 @@ export function countMessageTokens(messages: ChatMessage[], count: (text: string
 }
 
 /**
- * Drops the oldest history turns until the prompt plus the answer's budget fits the context window.
- * The workspace issue replaces this with full compression of context and message.
+ * Drops the oldest history turns until the prompt plus the answer's budget fits the context window; each
+ * message is counted once. The workspace issue replaces this with full compression of context and message.
  */
 export async function fitHistory(
   parts: PromptParts,
@@ -66,12 +66,10 @@ export async function fitHistory(
   answerBudget: number,
 ): Promise<PromptParts> {
   const count = await tokenCounter();
-  const history = [...parts.history];
-  while (
-    history.length > 0 &&
-    countMessageTokens(buildMessages({ ...parts, history }), count) + answerBudget > contextWindow
-  ) {
-    history.shift();
-  }
-  return { ...parts, history };
+  const cost = (text: string) => count(text) + 4;
+  const turns = parts.history.map((turn) => cost(turn.prompt) + cost(turn.response));
+  let total = cost(parts.system) + cost(parts.message) + turns.reduce((sum, turn) => sum + turn, 0);
+  let first = 0;
+  while (first < turns.length && total + answerBudget > contextWindow) total -= turns[first++];
+  return { ...parts, history: parts.history.slice(first) };
 }

@@ -26,18 +26,24 @@ async function receiveUpload(
   const text = textOfUpload(file.name, bytes);
   // The original is kept under a generated name; the user's file name never becomes a path.
   const uploadName = `${crypto.randomUUID()}${extensionOf(file.name)}`;
-  await writeFileAtomic(join(deps.paths.uploads, uploadName), bytes);
+  const uploadPath = join(deps.paths.uploads, uploadName);
+  await writeFileAtomic(uploadPath, bytes);
   deps.log.debug("Upload received", {
     name: file.name,
     bytes: bytes.length,
     path: new URL(request.url).pathname,
   });
-  return await deps.documents.saveText({
-    originalName: file.name,
-    text,
-    docSource: "a text file uploaded by the user.",
-    uploadName,
-  });
+  try {
+    return await deps.documents.saveText({
+      originalName: file.name,
+      text,
+      docSource: "a text file uploaded by the user.",
+      uploadName,
+    });
+  } catch (error) {
+    await Deno.remove(uploadPath).catch(() => {});
+    throw error;
+  }
 }
 
 /** Document calls under `/api/workspace/:slug` (spec 01 §7.2). */

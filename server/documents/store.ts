@@ -1,5 +1,4 @@
 import { join, resolve, sep } from "node:path";
-import { eq } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { documents } from "../../db/schema.ts";
 import type { StoredDocument } from "../../shared/api/documents.ts";
@@ -120,12 +119,5 @@ export class DocumentStore {
     } catch (error) {
       fail("invalid_input", `The document "${location}" is damaged: ${(error as Error).message}`);
     }
-  }
-
-  async exists(location: string): Promise<boolean> {
-    const rows = await this.db.select({ id: documents.id }).from(documents).where(
-      eq(documents.location, location),
-    );
-    return rows.length > 0;
   }
 }

@@ -1,4 +1,4 @@
-import { eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../../db/client.ts";
 import { systemSettings } from "../../db/schema.ts";
@@ -182,12 +182,6 @@ export class SettingsService {
   private async runBatch(statements: BatchItem<"sqlite">[]) {
     if (statements.length === 0) return;
     await this.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-  }
-
-  /** Test helper: labels currently stored. */
-  async storedLabels(labels: string[]): Promise<Record<string, string | null>> {
-    const rows = await this.db.select().from(systemSettings).where(inArray(systemSettings.label, labels));
-    return Object.fromEntries(rows.map((row) => [row.label, row.value]));
   }
 }
 

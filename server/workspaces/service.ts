@@ -1,4 +1,4 @@
-import { and, asc, eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { workspaceDocuments, workspaces } from "../../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import type { Actor } from "../auth/actor.ts";
@@ -69,13 +69,6 @@ export async function workspaceDocumentsOf(deps: Deps, workspaceId: number) {
     eq(workspaceDocuments.workspaceId, workspaceId),
   )
     .orderBy(asc(workspaceDocuments.id));
-}
-
-export async function findWorkspaceDocument(deps: Deps, workspaceId: number, docpath: string) {
-  const [row] = await deps.db.select().from(workspaceDocuments).where(
-    and(eq(workspaceDocuments.workspaceId, workspaceId), eq(workspaceDocuments.docpath, docpath)),
-  );
-  return row ?? null;
 }
 
 /** The workspace with its documents and context figures, as `GET /api/workspace/:slug` answers. */

@@ -1,10 +1,5 @@
 import { z } from "zod";
 
-export const StreamChatInput = z.object({
-  message: z.string(),
-  attachments: z.array(z.unknown()).optional(),
-});
-
 /** A citation: the chunk's document metadata, its text and its similarity score (api-contract.md §8.4). */
 export const Source = z.looseObject({
   id: z.string().optional(),

@@ -15,8 +15,10 @@ export function HomeStep({ appName }: { appName: string }) {
   return (
     <OnboardingShell forward="hidden">
       <div className="onboarding-welcome">
-        <p className="onboarding-welcome-text">{t("onboarding.home.welcome")}</p>
-        <p className="onboarding-logo">{appName}</p>
+        <h1 className="onboarding-welcome-heading">
+          <span className="onboarding-welcome-text">{t("onboarding.home.welcome")}</span>
+          <span className="onboarding-logo">{appName}</span>
+        </h1>
         <a className="button primary onboarding-start" href="/onboarding/llm-preference">
           {t("onboarding.home.getStarted")}
         </a>

@@ -1,5 +1,5 @@
 // Startup benchmark: time from spawning `deno run server/main.ts` to the first 200 from /api/ping, and the
-// server's resident memory (VmRSS) once idle. Each run starts on a fresh storage folder (first start: keys,
+// server's resident memory (VmRSS) once idle, then again after one page view and one document embedded. Each run starts on a fresh storage folder (first start: keys,
 // migrations) and again on the same folder (restart). Prints a table and a JSON line.
 import { fileURLToPath } from "node:url";
 
@@ -19,7 +19,33 @@ function rssKiB(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN);
 }
 
-async function once(storage: string): Promise<{ readyMs: number; idleRssMiB: number }> {
+interface Run {
+  readyMs: number;
+  idleRssMiB: number;
+  /** After one page view and one document uploaded and embedded (pages, LanceDB, splitter, tokenizer loaded). */
+  usedRssMiB: number;
+}
+
+async function use(base: string) {
+  await (await fetch(`${base}/`)).text();
+  const created = await (await fetch(`${base}/api/workspace/new`, {
+    method: "POST",
+    body: JSON.stringify({ name: `bench ${crypto.randomUUID()}` }),
+  })).json();
+  const form = new FormData();
+  form.append(
+    "file",
+    new File(["Lectern benchmark document about herons and rivers. ".repeat(100)], "bench.txt"),
+  );
+  const embedded = await fetch(`${base}/api/workspace/${created.workspace.slug}/upload-and-embed`, {
+    method: "POST",
+    body: form,
+  });
+  if (!(await embedded.json()).success) throw new Error("The benchmark upload failed");
+  await (await fetch(`${base}/workspace/${created.workspace.slug}`)).text();
+}
+
+async function once(storage: string): Promise<Run> {
   const port = freePort();
   const started = performance.now();
   const child = new Deno.Command(Deno.execPath(), {
@@ -44,9 +70,12 @@ async function once(storage: string): Promise<{ readyMs: number; idleRssMiB: num
   }
   await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
   const idleRssMiB = rssKiB(child.pid) / 1024;
+  await use(`http://127.0.0.1:${port}`);
+  await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+  const usedRssMiB = rssKiB(child.pid) / 1024;
   child.kill("SIGTERM");
   await child.status;
-  return { readyMs, idleRssMiB };
+  return { readyMs, idleRssMiB, usedRssMiB };
 }
 
 const median = (values: number[]) => {
@@ -54,8 +83,8 @@ const median = (values: number[]) => {
   return sorted[Math.floor(sorted.length / 2)];
 };
 
-const fresh: { readyMs: number; idleRssMiB: number }[] = [];
-const restart: { readyMs: number; idleRssMiB: number }[] = [];
+const fresh: Run[] = [];
+const restart: Run[] = [];
 for (let run = 0; run < RUNS; run++) {
   const storage = await Deno.makeTempDir({ prefix: "lectern-bench-" });
   try {
@@ -66,13 +95,17 @@ for (let run = 0; run < RUNS; run++) {
   }
 }
 
-const row = (label: string, runs: { readyMs: number; idleRssMiB: number }[]) =>
+const row = (label: string, runs: Run[]) =>
   `| ${label} | ${median(runs.map((run) => run.readyMs)).toFixed(0)} ms | ${
     Math.max(...runs.map((run) => run.readyMs)).toFixed(0)
-  } ms | ${median(runs.map((run) => run.idleRssMiB)).toFixed(1)} MiB |`;
+  } ms | ${median(runs.map((run) => run.idleRssMiB)).toFixed(1)} MiB | ${
+    median(runs.map((run) => run.usedRssMiB)).toFixed(1)
+  } MiB |`;
 console.log(`Startup (${RUNS} runs each, deno ${Deno.version.deno}, idle RSS read after ${IDLE_MS} ms)`);
-console.log("| start | time to first /api/ping (median) | (max) | idle RSS (median) |");
-console.log("| --- | --- | --- | --- |");
+console.log(
+  "| start | time to first /api/ping (median) | (max) | idle RSS (median) | RSS after a page and an embed |",
+);
+console.log("| --- | --- | --- | --- | --- |");
 console.log(row("first start, empty storage", fresh));
 console.log(row("restart, existing storage", restart));
 console.log(JSON.stringify({ benchmark: "startup", runs: RUNS, fresh, restart }));

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { CreateWorkspaceAnswer } from "../../shared/api/workspaces.ts";
 import { paths } from "../../shared/routes.ts";
 import { Dialog } from "../components/Dialog.tsx";
+import { TextField } from "../components/TextField.tsx";
 import { api, ApiError } from "../lib/api.ts";
 import { toast } from "../lib/toast.ts";
 
@@ -35,19 +36,16 @@ export function NewWorkspaceDialog({ open, onClose }: { open: boolean; onClose: 
   return (
     <Dialog open={open} title={t("workspace.new.title")} onClose={onClose}>
       <form className="form" onSubmit={submit}>
-        <label className="field">
-          <span className="field-label">{t("workspace.new.nameLabel")}</span>
-          <input
-            className="input"
-            name="name"
-            autoFocus
-            required
-            maxLength={255}
-            placeholder={t("workspace.new.placeholder")}
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-          />
-        </label>
+        <TextField
+          label={t("workspace.new.nameLabel")}
+          name="name"
+          autoFocus
+          required
+          maxLength={255}
+          placeholder={t("workspace.new.placeholder")}
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+        />
         {error && <p className="form-error" role="alert">{t("common.errorPrefix", { message: error })}</p>}
         <div className="form-actions">
           <button type="button" className="button secondary" onClick={onClose}>{t("common.cancel")}</button>

@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { paths } from "../../shared/routes.ts";
 import { LoadingBlock } from "../components/LoadingBlock.tsx";
+import { TextField } from "../components/TextField.tsx";
 import { AuthCard } from "../features/auth/AuthCard.tsx";
 import { PASSWORD_MIN_LENGTH, usernameProblem } from "../features/auth/validation.ts";
 import { api } from "../lib/api.ts";
@@ -71,38 +72,32 @@ export default function AcceptInvite({ code }: Props) {
       <h1>{t("invite.heading")}</h1>
       <p className="muted">{t("invite.intro")}</p>
       <form className="form" onSubmit={submit} noValidate>
-        <label className="field">
-          <span className="field-label">{t("invite.username")}</span>
-          <input
-            className="input"
-            name="username"
-            autoComplete="username"
-            autoCapitalize="none"
-            spellCheck={false}
-            required
-            minLength={USERNAME_MIN}
-            pattern="[a-z0-9_\-]+"
-            disabled={busy}
-            value={username}
-            onChange={(event) => setUsername(event.target.value)}
-          />
-          <span className="field-hint">{t("invite.usernameHint")}</span>
-        </label>
-        <label className="field">
-          <span className="field-label">{t("invite.password")}</span>
-          <input
-            className="input"
-            type="password"
-            name="password"
-            autoComplete="new-password"
-            required
-            minLength={PASSWORD_MIN_LENGTH}
-            disabled={busy}
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-          />
-          <span className="field-hint">{t("invite.passwordHint")}</span>
-        </label>
+        <TextField
+          label={t("invite.username")}
+          hint={t("invite.usernameHint")}
+          name="username"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          required
+          minLength={USERNAME_MIN}
+          pattern="[a-z0-9_\-]+"
+          disabled={busy}
+          value={username}
+          onChange={(event) => setUsername(event.target.value)}
+        />
+        <TextField
+          label={t("invite.password")}
+          hint={t("invite.passwordHint")}
+          type="password"
+          name="password"
+          autoComplete="new-password"
+          required
+          minLength={PASSWORD_MIN_LENGTH}
+          disabled={busy}
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+        />
         {error && <p className="form-error" role="alert">{t("common.errorPrefix", { message: error })}</p>}
         <button type="submit" className="button primary block" disabled={busy}>
           {busy ? t("invite.creating") : t("invite.submit")}

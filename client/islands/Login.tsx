@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { paths } from "../../shared/routes.ts";
 import { LoadingBlock } from "../components/LoadingBlock.tsx";
+import { TextField } from "../components/TextField.tsx";
 import { AuthCard } from "../features/auth/AuthCard.tsx";
 import { storeSession, validLogin } from "../features/auth/session.ts";
 import { fetchSetup } from "../features/settings/setup.ts";
@@ -67,36 +68,30 @@ export default function Login({ appName }: Props) {
       <p className="muted">{mode === "multi" ? t("login.multiIntro") : t("login.singleIntro")}</p>
       <form className="form" onSubmit={submit}>
         {mode === "multi" && (
-          <label className="field">
-            <span className="field-label">{t("login.username")}</span>
-            <input
-              className="input"
-              name="username"
-              autoComplete="username"
-              autoCapitalize="none"
-              spellCheck={false}
-              required
-              autoFocus
-              disabled={busy}
-              value={username}
-              onChange={(event) => setUsername(event.target.value)}
-            />
-          </label>
-        )}
-        <label className="field">
-          <span className="field-label">{t("login.password")}</span>
-          <input
-            className="input"
-            type="password"
-            name="password"
-            autoComplete="current-password"
+          <TextField
+            label={t("login.username")}
+            name="username"
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
             required
-            autoFocus={mode === "single"}
+            autoFocus
             disabled={busy}
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
+            value={username}
+            onChange={(event) => setUsername(event.target.value)}
           />
-        </label>
+        )}
+        <TextField
+          label={t("login.password")}
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          required
+          autoFocus={mode === "single"}
+          disabled={busy}
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+        />
         {error && <p className="form-error" role="alert">{t("common.errorPrefix", { message: error })}</p>}
         <button type="submit" className="button primary block" disabled={busy}>
           {busy ? t("login.validating") : t("login.submit")}

@@ -2,6 +2,7 @@ import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CreateWorkspaceAnswer } from "../../../shared/api/workspaces.ts";
 import { paths } from "../../../shared/routes.ts";
+import { TextField } from "../../components/TextField.tsx";
 import { api, ApiError } from "../../lib/api.ts";
 import { toast } from "../../lib/toast.ts";
 import { STEP_FORM_ID } from "./navigation.ts";
@@ -44,19 +45,16 @@ export function CreateWorkspaceStep({ appName }: { appName: string }) {
       forward={{ enabled: name.trim() !== "", busy }}
     >
       <form id={STEP_FORM_ID} className="form" onSubmit={submit}>
-        <label className="field">
-          <span className="field-label">{t("onboarding.createWorkspace.nameLabel")}</span>
-          <input
-            className="input"
-            name="name"
-            required
-            maxLength={255}
-            placeholder={t("onboarding.createWorkspace.nameExample")}
-            disabled={busy}
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-          />
-        </label>
+        <TextField
+          label={t("onboarding.createWorkspace.nameLabel")}
+          name="name"
+          required
+          maxLength={255}
+          placeholder={t("onboarding.createWorkspace.nameExample")}
+          disabled={busy}
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+        />
       </form>
     </OnboardingShell>
   );

@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { LoadingBlock } from "../../components/LoadingBlock.tsx";
+import { TextField } from "../../components/TextField.tsx";
 import { goToStep, STEP_FORM_ID } from "./navigation.ts";
 import { OnboardingShell } from "./OnboardingShell.tsx";
 
@@ -66,19 +67,16 @@ export function SurveyStep({ appName }: { appName: string }) {
         )}
         {completed === false && (
           <>
-            <label className="field">
-              <span className="field-label">{t("onboarding.survey.email")}</span>
-              <input
-                className="input"
-                type="email"
-                name="email"
-                autoComplete="email"
-                required={used}
-                placeholder={t("onboarding.survey.emailExample")}
-                value={email}
-                onChange={(event) => setEmail(event.target.value)}
-              />
-            </label>
+            <TextField
+              label={t("onboarding.survey.email")}
+              type="email"
+              name="email"
+              autoComplete="email"
+              required={used}
+              placeholder={t("onboarding.survey.emailExample")}
+              value={email}
+              onChange={(event) => setEmail(event.target.value)}
+            />
             <fieldset className="choice-group">
               <legend className="field-label">{t("onboarding.survey.useCase")}</legend>
               <div className="radio-list">

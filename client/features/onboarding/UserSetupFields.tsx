@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { TextField } from "../../components/TextField.tsx";
 import { PASSWORD_MIN_LENGTH } from "../auth/validation.ts";
 import { ChoiceGroup } from "./ChoiceGroup.tsx";
 
@@ -30,27 +31,21 @@ export function PasswordSetup(
         ]}
       />
       {usePassword === "yes" && (
-        <div className="field">
-          <label className="field-label" htmlFor="instance-password">
-            {t("onboarding.userSetup.instancePassword")}
-          </label>
-          <input
-            id="instance-password"
-            className="input"
-            type="password"
-            name="password"
-            autoComplete="new-password"
-            required
-            minLength={INSTANCE_PASSWORD_INPUT_MIN}
-            disabled={disabled}
-            value={password}
-            aria-describedby="instance-password-hint"
-            onChange={(event) => onPasswordChange(event.target.value)}
-          />
-          <span id="instance-password-hint" className="field-hint">
-            {t("onboarding.userSetup.passwordLength")} {t("onboarding.userSetup.passwordNoRecovery")}
-          </span>
-        </div>
+        <TextField
+          id="instance-password"
+          label={t("onboarding.userSetup.instancePassword")}
+          hint={
+            <>{t("onboarding.userSetup.passwordLength")} {t("onboarding.userSetup.passwordNoRecovery")}</>
+          }
+          type="password"
+          name="password"
+          autoComplete="new-password"
+          required
+          minLength={INSTANCE_PASSWORD_INPUT_MIN}
+          disabled={disabled}
+          value={password}
+          onChange={(event) => onPasswordChange(event.target.value)}
+        />
       )}
     </>
   );
@@ -72,52 +67,35 @@ export function TeamSetup(
   return (
     <>
       <p className="notice">{t("onboarding.userSetup.teamHint")}</p>
-      <div className="field">
-        <label className="field-label" htmlFor="admin-username">
-          {t("onboarding.userSetup.adminUsername")}
-        </label>
-        <input
-          id="admin-username"
-          className="input"
-          name="username"
-          autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
-          required
-          minLength={6}
-          pattern="[a-z0-9_\-]+"
-          disabled={disabled}
-          value={username}
-          aria-describedby="admin-username-hint"
-          aria-invalid={usernameProblem ? true : undefined}
-          onChange={(event) => onUsernameChange(event.target.value)}
-        />
-        <span id="admin-username-hint" className="field-hint">
-          {t("onboarding.userSetup.usernameHint", { min: 6 })}
-        </span>
-        {usernameProblem && <span className="field-error" role="alert">{usernameProblem}</span>}
-      </div>
-      <div className="field">
-        <label className="field-label" htmlFor="admin-password">
-          {t("onboarding.userSetup.adminPassword")}
-        </label>
-        <input
-          id="admin-password"
-          className="input"
-          type="password"
-          name="password"
-          autoComplete="new-password"
-          required
-          minLength={PASSWORD_MIN_LENGTH}
-          disabled={disabled}
-          value={password}
-          aria-describedby="admin-password-hint"
-          onChange={(event) => onPasswordChange(event.target.value)}
-        />
-        <span id="admin-password-hint" className="field-hint">
-          {t("onboarding.userSetup.passwordLength")}
-        </span>
-      </div>
+      <TextField
+        id="admin-username"
+        label={t("onboarding.userSetup.adminUsername")}
+        hint={t("onboarding.userSetup.usernameHint", { min: 6 })}
+        error={usernameProblem}
+        name="username"
+        autoComplete="username"
+        autoCapitalize="none"
+        spellCheck={false}
+        required
+        minLength={6}
+        pattern="[a-z0-9_\-]+"
+        disabled={disabled}
+        value={username}
+        onChange={(event) => onUsernameChange(event.target.value)}
+      />
+      <TextField
+        id="admin-password"
+        label={t("onboarding.userSetup.adminPassword")}
+        hint={t("onboarding.userSetup.passwordLength")}
+        type="password"
+        name="password"
+        autoComplete="new-password"
+        required
+        minLength={PASSWORD_MIN_LENGTH}
+        disabled={disabled}
+        value={password}
+        onChange={(event) => onPasswordChange(event.target.value)}
+      />
     </>
   );
 }

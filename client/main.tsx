@@ -2,6 +2,8 @@ import { type ComponentType, createElement } from "react";
 import { hydrateRoot } from "react-dom/client";
 import "./styles/app.css";
 import "./styles/pages.css";
+import "./styles/auth.css";
+import "./styles/admin.css";
 import "./lib/i18n.ts";
 
 type IslandModule = { default: ComponentType<Record<string, unknown>> };

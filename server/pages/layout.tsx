@@ -1,21 +1,24 @@
 import type { ReactElement } from "react";
 import { reactRenderer } from "@hono/react-renderer";
 import type { ClientAssets } from "./assets.ts";
+import type { Guard } from "../../shared/routes.ts";
 
 declare module "@hono/react-renderer" {
   interface Props {
     title: string;
     islands: string[];
+    /** Who may open the page (spec 01 §2.2); the client checks it before hydrating the islands. */
+    guard: Guard;
   }
 }
 
 /** The HTML document around every page: styles, module preloads, the one client entry. */
 export function documentRenderer(assets: ClientAssets, appName: () => string) {
-  return reactRenderer(({ children, title, islands }) => {
+  return reactRenderer(({ children, title, islands, guard }) => {
     const files = assets.forPage(islands ?? []);
     const name = appName();
     return (
-      <html lang="en">
+      <html lang="en" data-guard={guard ?? "public"}>
         <head>
           <meta charSet="utf-8" />
           <meta name="viewport" content="width=device-width, initial-scale=1" />

@@ -53,7 +53,7 @@ export function pagesApp(deps: Deps): Hono<AppEnv> {
           <a className="button primary" href="/">{t("common.backHome")}</a>
         </div>
       </BareShell>,
-      { title: t("pages.notFound.title"), islands: ["Toaster"] },
+      { title: t("pages.notFound.title"), islands: ["Toaster"], guard: "public" },
     );
   };
 
@@ -62,7 +62,7 @@ export function pagesApp(deps: Deps): Hono<AppEnv> {
       <AppShell appName={appName()}>
         <Island name="Home" component={Home} props={{ appName: appName() }} />
       </AppShell>,
-      { title: t("pages.home.title"), islands: [...SHELL_ISLANDS, "Home"] },
+      { title: t("pages.home.title"), islands: [...SHELL_ISLANDS, "Home"], guard: "any" },
     ));
 
   app.get("/login", (c) =>
@@ -74,7 +74,7 @@ export function pagesApp(deps: Deps): Hono<AppEnv> {
           props={{ appName: appName(), newToken: c.req.query("nt") === "1" }}
         />
       </BareShell>,
-      { title: t("pages.login.title"), islands: ["Toaster", "Login"] },
+      { title: t("pages.login.title"), islands: ["Toaster", "Login"], guard: "public" },
     ));
 
   app.get("/sso/simple", (c) =>
@@ -86,7 +86,7 @@ export function pagesApp(deps: Deps): Hono<AppEnv> {
           props={{ token: c.req.query("token") ?? null, redirectTo: c.req.query("redirectTo") ?? "/" }}
         />
       </BareShell>,
-      { title: t("pages.sso.title"), islands: ["Toaster", "SsoLanding"] },
+      { title: t("pages.sso.title"), islands: ["Toaster", "SsoLanding"], guard: "public" },
     ));
 
   app.get("/accept-invite/:code", (c) =>
@@ -94,7 +94,7 @@ export function pagesApp(deps: Deps): Hono<AppEnv> {
       <BareShell>
         <Island name="AcceptInvite" component={AcceptInvite} props={{ code: c.req.param("code") }} />
       </BareShell>,
-      { title: t("pages.acceptInvite.title"), islands: ["Toaster", "AcceptInvite"] },
+      { title: t("pages.acceptInvite.title"), islands: ["Toaster", "AcceptInvite"], guard: "public" },
     ));
 
   const workspacePage = (c: Context<AppEnv>, slug: string, threadSlug: string | null) =>
@@ -102,7 +102,7 @@ export function pagesApp(deps: Deps): Hono<AppEnv> {
       <AppShell appName={appName()} activeSlug={slug}>
         <Island name="WorkspaceChat" component={WorkspaceChat} props={{ slug, threadSlug }} />
       </AppShell>,
-      { title: t("pages.workspace.title"), islands: [...SHELL_ISLANDS, "WorkspaceChat"] },
+      { title: t("pages.workspace.title"), islands: [...SHELL_ISLANDS, "WorkspaceChat"], guard: "any" },
     );
   app.get("/workspace/:slug", (c) => workspacePage(c, c.req.param("slug"), null));
   app.get(
@@ -118,7 +118,11 @@ export function pagesApp(deps: Deps): Hono<AppEnv> {
       <AppShell appName={appName()} activeSlug={slug}>
         <Island name="WorkspaceSettings" component={WorkspaceSettings} props={{ slug, tab }} />
       </AppShell>,
-      { title: t(`workspaceSettings.tabs.${tab}`), islands: [...SHELL_ISLANDS, "WorkspaceSettings"] },
+      {
+        title: t(`workspaceSettings.tabs.${tab}`),
+        islands: [...SHELL_ISLANDS, "WorkspaceSettings"],
+        guard: "adminOrManager",
+      },
     );
   });
 
@@ -127,7 +131,11 @@ export function pagesApp(deps: Deps): Hono<AppEnv> {
       <AppShell appName={appName()}>
         <Island name="FineTuning" component={FineTuning} props={{}} />
       </AppShell>,
-      { title: t("pages.fineTuning.title"), islands: [...SHELL_ISLANDS, "FineTuning"] },
+      {
+        title: t("pages.fineTuning.title"),
+        islands: [...SHELL_ISLANDS, "FineTuning"],
+        guard: "adminOrManager",
+      },
     ));
 
   const onboardingPage = (c: Context<AppEnv>, step: string) =>
@@ -135,7 +143,7 @@ export function pagesApp(deps: Deps): Hono<AppEnv> {
       <BareShell>
         <Island name="Onboarding" component={Onboarding} props={{ step, appName: appName() }} />
       </BareShell>,
-      { title: t("pages.onboarding.title"), islands: ["Toaster", "Onboarding"] },
+      { title: t("pages.onboarding.title"), islands: ["Toaster", "Onboarding"], guard: "public" },
     );
   app.get("/onboarding", (c) => onboardingPage(c, "home"));
   app.get("/onboarding/:step", (c) => {
@@ -161,6 +169,7 @@ export function pagesApp(deps: Deps): Hono<AppEnv> {
         {
           title: t(`settings.pages.${page}.title`),
           islands: [...SHELL_ISLANDS, form?.name ?? "SettingsOverview"],
+          guard: SETTINGS_PAGES[page],
         },
       ));
   }

@@ -1,0 +1,56 @@
+import { z } from "zod";
+import { ROLES } from "../roles.ts";
+import { Password, User, Username } from "./auth.ts";
+
+export const UserList = z.object({ users: z.array(User) });
+
+export const NewUserInput = z.object({
+  username: Username,
+  password: Password,
+  role: z.enum(ROLES).default("default"),
+  dailyMessageLimit: z.number().int().min(1).nullable().optional(),
+  bio: z.string().max(1000).optional(),
+});
+export const NewUserAnswer = z.object({ user: User.nullable(), error: z.string().nullable() });
+
+/** `POST /api/admin/user/:id`: every field optional; only the ones present change. */
+export const UpdateUserInput = z.object({
+  username: Username.optional(),
+  password: Password.optional(),
+  role: z.enum(ROLES).optional(),
+  suspended: z.union([z.boolean(), z.literal(0), z.literal(1)]).optional(),
+  dailyMessageLimit: z.number().int().min(1).nullable().optional(),
+  bio: z.string().max(1000).optional(),
+});
+
+export const INVITE_STATUSES = ["pending", "claimed", "disabled"] as const;
+export const Invite = z.object({
+  id: z.number(),
+  code: z.string(),
+  status: z.enum(INVITE_STATUSES),
+  claimedBy: z.number().nullable(),
+  workspaceIds: z.array(z.number()),
+  createdBy: z.number().nullable(),
+  createdAt: z.string(),
+  lastUpdatedAt: z.string(),
+});
+export type Invite = z.infer<typeof Invite>;
+export const InviteList = z.object({ invites: z.array(Invite) });
+export const NewInviteAnswer = z.object({ invite: Invite.nullable(), error: z.string().nullable() });
+
+/** `GET /api/invite/:code` (public). */
+export const InviteLookup = z.object({
+  invite: z.object({ code: z.string(), status: z.enum(INVITE_STATUSES) }).nullable(),
+  error: z.string().nullable(),
+});
+
+export const WorkspaceMember = z.object({
+  userId: z.number(),
+  username: z.string().nullable(),
+  role: z.enum(ROLES),
+  lastUpdatedAt: z.string(),
+});
+export const WorkspaceMembers = z.object({ users: z.array(WorkspaceMember) });
+
+/** `POST /api/admin/user/:id/issue-auth-token`: a single-use login link valid for 6 minutes. */
+export const IssuedAuthToken = z.object({ token: z.string(), loginPath: z.string() });

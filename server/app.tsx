@@ -12,6 +12,10 @@ import { workspaceRoutes } from "./workspaces/routes.ts";
 import { documentRoutes } from "./documents/routes.ts";
 import { chatRoutes } from "./chat/routes.ts";
 import { threadRoutes } from "./threads/routes.ts";
+import { authRoutes, publicAuthRoutes } from "./auth/routes.ts";
+import { accountRoutes } from "./users/account_routes.ts";
+import { publicInviteRoutes } from "./invites/routes.ts";
+import { adminRoutes } from "./admin_routes.ts";
 
 export const PAGES_MODULE = "./pages/routes.tsx";
 
@@ -70,7 +74,12 @@ export function createApp(deps: Deps): Hono<AppEnv> {
 
   const api = new Hono<AppEnv>();
   api.route("/", publicSystemRoutes(deps));
+  api.route("/", publicAuthRoutes(deps));
+  api.route("/", publicInviteRoutes(deps));
   api.use("*", authGuard(deps));
+  api.route("/", authRoutes(deps));
+  api.route("/", accountRoutes(deps));
+  api.route("/", adminRoutes(deps));
   api.route("/", systemRoutes(deps));
   api.route("/", workspaceRoutes(deps));
   api.route("/", documentRoutes(deps));

@@ -11,6 +11,7 @@ import { DocumentStore } from "./documents/store.ts";
 import { chatModelFromSettings, type ProviderDeps } from "./providers/llm/registry.ts";
 import { embedderFromSettings } from "./providers/embedders/registry.ts";
 import { type ClientAssets, loadClientAssets } from "./pages/assets.ts";
+import { createAuthLimits } from "./auth/rate_limit.ts";
 
 export interface Booted {
   deps: Deps;
@@ -59,6 +60,7 @@ export async function boot(
       providers,
       streams: new StreamRegistry(),
       assets: options.assets ?? loadClientAssets(undefined, { reload: config.dev }),
+      limits: createAuthLimits(),
     };
     return {
       deps,

@@ -12,6 +12,10 @@ const integerString = (name: string, minimum: number, maximum: number) =>
     ),
   );
 
+const flag = (name: string) =>
+  z.enum(["0", "1", "true", "false"], { error: `${name} must be 1, 0, true or false` }).default("0")
+    .transform((value) => value === "1" || value === "true");
+
 const EnvSchema = z.object({
   PORT: integerString("PORT", 0, 65535).default(3001),
   HOST: z.string().trim().min(1).default("0.0.0.0"),
@@ -21,9 +25,13 @@ const EnvSchema = z.object({
   ),
   MAX_UPLOAD_MB: integerString("MAX_UPLOAD_MB", 1, 10_240).default(100),
   /** Development: re-read the client manifest on every page so `vite build --watch` output is picked up. */
-  LECTERN_DEV: z.enum(["0", "1", "true", "false"]).default("0").transform((value) =>
-    value === "1" || value === "true"
-  ),
+  LECTERN_DEV: flag("LECTERN_DEV"),
+  /** Lets an admin issue single-use login links (simple SSO, api-contract.md §2.8). */
+  SIMPLE_SSO_ENABLED: flag("SIMPLE_SSO_ENABLED"),
+  /** With simple SSO on: no username/password login and no invitations. */
+  SIMPLE_SSO_NO_LOGIN: flag("SIMPLE_SSO_NO_LOGIN"),
+  /** Behind a reverse proxy: take the client address from X-Forwarded-For (for login rate limits). */
+  TRUST_PROXY: flag("TRUST_PROXY"),
 });
 
 export interface Config {
@@ -33,6 +41,8 @@ export interface Config {
   logLevel: LogLevel;
   maxUploadBytes: number;
   dev: boolean;
+  simpleSso: { enabled: boolean; noLogin: boolean };
+  trustProxy: boolean;
   /** Instance settings the operator fixed through the environment (setting key → raw value); they win. */
   lockedSettings: Readonly<Record<string, string>>;
 }
@@ -71,6 +81,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logLevel: values.LOG_LEVEL,
     maxUploadBytes: values.MAX_UPLOAD_MB * 1024 * 1024,
     dev: values.LECTERN_DEV,
+    simpleSso: Object.freeze({ enabled: values.SIMPLE_SSO_ENABLED, noLogin: values.SIMPLE_SSO_NO_LOGIN }),
+    trustProxy: values.TRUST_PROXY,
     lockedSettings: Object.freeze(lockedSettings),
   });
 }

@@ -9,6 +9,7 @@ import type { ChatModel } from "./providers/llm/types.ts";
 import type { Embedder } from "./providers/embedders/types.ts";
 import type { DocumentStore } from "./documents/store.ts";
 import type { ClientAssets } from "./pages/assets.ts";
+import type { AuthLimits } from "./auth/rate_limit.ts";
 
 /** Open SSE streams, ended on shutdown so the server can stop without waiting for them. */
 export class StreamRegistry {
@@ -62,4 +63,5 @@ export interface Deps {
   providers: Providers;
   streams: StreamRegistry;
   assets: ClientAssets;
+  limits: AuthLimits;
 }

@@ -36,3 +36,18 @@ export class ProviderError extends Error {
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** Runs `work`; an AppError without its own body gets `body(message)`, the answer shape of the calling route. */
+export async function withErrorBody<T>(
+  body: (message: string) => Record<string, unknown>,
+  work: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof AppError && !error.options.body) {
+      throw new AppError(error.code, error.message, { cause: error, body: body(error.message) });
+    }
+    throw error;
+  }
+}

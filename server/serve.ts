@@ -48,7 +48,8 @@ export async function serve(): Promise<void> {
     },
   }, (request, info) => {
     inFlight.track(info.completed);
-    return app.fetch(request);
+    // The connection info becomes the app's env: rate limits read the client address from it.
+    return app.fetch(request, info);
   });
 
   let stopping = false;

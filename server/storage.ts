@@ -10,6 +10,7 @@ export interface StoragePaths {
   vectorCache: string;
   models: string;
   keys: string;
+  profilePictures: string;
 }
 
 export function storagePaths(root: string): StoragePaths {
@@ -22,11 +23,21 @@ export function storagePaths(root: string): StoragePaths {
     vectorCache: join(root, "vector-cache"),
     models: join(root, "models"),
     keys: join(root, "keys"),
+    profilePictures: join(root, "assets", "pfp"),
   };
 }
 
 export async function ensureStorage(paths: StoragePaths): Promise<void> {
-  for (const directory of [paths.root, paths.lancedb, paths.documents, paths.uploads, paths.keys]) {
+  for (
+    const directory of [
+      paths.root,
+      paths.lancedb,
+      paths.documents,
+      paths.uploads,
+      paths.keys,
+      paths.profilePictures,
+    ]
+  ) {
     await Deno.mkdir(directory, { recursive: true });
   }
   await Deno.chmod(paths.keys, 0o700).catch(() => {});

@@ -8,6 +8,7 @@ export const PERMISSIONS = {
   "workspace:manage": ["admin", "manager"],
   "documents:manage": ["admin", "manager"],
   "workspace:chat": ["admin", "manager", "default"],
+  "users:manage": ["admin", "manager"],
 } as const satisfies Record<string, readonly Role[]>;
 export type Permission = keyof typeof PERMISSIONS;
 

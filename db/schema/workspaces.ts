@@ -1,4 +1,4 @@
-import { index, integer, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { timestamp } from "./columns.ts";
 import { users } from "./users.ts";
 
@@ -48,3 +48,12 @@ export const workspaceChats = sqliteTable("workspace_chats", {
   createdAt: timestamp("created_at"),
   lastUpdatedAt: timestamp("last_updated_at"),
 }, (table) => [index("workspace_chats_history_idx").on(table.workspaceId, table.threadId, table.id)]);
+
+/** Which default users may use a workspace (admins and managers see every workspace). */
+export const workspaceUsers = sqliteTable("workspace_users", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  workspaceId: integer("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+  createdAt: timestamp("created_at"),
+  lastUpdatedAt: timestamp("last_updated_at"),
+}, (table) => [uniqueIndex("workspace_users_pair_idx").on(table.workspaceId, table.userId)]);

@@ -1,36 +1,50 @@
-import { eq } from "drizzle-orm";
 import { createMiddleware } from "hono/factory";
-import { users } from "../../db/schema.ts";
 import { allows, type Permission } from "../../shared/roles.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { type Actor, SINGLE_USER_ACTOR } from "../auth/actor.ts";
 import { verifySession } from "../auth/jwt.ts";
+import { findUserById } from "../users/repo.ts";
 import type { AppEnv } from "./env.ts";
 
 const unauthenticated = (message: string) =>
   new AppError("unauthenticated", message, { body: { error: message } });
 
-function bearerToken(header: string | undefined): string | null {
+export function bearerToken(header: string | undefined): string | null {
   const token = header?.split(" ")[1]?.trim();
   return token && token !== "null" && token !== "undefined" ? token : null;
 }
 
 /**
- * Resolves the caller. An open single-user instance (no password, no accounts) lets every visitor act as its
- * owner; in multi-user mode a Bearer session token naming an active user is required (api-contract.md §2.3).
+ * Resolves the caller (api-contract.md §2.3). An open single-user instance lets every visitor act as its owner;
+ * a password-protected one needs a token signed for the current instance password; multi-user mode needs a
+ * token naming an active user whose token version has not moved on (password, role or suspension changed).
  */
 export async function resolveActor(deps: Deps, authorization: string | undefined): Promise<Actor> {
-  if (!deps.settings.multiUserMode) return SINGLE_USER_ACTOR;
+  if (!deps.settings.requiresAuth) return SINGLE_USER_ACTOR;
   const token = bearerToken(authorization);
   if (!token) throw unauthenticated("No auth token found.");
   const claims = await verifySession(deps.keys.jwt, token);
+  if (!deps.settings.multiUserMode) {
+    if (!claims || claims.sub !== "instance") throw unauthenticated("Token expired or failed validation.");
+    if (claims.ver !== deps.settings.instanceTokenVersion) throw unauthenticated("Invalid auth credentials.");
+    return SINGLE_USER_ACTOR;
+  }
   const userId = Number(claims?.sub);
   if (!claims || !Number.isInteger(userId)) throw unauthenticated("Invalid auth token.");
-  const [user] = await deps.db.select().from(users).where(eq(users.id, userId));
-  if (!user) throw unauthenticated("Invalid auth for user.");
+  const user = await findUserById(deps, userId);
+  if (!user || user.tokenVersion !== claims.ver) throw unauthenticated("Invalid auth for user.");
   if (user.suspended) throw unauthenticated("User is suspended from system");
   return { userId: user.id, role: user.role, multiUser: true };
+}
+
+/** The caller if the request carries a valid session (or none is needed), else null; never throws. */
+export async function optionalActor(deps: Deps, authorization: string | undefined): Promise<Actor | null> {
+  try {
+    return await resolveActor(deps, authorization);
+  } catch {
+    return null;
+  }
 }
 
 export function authGuard(deps: Deps) {
@@ -40,14 +54,26 @@ export function authGuard(deps: Deps) {
   });
 }
 
+export type ErrorBody = (message: string) => Record<string, unknown>;
+
 /** Refuses (403) a caller whose role lacks the permission (shared/roles.ts). */
-export function requirePermission(
-  permission: Permission,
-  errorBody?: (message: string) => Record<string, unknown>,
-) {
+export function requirePermission(permission: Permission, errorBody?: ErrorBody) {
   return createMiddleware<AppEnv>(async (c, next) => {
     if (!allows(c.var.actor.role, permission)) {
       const message = "You do not have permission to do that.";
+      throw new AppError("forbidden", message, {
+        body: errorBody?.(message) ?? { success: false, error: message },
+      });
+    }
+    await next();
+  });
+}
+
+/** Refuses (403) calls that only make sense with accounts, on a single-user instance. */
+export function requireMultiUser(deps: Deps, errorBody?: ErrorBody) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    if (!deps.settings.multiUserMode) {
+      const message = "Multi-user mode is not enabled.";
       throw new AppError("forbidden", message, {
         body: errorBody?.(message) ?? { success: false, error: message },
       });

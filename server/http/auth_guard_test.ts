@@ -15,7 +15,7 @@ async function multiUser(app: TestApp) {
     password: "x",
     role: "default",
   }).returning();
-  const token = (id: number) => signSession(app.deps.keys.jwt, { sub: String(id) });
+  const token = (id: number) => signSession(app.deps.keys.jwt, { sub: String(id), ver: 0 });
   return { admin, member, adminToken: await token(admin.id), memberToken: await token(member.id) };
 }
 
@@ -38,11 +38,11 @@ Deno.test("multi-user mode needs a valid session token on every guarded call", a
   const tampered = await app.json("/api/workspaces", bearer(adminToken.slice(0, -3) + "abc"));
   assert.equal(tampered.status, 401);
   assert.deepEqual(tampered.body, { error: "Invalid auth token." });
-  const expired = await signSession(app.deps.keys.jwt, { sub: "1" }, "-1s");
+  const expired = await signSession(app.deps.keys.jwt, { sub: "1", ver: 0 }, "-1s");
   assert.equal((await app.json("/api/workspaces", bearer(expired))).status, 401);
-  const otherKey = await signSession(new Uint8Array(64), { sub: "1" });
+  const otherKey = await signSession(new Uint8Array(64), { sub: "1", ver: 0 });
   assert.equal((await app.json("/api/workspaces", bearer(otherKey))).status, 401);
-  const ghost = await signSession(app.deps.keys.jwt, { sub: "999" });
+  const ghost = await signSession(app.deps.keys.jwt, { sub: "999", ver: 0 });
   assert.deepEqual((await app.json("/api/workspaces", bearer(ghost))).body, {
     error: "Invalid auth for user.",
   });

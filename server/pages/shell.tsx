@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { Island } from "./island.tsx";
+import AccountMenu from "../../client/islands/AccountMenu.tsx";
 import Sidebar from "../../client/islands/Sidebar.tsx";
 import Toaster from "../../client/islands/Toaster.tsx";
 import { SETTINGS_PAGES, type SettingsPage } from "../../shared/routes.ts";
@@ -16,7 +17,10 @@ export function AppShell(
   return (
     <div className="shell">
       <Island name="Sidebar" component={Sidebar} props={{ activeSlug, appName }} />
-      <main className="main" id="main">{children}</main>
+      <main className="main" id="main">
+        <Island name="AccountMenu" component={AccountMenu} props={{}} />
+        {children}
+      </main>
       <Island name="Toaster" component={Toaster} props={{}} />
     </div>
   );
@@ -53,4 +57,4 @@ export function SettingsNav({ current }: { current: SettingsPage }) {
   );
 }
 
-export const SHELL_ISLANDS = ["Sidebar", "Toaster"];
+export const SHELL_ISLANDS = ["Sidebar", "AccountMenu", "Toaster"];

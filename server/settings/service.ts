@@ -20,6 +20,10 @@ export const LABELS = {
   customAppName: "custom_app_name",
   textSplitterChunkSize: "text_splitter_chunk_size",
   textSplitterChunkOverlap: "text_splitter_chunk_overlap",
+  /** argon2id hash of the single-user instance password; absent when the instance is open. */
+  instancePasswordHash: "instance_password_hash",
+  /** Raised whenever the instance password changes: older single-user tokens stop working. */
+  instanceTokenVersion: "instance_token_version",
 } as const;
 
 export interface UpdateResult {
@@ -137,9 +141,17 @@ export class SettingsService {
     return { newValues };
   }
 
-  /** Whether a login is needed; the authentication issue adds the instance password and accounts. */
   get multiUserMode(): boolean {
     return this.label(LABELS.multiUserMode) === "true";
+  }
+
+  /** Whether every call needs a session: multi-user mode, or a single-user instance with a password. */
+  get requiresAuth(): boolean {
+    return this.multiUserMode || Boolean(this.label(LABELS.instancePasswordHash));
+  }
+
+  get instanceTokenVersion(): number {
+    return Number(this.label(LABELS.instanceTokenVersion) ?? 0) || 0;
   }
 
   /**

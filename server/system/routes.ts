@@ -2,17 +2,20 @@ import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import type { AppEnv } from "../http/env.ts";
 import { readJson } from "../http/body.ts";
-import { requirePermission } from "../http/auth_guard.ts";
+import { optionalActor, requirePermission } from "../http/auth_guard.ts";
 import { ACCEPTED_DOCUMENT_TYPES } from "../../shared/api/documents.ts";
 
 /** Calls that need no login (spec 01 §7.1). */
 export function publicSystemRoutes(deps: Deps) {
   return new Hono<AppEnv>()
     .get("/ping", (c) => c.json({ online: true }))
-    .get("/setup-complete", (c) => {
-      // Until accounts or an instance password exist, every visitor is the instance's owner and may see all.
-      const requiresAuth = deps.settings.multiUserMode;
-      return c.json({ results: deps.settings.setupResults({ full: !requiresAuth, requiresAuth }) });
+    .get("/setup-complete", async (c) => {
+      // Before login only what the login and onboarding screens need; all of it for an admin (decisions.md).
+      const actor = await optionalActor(deps, c.req.header("Authorization"));
+      const full = actor?.role === "admin";
+      return c.json({
+        results: deps.settings.setupResults({ full, requiresAuth: deps.settings.requiresAuth }),
+      });
     });
 }
 

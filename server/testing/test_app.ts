@@ -9,8 +9,8 @@ export interface TestApp {
   /** Serves the app on a loopback port (for browsers and real HTTP clients); closed with the app. */
   listen(): string;
   storageDir: string;
-  /** In-process request: `path` is relative to the server root ("/api/ping"). */
-  request(path: string, init?: RequestInit): Promise<Response>;
+  /** In-process request: `path` is relative to the server root ("/api/ping"); `env` stands for Deno.serve's info. */
+  request(path: string, init?: RequestInit, env?: Record<string, unknown>): Promise<Response>;
   json<T = Record<string, unknown>>(
     path: string,
     init?: RequestInit & { json?: unknown },
@@ -27,7 +27,8 @@ export async function createTestApp(
   const config = loadConfig({ STORAGE_DIR: storageDir, LOG_LEVEL: "error", ...options.env });
   const booted = await boot(config, { log: silentLogger, providers: options.providers });
   const app = createApp(booted.deps);
-  const request = (path: string, init?: RequestInit) => Promise.resolve(app.request(path, init));
+  const request = (path: string, init?: RequestInit, env?: Record<string, unknown>) =>
+    Promise.resolve(app.request(path, init, env));
   let server: Deno.HttpServer<Deno.NetAddr> | null = null;
   const close = async () => {
     booted.deps.streams.abortAll();

@@ -21,7 +21,7 @@ export function workspaceRoutes(deps: Deps) {
         const input = await parseJson(c, CreateWorkspaceInput, (message) => ({ workspace: null, message }), {
           bareMessages: true,
         });
-        const row = await createWorkspace(deps, input.name);
+        const row = await createWorkspace(deps, c.var.actor, input.name);
         deps.log.info("Workspace created", { slug: row.slug });
         return c.json({ workspace: presentWorkspace(row), message: null });
       },

@@ -1,5 +1,5 @@
-import { asc, eq } from "drizzle-orm";
-import { workspaceDocuments, workspaces } from "../../db/schema.ts";
+import { and, asc, eq } from "drizzle-orm";
+import { workspaceDocuments, workspaces, workspaceUsers } from "../../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import type { Actor } from "../auth/actor.ts";
 import type { WorkspaceDetail } from "../../shared/api/workspaces.ts";
@@ -12,22 +12,31 @@ import { workspaceSlug } from "./slug.ts";
 export const DEFAULT_SYSTEM_PROMPT =
   "Given the following conversation, relevant context, and a follow up question, reply with an answer to the current question the user is asking. The current date and time is {datetime}. Return only your response to the question given the above information following the users instructions as needed.";
 
-/**
- * Whether the actor may see a workspace. Admins and managers see all; a default user sees only workspaces
- * they belong to, and membership arrives with multi-user accounts, so until then they see none.
- */
-export function canSeeWorkspace(actor: Actor, _workspace: WorkspaceRow): boolean {
-  return actor.role === "admin" || actor.role === "manager";
+/** Whether the actor may see a workspace: admins and managers see all, a default user its memberships. */
+export async function canSeeWorkspace(deps: Deps, actor: Actor, workspace: WorkspaceRow): Promise<boolean> {
+  if (actor.role === "admin" || actor.role === "manager") return true;
+  if (actor.userId === null) return false;
+  const rows = await deps.db.select({ id: workspaceUsers.id }).from(workspaceUsers).where(
+    and(eq(workspaceUsers.workspaceId, workspace.id), eq(workspaceUsers.userId, actor.userId)),
+  );
+  return rows.length > 0;
 }
 
 export async function listWorkspaces(deps: Deps, actor: Actor): Promise<WorkspaceRow[]> {
-  const rows = await deps.db.select().from(workspaces).orderBy(asc(workspaces.name), asc(workspaces.id));
-  return rows.filter((row) => canSeeWorkspace(actor, row));
+  if (actor.role === "admin" || actor.role === "manager") {
+    return await deps.db.select().from(workspaces).orderBy(asc(workspaces.name), asc(workspaces.id));
+  }
+  if (actor.userId === null) return [];
+  const rows = await deps.db.select({ workspace: workspaces }).from(workspaces)
+    .innerJoin(workspaceUsers, eq(workspaceUsers.workspaceId, workspaces.id))
+    .where(eq(workspaceUsers.userId, actor.userId))
+    .orderBy(asc(workspaces.name), asc(workspaces.id));
+  return rows.map((row) => row.workspace);
 }
 
 export async function findWorkspace(deps: Deps, actor: Actor, slug: string): Promise<WorkspaceRow | null> {
   const [row] = await deps.db.select().from(workspaces).where(eq(workspaces.slug, slug));
-  return row && canSeeWorkspace(actor, row) ? row : null;
+  return row && await canSeeWorkspace(deps, actor, row) ? row : null;
 }
 
 /** The workspace or a 404; `body` keeps the answer shape of the calling route. */
@@ -50,18 +59,21 @@ async function slugIsFree(deps: Deps, slug: string): Promise<boolean> {
   return rows.length === 0;
 }
 
-export async function createWorkspace(deps: Deps, name: string): Promise<WorkspaceRow> {
+/** Creates a workspace; in multi-user mode its creator becomes a member (api-contract.md §5.2). */
+export async function createWorkspace(deps: Deps, actor: Actor, name: string): Promise<WorkspaceRow> {
   let slug = workspaceSlug(name);
   for (let attempt = 0; !(await slugIsFree(deps, slug)); attempt++) {
     if (attempt >= 20) fail("conflict", `Cannot find a free slug for the workspace name "${name}"`);
     slug = workspaceSlug(`${name}-${Math.floor(10_000_000 + Math.random() * 90_000_000)}`);
   }
-  const [row] = await deps.db.insert(workspaces).values({
-    name,
-    slug,
-    openAiPrompt: DEFAULT_SYSTEM_PROMPT,
-  }).returning();
-  return row;
+  return await deps.db.transaction(async (tx) => {
+    const [row] = await tx.insert(workspaces).values({ name, slug, openAiPrompt: DEFAULT_SYSTEM_PROMPT })
+      .returning();
+    if (actor.multiUser && actor.userId !== null) {
+      await tx.insert(workspaceUsers).values({ workspaceId: row.id, userId: actor.userId });
+    }
+    return row;
+  });
 }
 
 export async function workspaceDocumentsOf(deps: Deps, workspaceId: number) {

@@ -1,0 +1,48 @@
+import { Hono } from "hono";
+import { desc } from "drizzle-orm";
+import { z } from "zod";
+import { invites } from "../../db/schema.ts";
+import type { Deps } from "../deps.ts";
+import type { AppEnv } from "../http/env.ts";
+import { parseJson, readJson } from "../http/body.ts";
+import { withErrorBody } from "../errors.ts";
+import { idParam } from "../users/routes.ts";
+import { acceptInvite, createInvite, disableInvite, pendingInvite, presentInvite } from "./service.ts";
+
+const NewInvite = z.object({ workspaceIds: z.array(z.number().int().positive()).max(1000).default([]) });
+
+/** Invitations under /api/admin (admins and managers). */
+export function inviteAdminRoutes(deps: Deps) {
+  const inviteBody = (message: string) => ({ invite: null, error: message });
+  return new Hono<AppEnv>()
+    .get("/admin/invites", async (c) => {
+      const rows = await deps.db.select().from(invites).orderBy(desc(invites.id));
+      return c.json({ invites: rows.map(presentInvite) });
+    })
+    .post("/admin/invite/new", async (c) => {
+      const input = await parseJson(c, NewInvite, inviteBody);
+      const invite = await withErrorBody(
+        inviteBody,
+        () => createInvite(deps, c.var.actor, input.workspaceIds),
+      );
+      return c.json({ invite: presentInvite(invite), error: null });
+    })
+    .delete("/admin/invite/:id", async (c) => {
+      await disableInvite(deps, c.var.actor, idParam(c.req.param("id"), "invite"));
+      return c.json({ success: true, error: null });
+    });
+}
+
+/** The public side of an invitation: look it up, accept it (api-contract.md §2.9). */
+export function publicInviteRoutes(deps: Deps) {
+  return new Hono<AppEnv>()
+    .get("/invite/:code", async (c) => {
+      const invite = await pendingInvite(deps, c.req.param("code"));
+      return c.json({ invite: { code: invite.code, status: invite.status }, error: null });
+    })
+    .post("/invite/:code", async (c) => {
+      const body = await readJson(c) as Record<string, unknown>;
+      await acceptInvite(deps, c.req.param("code"), body ?? {});
+      return c.json({ success: true, error: null });
+    });
+}

@@ -1,0 +1,44 @@
+import { Hono } from "hono";
+import { asc } from "drizzle-orm";
+import { users } from "../../db/schema.ts";
+import { NewUserInput, UpdateUserInput } from "../../shared/api/admin.ts";
+import type { Deps } from "../deps.ts";
+import type { AppEnv } from "../http/env.ts";
+import { parseJson } from "../http/body.ts";
+import { requirePermission } from "../http/auth_guard.ts";
+import { fail, withErrorBody } from "../errors.ts";
+import { presentUser } from "../auth/present.ts";
+import { issueSsoToken } from "../auth/service.ts";
+import { createUser, deleteUser, updateUser } from "./service.ts";
+
+export function idParam(value: string, what = "user"): number {
+  const id = Number(value);
+  return Number.isInteger(id) && id > 0 ? id : fail("invalid_input", `"${value}" is not a ${what} id.`);
+}
+
+/** User management under /api/admin, for admins and managers (api-contract.md §10). */
+export function userRoutes(deps: Deps) {
+  const newUserBody = (message: string) => ({ user: null, error: message });
+  return new Hono<AppEnv>()
+    .get("/admin/users", async (c) => {
+      const rows = await deps.db.select().from(users).orderBy(asc(users.id));
+      return c.json({ users: rows.map(presentUser) });
+    })
+    .post("/admin/users/new", async (c) => {
+      const input = await parseJson(c, NewUserInput, newUserBody, { bareMessages: true });
+      const user = await withErrorBody(newUserBody, () => createUser(deps, c.var.actor, input));
+      return c.json({ user: presentUser(user), error: null });
+    })
+    .post("/admin/user/:id", async (c) => {
+      const input = await parseJson(c, UpdateUserInput, undefined, { bareMessages: true });
+      await updateUser(deps, c.var.actor, idParam(c.req.param("id")), input);
+      return c.json({ success: true, error: null });
+    })
+    .delete("/admin/user/:id", async (c) => {
+      await deleteUser(deps, c.var.actor, idParam(c.req.param("id")));
+      return c.json({ success: true, error: null });
+    })
+    .post("/admin/user/:id/issue-auth-token", requirePermission("settings:manage"), async (c) => {
+      return c.json(await issueSsoToken(deps, idParam(c.req.param("id"))));
+    });
+}

@@ -96,3 +96,21 @@ Deno.test("built assets are served with immutable caching; the manifest is not s
   assert.notEqual(traversal.status, 200);
   await traversal.body?.cancel();
 });
+
+Deno.test("branding calls answer without a login, even on a protected instance", async () => {
+  await using app = await createTestApp();
+  await app.json("/api/system/update-password", {
+    json: { usePassword: true, newPassword: "correct horse" },
+  });
+  assert.deepEqual((await app.json("/api/system/support-email")).body, { supportEmail: null, email: null });
+  assert.deepEqual((await app.json("/api/system/custom-app-name")).body, {
+    customAppName: null,
+    appName: null,
+  });
+  assert.deepEqual((await app.json("/api/system/footer-data")).body, { footerData: "[]" });
+  const logo = await app.request("/api/system/logo");
+  assert.equal(logo.status, 200);
+  assert.equal(logo.headers.get("x-is-custom-logo"), "false");
+  assert.match(await logo.text(), /^<svg/);
+  assert.equal((await app.json("/api/workspaces")).status, 401, "everything else stays behind the login");
+});

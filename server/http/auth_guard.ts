@@ -71,7 +71,7 @@ export function requirePermission(permission: Permission, errorBody?: ErrorBody)
 
 /** Refuses (403) calls that only make sense with accounts, on a single-user instance. */
 export function requireMultiUser(deps: Deps, errorBody?: ErrorBody) {
-  return createMiddleware<AppEnv>(async (c, next) => {
+  return createMiddleware<AppEnv>(async (_c, next) => {
     if (!deps.settings.multiUserMode) {
       const message = "Multi-user mode is not enabled.";
       throw new AppError("forbidden", message, {

@@ -18,6 +18,8 @@ export const LABELS = {
   multiUserMode: "multi_user_mode",
   onboardingComplete: "onboarding_complete",
   customAppName: "custom_app_name",
+  supportEmail: "support_email",
+  footerData: "footer_data",
   textSplitterChunkSize: "text_splitter_chunk_size",
   textSplitterChunkOverlap: "text_splitter_chunk_overlap",
   /** argon2id hash of the single-user instance password; absent when the instance is open. */

@@ -5,6 +5,8 @@ import "./styles/pages.css";
 import "./styles/auth.css";
 import "./styles/admin.css";
 import "./lib/i18n.ts";
+import { guardPage, pageGuard } from "./lib/page_guard.ts";
+import { toast } from "./lib/toast.ts";
 
 type IslandModule = { default: ComponentType<Record<string, unknown>> };
 const islands = import.meta.glob<IslandModule>("./islands/*.tsx");
@@ -27,4 +29,12 @@ async function hydrateIslands() {
   document.documentElement.dataset.hydrated = "true";
 }
 
-hydrateIslands();
+/** Guarded pages hydrate only once the visitor may see them (spec 01 §2.2); public pages at once. */
+async function start() {
+  const outcome = await guardPage(pageGuard());
+  if (!outcome.proceed) return;
+  await hydrateIslands();
+  if (outcome.problem) toast.error(outcome.problem);
+}
+
+start();

@@ -1,11 +1,15 @@
 import { type ReactNode, useEffect, useRef } from "react";
 
-/** A modal dialog on the native <dialog> element: focus trap, Escape to close, backdrop. */
+/**
+ * A modal dialog on the native <dialog> element: focus trap, Escape to close, backdrop. With `dismissible`
+ * false, Escape does nothing and the dialog closes only when its owner sets `open` to false.
+ */
 export function Dialog(
-  { open, title, onClose, children }: {
+  { open, title, onClose, dismissible = true, children }: {
     open: boolean;
     title: string;
     onClose: () => void;
+    dismissible?: boolean;
     children: ReactNode;
   },
 ) {
@@ -17,7 +21,20 @@ export function Dialog(
     if (!open && dialog.open) dialog.close();
   }, [open]);
   return (
-    <dialog ref={ref} className="dialog" onClose={onClose} onCancel={onClose} aria-labelledby="dialog-title">
+    <dialog
+      ref={ref}
+      className="dialog"
+      onClose={() => {
+        // The browser may close a dialog despite a cancelled Escape; one that must stay open opens again.
+        if (!dismissible && open) ref.current?.showModal();
+        else onClose();
+      }}
+      onCancel={(event) => {
+        if (dismissible) onClose();
+        else event.preventDefault();
+      }}
+      aria-labelledby="dialog-title"
+    >
       {open && (
         <div className="dialog-body">
           <h2 id="dialog-title" className="dialog-title">{title}</h2>

@@ -1,17 +1,23 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { InviteLookup } from "../../shared/api/admin.ts";
+import { SuccessAnswer } from "../../shared/api/auth.ts";
 import { paths } from "../../shared/routes.ts";
 import { LoadingBlock } from "../components/LoadingBlock.tsx";
 import { TextField } from "../components/TextField.tsx";
 import { AuthCard } from "../features/auth/AuthCard.tsx";
-import { PASSWORD_MIN_LENGTH, usernameProblem } from "../features/auth/validation.ts";
+import {
+  PASSWORD_MIN_LENGTH,
+  USERNAME_MIN_LENGTH as USERNAME_MIN,
+  usernameProblem,
+} from "../features/auth/validation.ts";
 import { api } from "../lib/api.ts";
+import { toast } from "../lib/toast.ts";
 
 type Props = { code: string };
-type InviteAnswer = { invite?: unknown; error?: unknown };
 
-/** Account usernames: at least 2 characters (spec 01 §5). */
-const USERNAME_MIN = 2;
+/** How long the success toast shows before the login screen replaces this page. */
+const REDIRECT_DELAY_MS = 1000;
 
 /** /accept-invite/{code}: checks the invitation, then creates the account and goes to the login. */
 export default function AcceptInvite({ code }: Props) {
@@ -25,9 +31,10 @@ export default function AcceptInvite({ code }: Props) {
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
-    api<InviteAnswer>(path).then((answer) => {
-      if (typeof answer?.error === "string" && answer.error) throw new Error(answer.error);
-      if (!answer?.invite) throw new Error(t("invite.notFound"));
+    api(path, { schema: InviteLookup }).then((answer) => {
+      if (answer.error) throw new Error(answer.error);
+      if (!answer.invite) throw new Error(t("invite.notFound"));
+      if (answer.invite.status !== "pending") throw new Error(t("invite.noLongerValid"));
       setState("ready");
     }).catch((caught: Error) => {
       setInviteError(caught.message);
@@ -44,12 +51,11 @@ export default function AcceptInvite({ code }: Props) {
     setBusy(true);
     setError(null);
     try {
-      const answer = await api<{ success?: unknown; error?: unknown }>(path, {
-        json: { username, password },
-      });
-      if (typeof answer?.error === "string" && answer.error) throw new Error(answer.error);
-      if (answer?.success === false) throw new Error(t("invite.failed"));
-      globalThis.location.assign(paths.login());
+      const answer = await api(path, { json: { username, password }, schema: SuccessAnswer });
+      if (answer.error) throw new Error(answer.error);
+      if (!answer.success) throw new Error(t("invite.failed"));
+      toast.success(t("invite.created"));
+      setTimeout(() => globalThis.location.assign(paths.login()), REDIRECT_DELAY_MS);
     } catch (caught) {
       setError((caught as Error).message);
       setBusy(false);

@@ -1,54 +1,70 @@
-import { type FormEvent, useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { paths } from "../../shared/routes.ts";
 import { LoadingBlock } from "../components/LoadingBlock.tsx";
-import { TextField } from "../components/TextField.tsx";
 import { AuthCard } from "../features/auth/AuthCard.tsx";
-import { storeSession, validLogin } from "../features/auth/session.ts";
+import { CredentialsForm } from "../features/auth/CredentialsForm.tsx";
+import { RecoveryCodesModal } from "../features/auth/RecoveryCodesModal.tsx";
+import { RecoveryForm, ResetForm } from "../features/auth/RecoveryForms.tsx";
+import { safeRedirect, type ValidLogin } from "../features/auth/session.ts";
 import { fetchSetup } from "../features/settings/setup.ts";
-import { api } from "../lib/api.ts";
+import { api, ApiError } from "../lib/api.ts";
+import { clearSession, readSession, storeSession } from "../lib/auth.ts";
 
 type Props = { appName: string; newToken: boolean };
 type Mode = "loading" | "single" | "multi";
+type View = "login" | "recover" | "reset";
+
+/** Where to go after signing in: a safe ?redirectTo= of this site, else home. */
+const destination = () => safeRedirect(new URLSearchParams(globalThis.location.search).get("redirectTo"));
+
+/**
+ * Whether the stored token still works. Without nt=1 the login screen first tries the stored session and
+ * goes on when it is valid; a refused one is forgotten (spec 01 §2.2).
+ */
+async function storedSessionValid(): Promise<boolean> {
+  if (!readSession().token) return false;
+  try {
+    await api("/system/check-token");
+    return true;
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 401 || error.status === 403)) clearSession();
+    return false;
+  }
+}
 
 /**
  * /login (spec 01 §2.3): decides whether a login is needed; single-user asks for the instance password,
- * multi-user for a username and password.
+ * multi-user for a username and password, with the forgot-password flow and the recovery-codes modal.
  */
-export default function Login({ appName }: Props) {
+export default function Login({ appName, newToken }: Props) {
   const { t } = useTranslation();
   const [mode, setMode] = useState<Mode>("loading");
+  const [view, setView] = useState<View>("login");
   const [loadError, setLoadError] = useState<string | null>(null);
-  const [username, setUsername] = useState("");
-  const [password, setPassword] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState<ValidLogin | null>(null);
+  const finished = useRef(false);
 
   useEffect(() => {
-    fetchSetup().then((setup) => {
+    (async () => {
+      const setup = await fetchSetup();
       if (!setup.RequiresAuth && !setup.MultiUserMode) return globalThis.location.replace(paths.home());
+      if (!newToken && await storedSessionValid()) return globalThis.location.replace(destination());
       setMode(setup.MultiUserMode ? "multi" : "single");
-    }).catch((caught: Error) => setLoadError(caught.message));
-  }, []);
+    })().catch((caught: Error) => setLoadError(caught.message));
+  }, [newToken]);
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const credentials = mode === "multi" ? { username: username.trim(), password } : { password };
-      const answer = validLogin(
-        await api("/request-token", { json: credentials }),
-        t("login.failedFallback"),
-      );
-      if (mode === "multi" && !answer.user) throw new Error(answer.message || t("login.failedFallback"));
-      storeSession({ token: answer.token, user: mode === "multi" ? answer.user : null });
-      globalThis.location.assign(paths.home());
-    } catch (caught) {
-      setError((caught as Error).message || t("login.failedFallback"));
-      setBusy(false);
-    }
+  /** Stores the session and leaves: at once, or after the recovery codes were downloaded and closed. */
+  function finish(answer: ValidLogin) {
+    if (finished.current) return;
+    finished.current = true;
+    storeSession({ token: answer.token, user: mode === "multi" ? answer.user : null });
+    globalThis.location.assign(destination());
+  }
+
+  function loggedIn(answer: ValidLogin) {
+    if (answer.recoveryCodes?.length) setPending(answer);
+    else finish(answer);
   }
 
   if (loadError) {
@@ -61,42 +77,34 @@ export default function Login({ appName }: Props) {
   }
   if (mode === "loading") return <LoadingBlock label={t("login.checking")} />;
 
+  const headings: Record<View, string> = {
+    login: t("login.heading", { appName }),
+    recover: t("login.recovery.heading"),
+    reset: t("login.reset.heading"),
+  };
   return (
     <AuthCard brand={appName} tagline={t("login.tagline")}>
       <p className="auth-mobile-brand" aria-hidden="true">{appName}</p>
-      <h1>{t("login.heading", { appName })}</h1>
-      <p className="muted">{mode === "multi" ? t("login.multiIntro") : t("login.singleIntro")}</p>
-      <form className="form" onSubmit={submit}>
-        {mode === "multi" && (
-          <TextField
-            label={t("login.username")}
-            name="username"
-            autoComplete="username"
-            autoCapitalize="none"
-            spellCheck={false}
-            required
-            autoFocus
-            disabled={busy}
-            value={username}
-            onChange={(event) => setUsername(event.target.value)}
-          />
-        )}
-        <TextField
-          label={t("login.password")}
-          type="password"
-          name="password"
-          autoComplete="current-password"
-          required
-          autoFocus={mode === "single"}
-          disabled={busy}
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
+      <h1>{headings[view]}</h1>
+      {view === "login" && (
+        <>
+          <p className="muted">{mode === "multi" ? t("login.multiIntro") : t("login.singleIntro")}</p>
+          <CredentialsForm mode={mode} onLogin={loggedIn} onForgotPassword={() => setView("recover")} />
+        </>
+      )}
+      {view === "recover" && (
+        <RecoveryForm
+          onRecovered={() => setView("reset")}
+          onBack={() => setView("login")}
         />
-        {error && <p className="form-error" role="alert">{t("common.errorPrefix", { message: error })}</p>}
-        <button type="submit" className="button primary block" disabled={busy}>
-          {busy ? t("login.validating") : t("login.submit")}
-        </button>
-      </form>
+      )}
+      {view === "reset" && <ResetForm onDone={() => setView("login")} onBack={() => setView("login")} />}
+      {pending?.recoveryCodes && (
+        <RecoveryCodesModal
+          codes={pending.recoveryCodes}
+          onClose={() => finish(pending)}
+        />
+      )}
     </AuthCard>
   );
 }

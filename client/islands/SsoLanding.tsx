@@ -2,8 +2,9 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { LoadingBlock } from "../components/LoadingBlock.tsx";
 import { AuthCard } from "../features/auth/AuthCard.tsx";
-import { clearSession, safeRedirect, storeSession, validLogin } from "../features/auth/session.ts";
+import { safeRedirect, validLogin } from "../features/auth/session.ts";
 import { api } from "../lib/api.ts";
+import { clearSession, storeSession } from "../lib/auth.ts";
 
 type Props = { token: string | null; redirectTo: string };
 

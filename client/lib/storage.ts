@@ -3,11 +3,24 @@ export const STORAGE_KEYS = {
   user: "lectern_user",
   token: "lectern_authToken",
   authTimestamp: "lectern_authTimestamp",
+  /** Kept only between the recovery form and the reset form of the login screen (spec 01 §3). */
+  resetToken: "lectern_resetToken",
+  /** The support address and when it was fetched; cached for an hour (spec 01 §9). */
+  supportEmail: "lectern_supportEmail",
 } as const;
+
+/** The browser's local storage, or null where there is none (server rendering, blocked storage). */
+export function localStore(): Storage | null {
+  try {
+    return globalThis.localStorage ?? null;
+  } catch {
+    return null;
+  }
+}
 
 export function storedToken(): string | null {
   try {
-    return globalThis.localStorage?.getItem(STORAGE_KEYS.token) ?? null;
+    return localStore()?.getItem(STORAGE_KEYS.token) ?? null;
   } catch {
     return null;
   }

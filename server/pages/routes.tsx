@@ -26,6 +26,9 @@ import LlmPreference from "../../client/islands/LlmPreference.tsx";
 import EmbeddingPreference from "../../client/islands/EmbeddingPreference.tsx";
 import VectorDatabase from "../../client/islands/VectorDatabase.tsx";
 import SettingsOverview from "../../client/islands/SettingsOverview.tsx";
+import Users from "../../client/islands/Users.tsx";
+import Invites from "../../client/islands/Invites.tsx";
+import Security from "../../client/islands/Security.tsx";
 
 const APP_NAME = "Lectern";
 
@@ -36,6 +39,9 @@ const SETTINGS_FORMS: Partial<
   "llm-preference": { name: "LlmPreference", component: LlmPreference },
   "embedding-preference": { name: "EmbeddingPreference", component: EmbeddingPreference },
   "vector-database": { name: "VectorDatabase", component: VectorDatabase },
+  "security": { name: "Security", component: Security },
+  "invites": { name: "Invites", component: Invites },
+  "users": { name: "Users", component: Users },
 };
 
 /** Every route of spec 01 §2.1 and spec 02 §2 as a server-rendered page whose islands hydrate. */

@@ -160,8 +160,12 @@ export class SettingsService {
    * The `results` of `GET /api/setup-complete`. Secrets are reported as booleans; `full` false gives only what
    * the login and onboarding screens need (decisions.md "Security").
    */
-  setupResults(options: { full: boolean; requiresAuth: boolean }): Record<string, unknown> {
+  setupResults(
+    options: { full: boolean; requiresAuth: boolean; simpleSso?: { enabled: boolean; noLogin: boolean } },
+  ): Record<string, unknown> {
     const base: Record<string, unknown> = {
+      SimpleSSOEnabled: options.simpleSso?.enabled ?? false,
+      SimpleSSONoLogin: Boolean(options.simpleSso?.enabled && options.simpleSso.noLogin),
       MultiUserMode: this.multiUserMode,
       RequiresAuth: options.requiresAuth,
       OnboardingComplete: this.label(LABELS.onboardingComplete) === "true",

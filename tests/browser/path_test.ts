@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { createTestApp } from "../../server/testing/test_app.ts";
+import { createTestApp, genericOpenAiSettings } from "../../server/testing/test_app.ts";
 import { startFakeOpenAi } from "../../server/testing/fake_openai.ts";
 import { browserTestOptions, hydrated, launchChromium, SCREENSHOTS, watchErrors } from "./chromium.ts";
 
@@ -22,6 +22,9 @@ Deno.test({
       };
     });
     await using app = await createTestApp();
+    // An open instance without a language model or vector database sends its pages to onboarding (spec 01
+    // §2.2): start from a configured one whose model server does not exist, and point it at the fake here.
+    await app.json("/api/system/update-env", { json: genericOpenAiSettings("http://127.0.0.1:9/v1") });
     const url = app.listen();
     const browser = await launchChromium();
     try {
@@ -99,6 +102,7 @@ Deno.test({
         GenericOpenAiBasePath: llm.baseURL,
         GenericOpenAiModelPref: "m",
         GenericOpenAiTokenLimit: "4096",
+        VectorDB: "lancedb",
       },
     });
     await app.json("/api/workspace/new", { json: { name: "Safe" } });
@@ -138,6 +142,7 @@ Deno.test({
   ...browserTestOptions,
   async fn() {
     await using app = await createTestApp();
+    await app.json("/api/system/update-env", { json: genericOpenAiSettings("http://127.0.0.1:9/v1") });
     await app.json("/api/workspace/new", { json: { name: "Pocket" } });
     const url = app.listen();
     const browser = await launchChromium();

@@ -1,6 +1,7 @@
-/** Usernames: lowercase letters, numbers, underscores and hyphens, no spaces (spec 01 §5). */
-export const USERNAME_PATTERN = /^[a-z0-9_-]+$/;
-export const PASSWORD_MIN_LENGTH = 8;
+import { USERNAME_PATTERN } from "../../../shared/api/auth.ts";
+
+// The rules of spec 01 §5, shared with the server.
+export { PASSWORD_MIN_LENGTH, USERNAME_MIN_LENGTH, USERNAME_PATTERN } from "../../../shared/api/auth.ts";
 
 /** The i18n key of the first problem with a username, or null when it is acceptable. */
 export function usernameProblem(username: string, minLength: number): string | null {

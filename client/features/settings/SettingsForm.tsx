@@ -1,7 +1,8 @@
 import type { FormEvent, ReactNode } from "react";
-import { useState } from "react";
+import { useContext, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "../../lib/toast.ts";
+import { ReadOnlyContext } from "./read_only.ts";
 
 type Props = {
   /** The id the onboarding shell's forward arrow submits; the settings pages show their own Save button. */
@@ -18,13 +19,17 @@ type Props = {
   children: ReactNode;
 };
 
-/** A settings form: saves on submit, toasts the outcome and keeps the server's problems under the fields. */
+/**
+ * A settings form: saves on submit, toasts the outcome and keeps the server's problems under the fields.
+ * Inside a read-only page (ReadOnlyContext) every input is disabled and there is no Save.
+ */
 export function SettingsForm(
   { formId, showActions, save, successKey, failureKey, onSaved, onBusyChange, disabled, children }: Props,
 ) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const readOnly = useContext(ReadOnlyContext);
 
   const setBusyState = (value: boolean) => {
     setBusy(value);
@@ -33,7 +38,7 @@ export function SettingsForm(
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (busy || disabled) return;
+    if (busy || disabled || readOnly) return;
     setBusyState(true);
     setError(null);
     try {
@@ -51,9 +56,9 @@ export function SettingsForm(
 
   return (
     <form id={formId} className="form settings-form" onSubmit={submit}>
-      {children}
+      {readOnly ? <fieldset className="settings-read-only" disabled>{children}</fieldset> : children}
       {error && <p className="form-error" role="alert">{t(failureKey, { error })}</p>}
-      {showActions && (
+      {showActions && !readOnly && (
         <div className="form-actions">
           <button type="submit" className="button primary" disabled={busy || disabled}>
             {busy ? t("common.saving") : t("common.save")}

@@ -1,8 +1,14 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { allows } from "../../../shared/roles.ts";
 import type { SettingsPage as Page } from "../../../shared/routes.ts";
 import { LoadingBlock } from "../../components/LoadingBlock.tsx";
+import { useCurrentUser } from "../admin/current_user.ts";
+import { ReadOnlyContext } from "./read_only.ts";
 import { type SetupResults, useSetup } from "./setup.ts";
+
+/** Pages whose settings only an admin may save (update-env); a manager sees them read-only. */
+const ADMIN_FORMS: readonly Page[] = ["llm-preference", "embedding-preference", "vector-database"];
 
 type Props = {
   page: Page;
@@ -11,10 +17,15 @@ type Props = {
   children: (setup: SetupResults) => ReactNode;
 };
 
-/** A settings screen: its title and what the area manages, then the content once the settings have loaded. */
+/**
+ * A settings screen: its title and what the area manages, then the content once the settings have loaded.
+ * In multi-user mode a manager opening an admin-only form sees it read-only, with one line saying why.
+ */
 export function SettingsPage({ page, notice, children }: Props) {
   const { t } = useTranslation();
   const { setup, error } = useSetup();
+  const viewer = useCurrentUser(ADMIN_FORMS.includes(page) && setup?.MultiUserMode === true);
+  const readOnly = viewer.user !== null && !allows(viewer.user.role, "settings:manage");
   return (
     <div className="settings-page">
       <header className="settings-header">
@@ -22,9 +33,12 @@ export function SettingsPage({ page, notice, children }: Props) {
         <p className="muted">{t(`settings.pages.${page}.description`)}</p>
       </header>
       {notice}
+      {readOnly && <p className="notice" role="status">{t("settings.readOnlyNotice")}</p>}
       {error && <p className="form-error" role="alert">{t("settings.loadFailed", { error })}</p>}
-      {!error && !setup && <LoadingBlock label={t("common.loading")} />}
-      {setup && children(setup)}
+      {!error && (!setup || viewer.loading) && <LoadingBlock label={t("common.loading")} />}
+      {setup && !viewer.loading && (
+        <ReadOnlyContext.Provider value={readOnly}>{children(setup)}</ReadOnlyContext.Provider>
+      )}
     </div>
   );
 }

@@ -2,6 +2,8 @@ import type { TFunction } from "i18next";
 import type { WorkspaceDetail } from "../../../shared/api/workspaces.ts";
 import type { WorkspaceSettingsTab } from "../../../shared/routes.ts";
 import type { Detail } from "../../components/DetailList.tsx";
+import { formatDate } from "../dates.ts";
+import { MembersPanel } from "./MembersPanel.tsx";
 
 /** Spec 01 §5: the similarity threshold options and the value each starts at. */
 const THRESHOLDS = [
@@ -11,13 +13,6 @@ const THRESHOLDS = [
 ] as const;
 /** The temperature a workspace without its own uses. */
 const DEFAULT_TEMPERATURE = 0.7;
-
-const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
-
-function formatDate(value: string): string {
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : dateFormat.format(date);
-}
 
 function thresholdKey(value: number): string {
   return THRESHOLDS.find((threshold) => value >= threshold.min)?.key ?? "none";
@@ -85,15 +80,18 @@ export function tabDetails(
         },
         { label: k("vector.documents"), value: workspace.documents.length },
       ];
-    case "members":
-      return [{
+    case "members": {
+      const access = {
         label: k("members.access"),
         value: multiUserMode === null
           ? t("common.loading")
           : multiUserMode
           ? k("members.multiUser")
           : k("members.singleUser"),
-      }];
+      };
+      if (!multiUserMode) return [access];
+      return [access, { label: k("members.list"), value: <MembersPanel workspaceId={workspace.id} /> }];
+    }
     case "agent-config":
       return [
         { label: k("agent.provider"), value: workspace.agentProvider ?? k("agent.instanceLlm") },

@@ -1,0 +1,80 @@
+import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { TextField } from "../../../components/TextField.tsx";
+import { toast } from "../../../lib/toast.ts";
+import { act, messageOf } from "../requests.ts";
+import { passwordProblem, RULES, usernameProblem } from "../validation.ts";
+import { signInAgain } from "./leave.ts";
+
+/** Single-user mode: turn on accounts, with this visitor's account as the first admin. */
+export function EnableMultiUser() {
+  const { t } = useTranslation();
+  const [username, setUsername] = useState("");
+  const [password, setPassword] = useState("");
+  const [tried, setTried] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const usernameError = usernameProblem(username.trim());
+  const passwordError = passwordProblem(password);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setTried(true);
+    if (busy || usernameError || passwordError) return;
+    setBusy(true);
+    try {
+      await act(
+        "/system/enable-multi-user",
+        { json: { username: username.trim(), password } },
+        t("security.multiUser.refused"),
+      );
+      signInAgain();
+    } catch (caught) {
+      toast.error(t("security.multiUser.failed", { error: messageOf(caught) }));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="card admin-card" aria-labelledby="enable-multi-user">
+      <h2 id="enable-multi-user">{t("security.multiUser.heading")}</h2>
+      <p className="muted">{t("security.multiUser.intro")}</p>
+      <p className="notice warning">{t("security.multiUser.warning")}</p>
+      <form className="form" onSubmit={submit} noValidate>
+        <TextField
+          id="admin-username"
+          label={t("security.multiUser.username")}
+          hint={t("users.fields.usernameHint", RULES)}
+          error={tried && usernameError ? t(usernameError, RULES) : null}
+          name="username"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          required
+          maxLength={RULES.usernameMax}
+          disabled={busy}
+          value={username}
+          onChange={(event) => setUsername(event.target.value)}
+        />
+        <TextField
+          id="admin-password"
+          label={t("security.multiUser.password")}
+          hint={t("users.fields.passwordHint", RULES)}
+          error={tried && passwordError ? t(passwordError, RULES) : null}
+          type="password"
+          name="password"
+          autoComplete="new-password"
+          required
+          minLength={RULES.passwordMin}
+          disabled={busy}
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+        />
+        <div className="form-actions start">
+          <button type="submit" className="button danger" disabled={busy}>
+            {busy ? t("security.multiUser.busy") : t("security.multiUser.submit")}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

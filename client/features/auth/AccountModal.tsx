@@ -1,0 +1,128 @@
+import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { z } from "zod";
+import {
+  LANGUAGES,
+  Password,
+  PASSWORD_MIN_LENGTH,
+  Username,
+  USERNAME_MIN_LENGTH,
+} from "../../../shared/api/auth.ts";
+import { Dialog } from "../../components/Dialog.tsx";
+import { TextField } from "../../components/TextField.tsx";
+import { type StoredUser, storeSession, updateStoredUser } from "../../lib/auth.ts";
+import { toast } from "../../lib/toast.ts";
+import { updateAccount } from "./account_api.ts";
+import { ProfilePictureField } from "./ProfilePictureField.tsx";
+
+/** The first problem the shared schema finds with a value, or null. */
+function problem(schema: z.ZodType<string>, value: string): string | null {
+  const result = schema.safeParse(value);
+  return result.success ? null : result.error.issues[0]?.message ?? null;
+}
+
+/**
+ * The account modal (spec 01 §2.5): profile picture, username, new password, preferred language. Empty fields
+ * are left out of the update; the stored user follows a saved change.
+ */
+export function AccountModal(
+  { user, picture, onPictureChange, onSaved, onClose }: {
+    user: StoredUser;
+    picture: { url: string | null; error: string | null };
+    onPictureChange: () => void;
+    onSaved: (user: StoredUser) => void;
+    onClose: () => void;
+  },
+) {
+  const { t } = useTranslation();
+  const [username, setUsername] = useState(user.username ?? "");
+  const [password, setPassword] = useState("");
+  const [language, setLanguage] = useState(
+    typeof user.preferredLanguage === "string" ? user.preferredLanguage : LANGUAGES[0].code,
+  );
+  const [errors, setErrors] = useState<{ username?: string | null; password?: string | null }>({});
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (busy) return;
+    const found = {
+      username: problem(Username, username),
+      password: password ? problem(Password, password) : null,
+    };
+    setErrors(found);
+    if (found.username || found.password) return;
+    setBusy(true);
+    try {
+      const changes = { username: username.trim(), password, preferredLanguage: language };
+      const token = await updateAccount(changes);
+      const saved = { ...user, username: changes.username, preferredLanguage: language };
+      if (token) storeSession({ token, user: saved });
+      else updateStoredUser({ username: saved.username, preferredLanguage: language });
+      toast.success(t("account.updated"));
+      onSaved(saved);
+    } catch (caught) {
+      toast.error(t("account.updateFailed", { error: (caught as Error).message }));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Dialog open title={t("account.title")} onClose={onClose}>
+      <form className="form account-form" onSubmit={submit} noValidate>
+        <ProfilePictureField
+          url={picture.url}
+          error={picture.error}
+          username={user.username}
+          onChange={onPictureChange}
+        />
+        <TextField
+          id="account-username"
+          label={t("account.username")}
+          hint={t("account.usernameHint", { min: USERNAME_MIN_LENGTH })}
+          error={errors.username}
+          name="username"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          required
+          minLength={USERNAME_MIN_LENGTH}
+          disabled={busy}
+          value={username}
+          onChange={(event) => setUsername(event.target.value)}
+        />
+        <TextField
+          id="account-password"
+          label={t("account.password")}
+          hint={t("account.passwordHint")}
+          error={errors.password}
+          type="password"
+          name="password"
+          autoComplete="new-password"
+          minLength={PASSWORD_MIN_LENGTH}
+          disabled={busy}
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+        />
+        <label className="field">
+          <span className="field-label">{t("account.language")}</span>
+          <select
+            className="select"
+            name="preferredLanguage"
+            disabled={busy}
+            value={language}
+            onChange={(event) => setLanguage(event.target.value)}
+          >
+            {LANGUAGES.map((option) => <option key={option.code} value={option.code}>{option.name}</option>)}
+          </select>
+        </label>
+        <div className="form-actions">
+          <button type="button" className="button secondary" onClick={onClose}>{t("common.cancel")}</button>
+          <button type="submit" className="button primary" disabled={busy}>
+            {busy ? t("account.saving") : t("account.save")}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,81 @@
+import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { TextField } from "../../components/TextField.tsx";
+import { api } from "../../lib/api.ts";
+import { type ValidLogin, validLogin } from "./session.ts";
+
+/**
+ * The login form (spec 01 §2.3): the instance password in single-user mode; username, password and the
+ * forgot-password link in multi-user mode. Submitting disables the button and shows 'Validating...'.
+ */
+export function CredentialsForm(
+  { mode, onLogin, onForgotPassword }: {
+    mode: "single" | "multi";
+    onLogin: (answer: ValidLogin) => void;
+    onForgotPassword: () => void;
+  },
+) {
+  const { t } = useTranslation();
+  const [username, setUsername] = useState("");
+  const [password, setPassword] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const credentials = mode === "multi" ? { username: username.trim(), password } : { password };
+      const answer = validLogin(
+        await api("/request-token", { json: credentials }),
+        t("login.failedFallback"),
+      );
+      if (mode === "multi" && !answer.user) throw new Error(answer.message || t("login.failedFallback"));
+      onLogin(answer);
+    } catch (caught) {
+      setError((caught as Error).message || t("login.failedFallback"));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="form" onSubmit={submit}>
+      {mode === "multi" && (
+        <TextField
+          label={t("login.username")}
+          name="username"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          required
+          autoFocus
+          disabled={busy}
+          value={username}
+          onChange={(event) => setUsername(event.target.value)}
+        />
+      )}
+      <TextField
+        label={t("login.password")}
+        type="password"
+        name="password"
+        autoComplete="current-password"
+        required
+        autoFocus={mode === "single"}
+        disabled={busy}
+        value={password}
+        onChange={(event) => setPassword(event.target.value)}
+      />
+      {error && <p className="form-error" role="alert">{t("common.errorPrefix", { message: error })}</p>}
+      <button type="submit" className="button primary block" disabled={busy}>
+        {busy ? t("login.validating") : t("login.submit")}
+      </button>
+      {mode === "multi" && (
+        <button type="button" className="link-button" onClick={onForgotPassword}>
+          {t("login.forgotPassword")}
+        </button>
+      )}
+    </form>
+  );
+}

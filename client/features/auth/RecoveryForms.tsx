@@ -1,0 +1,163 @@
+import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
+import {
+  RecoverAccountAnswer,
+  RECOVERY_CODES_NEEDED,
+  ResetPasswordAnswer,
+} from "../../../shared/api/auth.ts";
+import { TextField } from "../../components/TextField.tsx";
+import { api, ApiError } from "../../lib/api.ts";
+import { resetToken } from "../../lib/auth.ts";
+import { toast } from "../../lib/toast.ts";
+
+/** The server's own words for a failed call: its `message`, else its `error`; null when it said nothing. */
+function serverMessage(caught: unknown): string | null {
+  if (caught instanceof ApiError && caught.body && typeof caught.body === "object") {
+    const body = caught.body as { message?: unknown; error?: unknown };
+    for (const text of [body.message, body.error]) if (typeof text === "string" && text) return text;
+  }
+  return caught instanceof ApiError && caught.status === 0 ? caught.message : null;
+}
+
+/** Shows a failure under the form and as an error toast (spec 01 §8). */
+function useFailure() {
+  const [error, setError] = useState<string | null>(null);
+  const fail = (message: string) => {
+    setError(message);
+    toast.error(message);
+  };
+  return { error, setError, fail };
+}
+
+/** Forgot password, step 1 (spec 01 §2.3, §5): username and two recovery codes, all required. */
+export function RecoveryForm({ onRecovered, onBack }: { onRecovered: () => void; onBack: () => void }) {
+  const { t } = useTranslation();
+  const [username, setUsername] = useState("");
+  const [codes, setCodes] = useState<string[]>(Array(RECOVERY_CODES_NEEDED).fill(""));
+  const [busy, setBusy] = useState(false);
+  const { error, setError, fail } = useFailure();
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const recoveryCodes = codes.map((code) => code.trim()).filter(Boolean);
+      const answer = await api("/system/recover-account", {
+        json: { username: username.trim(), recoveryCodes },
+        schema: RecoverAccountAnswer,
+      });
+      if (!answer.success || !answer.resetToken) {
+        throw new ApiError(answer.message || answer.error || t("login.recovery.failed"), 200, answer);
+      }
+      resetToken.store(answer.resetToken);
+      onRecovered();
+    } catch (caught) {
+      fail(serverMessage(caught) || t("login.recovery.failed"));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="form" onSubmit={submit}>
+      <p className="muted">{t("login.recovery.intro")}</p>
+      <TextField
+        label={t("login.username")}
+        name="username"
+        autoComplete="username"
+        autoCapitalize="none"
+        spellCheck={false}
+        required
+        autoFocus
+        disabled={busy}
+        value={username}
+        onChange={(event) => setUsername(event.target.value)}
+      />
+      {codes.map((code, index) => (
+        <TextField
+          key={index}
+          label={t("login.recovery.code", { number: index + 1 })}
+          name={`recoveryCode${index + 1}`}
+          autoComplete="off"
+          autoCapitalize="none"
+          spellCheck={false}
+          required
+          disabled={busy}
+          value={code}
+          onChange={(event) => setCodes(codes.map((old, at) => (at === index ? event.target.value : old)))}
+        />
+      ))}
+      {error && <p className="form-error" role="alert">{error}</p>}
+      <button type="submit" className="button primary block" disabled={busy}>
+        {busy ? t("login.recovery.submitting") : t("login.recovery.submit")}
+      </button>
+      <button type="button" className="link-button" onClick={onBack}>{t("login.backToLogin")}</button>
+    </form>
+  );
+}
+
+/** Forgot password, step 2 (spec 01 §2.3, §5): new and confirmed password; the server compares them. */
+export function ResetForm({ onDone, onBack }: { onDone: () => void; onBack: () => void }) {
+  const { t } = useTranslation();
+  const [newPassword, setNewPassword] = useState("");
+  const [confirmPassword, setConfirmPassword] = useState("");
+  const [busy, setBusy] = useState(false);
+  const { error, setError, fail } = useFailure();
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (busy) return;
+    const token = resetToken.read();
+    if (!token) return fail(t("login.reset.invalidToken"));
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = await api("/system/reset-password", {
+        json: { token, newPassword, confirmPassword },
+        schema: ResetPasswordAnswer,
+      });
+      if (!answer.success) {
+        throw new ApiError(answer.message || answer.error || t("login.reset.failed"), 200, answer);
+      }
+      resetToken.clear();
+      toast.success(t("login.reset.success"));
+      onDone();
+    } catch (caught) {
+      fail(serverMessage(caught) || t("login.reset.failed"));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="form" onSubmit={submit}>
+      <p className="muted">{t("login.reset.intro")}</p>
+      <TextField
+        label={t("login.reset.newPassword")}
+        type="password"
+        name="newPassword"
+        autoComplete="new-password"
+        required
+        autoFocus
+        disabled={busy}
+        value={newPassword}
+        onChange={(event) => setNewPassword(event.target.value)}
+      />
+      <TextField
+        label={t("login.reset.confirmPassword")}
+        type="password"
+        name="confirmPassword"
+        autoComplete="new-password"
+        required
+        disabled={busy}
+        value={confirmPassword}
+        onChange={(event) => setConfirmPassword(event.target.value)}
+      />
+      {error && <p className="form-error" role="alert">{error}</p>}
+      <button type="submit" className="button primary block" disabled={busy}>
+        {busy ? t("login.reset.submitting") : t("login.reset.submit")}
+      </button>
+      <button type="button" className="link-button" onClick={onBack}>{t("login.backToLogin")}</button>
+    </form>
+  );
+}

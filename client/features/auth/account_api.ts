@@ -1,0 +1,111 @@
+import { useCallback, useEffect, useState } from "react";
+import { z } from "zod";
+import { SuccessAnswer } from "../../../shared/api/auth.ts";
+import { api, apiBlob, ApiError } from "../../lib/api.ts";
+import { localStore, STORAGE_KEYS } from "../../lib/storage.ts";
+import { t } from "../../lib/i18n.ts";
+
+/** The Support address when the instance has none configured (spec 01 §2.5). */
+export const DEFAULT_SUPPORT_EMAIL = "support@lectern.invalid";
+/** The support address is cached for an hour (spec 01 §9). */
+const SUPPORT_EMAIL_CACHE_MS = 60 * 60 * 1000;
+
+const SupportEmailAnswer = z.looseObject({
+  supportEmail: z.string().nullable().optional(),
+  email: z.string().nullable().optional(),
+});
+const CachedSupportEmail = z.object({ email: z.string(), at: z.number() });
+
+/** The configured support address (`GET /system/support-email`), else the default one. */
+export async function fetchSupportEmail(now = Date.now()): Promise<string> {
+  const store = localStore();
+  try {
+    const cached = CachedSupportEmail.safeParse(
+      JSON.parse(store?.getItem(STORAGE_KEYS.supportEmail) ?? "null"),
+    );
+    if (cached.success && now - cached.data.at >= 0 && now - cached.data.at < SUPPORT_EMAIL_CACHE_MS) {
+      return cached.data.email;
+    }
+  } catch {
+    // An unreadable cache is fetched again.
+  }
+  let email = DEFAULT_SUPPORT_EMAIL;
+  try {
+    const answer = await api("/system/support-email", { schema: SupportEmailAnswer });
+    email = answer.supportEmail?.trim() || answer.email?.trim() || DEFAULT_SUPPORT_EMAIL;
+  } catch (error) {
+    // A server without the setting (or the call) answers 404: the default address applies, and is cached.
+    if (!(error instanceof ApiError && error.status === 404)) return DEFAULT_SUPPORT_EMAIL;
+  }
+  store?.setItem(STORAGE_KEYS.supportEmail, JSON.stringify({ email, at: now }));
+  return email;
+}
+
+/**
+ * The signed-in user's profile picture as an object URL (`GET /system/pfp/:id`); null while there is none.
+ * `reload` fetches it again after an upload or removal.
+ */
+export function useProfilePicture(userId: number | null) {
+  const [url, setUrl] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [version, setVersion] = useState(0);
+  const reload = useCallback(() => setVersion((value) => value + 1), []);
+
+  useEffect(() => {
+    if (userId === null) return setUrl(null);
+    const controller = new AbortController();
+    let objectUrl: string | null = null;
+    apiBlob(`/system/pfp/${userId}`, { signal: controller.signal })
+      .then((blob) => {
+        objectUrl = blob && blob.type.startsWith("image/") ? URL.createObjectURL(blob) : null;
+        setUrl(objectUrl);
+        setError(null);
+      })
+      .catch((caught: Error) => {
+        if (caught.name === "AbortError") return;
+        setUrl(null);
+        setError(t("account.pfp.fetchFailed"));
+      });
+    return () => {
+      controller.abort();
+      if (objectUrl) URL.revokeObjectURL(objectUrl);
+    };
+  }, [userId, version]);
+
+  return { url, error, reload };
+}
+
+/** Reads a `{success, error}` answer; throws with the server's error, else `fallback`. */
+async function succeed(call: Promise<z.infer<typeof SuccessAnswer>>, fallback: string) {
+  const answer = await call;
+  if (!answer.success) throw new Error(answer.error || fallback);
+}
+
+export function uploadProfilePicture(file: File) {
+  const form = new FormData();
+  form.append("file", file);
+  return succeed(api("/system/upload-pfp", { form, schema: SuccessAnswer }), t("account.pfp.uploadFallback"));
+}
+
+export function removeProfilePicture() {
+  return succeed(
+    api("/system/remove-pfp", { method: "DELETE", schema: SuccessAnswer }),
+    t("account.pfp.removeFallback"),
+  );
+}
+
+/** The update answer; a changed password ends the older sessions, so the server may hand out a new token. */
+const UpdateAccountAnswer = SuccessAnswer.extend({ token: z.string().nullable().optional() });
+
+/**
+ * `POST /system/user` with only the fields that are filled in (spec 01 §2.5). Returns the new token the server
+ * issued after a password change, else null.
+ */
+export async function updateAccount(
+  changes: { username?: string; password?: string; preferredLanguage?: string },
+): Promise<string | null> {
+  const filled = Object.fromEntries(Object.entries(changes).filter(([, value]) => value));
+  const answer = await api("/system/user", { json: filled, schema: UpdateAccountAnswer });
+  if (!answer.success) throw new Error(answer.error || t("account.updateFallback"));
+  return answer.token || null;
+}

@@ -1,0 +1,116 @@
+import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { paths } from "../../shared/routes.ts";
+import { AccountModal } from "../features/auth/AccountModal.tsx";
+import { DEFAULT_SUPPORT_EMAIL, fetchSupportEmail, useProfilePicture } from "../features/auth/account_api.ts";
+import { initials } from "../features/auth/ProfilePictureField.tsx";
+import { clearSession, pageAuth, readSession, type StoredUser } from "../lib/auth.ts";
+
+type Props = Record<string, never>;
+type Session = { multiUser: boolean; user: StoredUser | null };
+
+/** The session the page guard let in; when it could not ask the server, what is stored. */
+async function currentSession(): Promise<Session> {
+  try {
+    const decision = await pageAuth();
+    if (decision.state === "authenticated") return { multiUser: decision.multiUser, user: decision.user };
+  } catch {
+    // The guard already reported it; fall back to the stored session.
+  }
+  const { user } = readSession();
+  return { multiUser: !!user, user };
+}
+
+function signOut() {
+  clearSession();
+  globalThis.location.assign(paths.home());
+}
+
+/**
+ * The account menu at the top right of the app shell (spec 01 §2.5): the avatar (profile picture, the first two
+ * letters of the username, or AA) opens Account (multi-user mode only), Support and Sign out.
+ */
+export default function AccountMenu(_props: Props) {
+  const { t } = useTranslation();
+  const [session, setSession] = useState<Session | null>(null);
+  const [open, setOpen] = useState(false);
+  const [editing, setEditing] = useState(false);
+  const [supportEmail, setSupportEmail] = useState(DEFAULT_SUPPORT_EMAIL);
+  const root = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const user = session?.multiUser ? session.user : null;
+  const picture = useProfilePicture(user?.id ?? null);
+
+  useEffect(() => {
+    currentSession().then(setSession);
+  }, []);
+
+  useEffect(() => {
+    if (!open) return;
+    fetchSupportEmail().then(setSupportEmail);
+    const outside = (event: PointerEvent) => {
+      if (!root.current?.contains(event.target as Node)) setOpen(false);
+    };
+    const escape = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      setOpen(false);
+      button.current?.focus();
+    };
+    document.addEventListener("pointerdown", outside);
+    document.addEventListener("keydown", escape);
+    return () => {
+      document.removeEventListener("pointerdown", outside);
+      document.removeEventListener("keydown", escape);
+    };
+  }, [open]);
+
+  return (
+    <div className="account-menu" ref={root}>
+      <button
+        ref={button}
+        type="button"
+        className="avatar account-avatar"
+        aria-label={t("account.menu.label")}
+        aria-expanded={open}
+        aria-controls={open ? "account-menu-items" : undefined}
+        onClick={() => setOpen(!open)}
+      >
+        {picture.url
+          ? <img src={picture.url} alt="" />
+          : <span aria-hidden="true">{session ? initials(user?.username) : ""}</span>}
+      </button>
+      {open && (
+        <div id="account-menu-items" className="account-menu-items">
+          {user && (
+            <button
+              type="button"
+              className="account-menu-item"
+              onClick={() => {
+                setOpen(false);
+                setEditing(true);
+              }}
+            >
+              {t("account.menu.account")}
+            </button>
+          )}
+          <a className="account-menu-item" href={`mailto:${supportEmail}`}>{t("account.menu.support")}</a>
+          <button type="button" className="account-menu-item" onClick={signOut}>
+            {t("account.menu.signOut")}
+          </button>
+        </div>
+      )}
+      {editing && user && (
+        <AccountModal
+          user={user}
+          picture={picture}
+          onPictureChange={picture.reload}
+          onSaved={(saved) => {
+            setSession({ multiUser: true, user: saved });
+            setEditing(false);
+          }}
+          onClose={() => setEditing(false)}
+        />
+      )}
+    </div>
+  );
+}

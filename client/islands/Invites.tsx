@@ -1,0 +1,15 @@
+import { useTranslation } from "react-i18next";
+import { InvitesScreen } from "../features/admin/invites/InvitesScreen.tsx";
+import { SingleUserNotice } from "../features/admin/SingleUserNotice.tsx";
+import { SettingsPage } from "../features/settings/SettingsPage.tsx";
+
+/** /settings/invites: invitation links that let others create an account (api-contract §2.9). */
+export default function Invites() {
+  const { t } = useTranslation();
+  return (
+    <SettingsPage page="invites">
+      {(setup) =>
+        setup.MultiUserMode ? <InvitesScreen /> : <SingleUserNotice text={t("invites.singleUser")} />}
+    </SettingsPage>
+  );
+}

@@ -1,0 +1,156 @@
+import { z } from "zod";
+import { RefreshUserAnswer, User } from "../../shared/api/auth.ts";
+import type { Guard } from "../../shared/routes.ts";
+import { fetchSetup } from "../features/settings/setup.ts";
+import { api, ApiError } from "./api.ts";
+import { localStore, STORAGE_KEYS } from "./storage.ts";
+
+/** The stored session is trusted for 5 minutes after its last check (spec 01 §4, §9). */
+export const AUTH_RECHECK_MS = 5 * 60 * 1000;
+
+/** The user kept in storage: what the guards and the account menu read; other profile fields pass through. */
+export const StoredUser = User.pick({ id: true, username: true, role: true }).loose();
+export type StoredUser = z.infer<typeof StoredUser>;
+
+/** The outcome of the auth check of spec 01 §4 (the spinner covers the fourth state, unknown). */
+export type AuthDecision =
+  | { state: "authenticated"; multiUser: boolean; user: StoredUser | null }
+  | { state: "unauthenticated" }
+  | { state: "needsOnboarding" };
+
+export interface StoredSession {
+  token: string | null;
+  user: StoredUser | null;
+  /** When the session was last stored or checked (ms since the epoch). */
+  checkedAt: number | null;
+}
+
+export function readSession(store: Storage | null = localStore()): StoredSession {
+  const token = store?.getItem(STORAGE_KEYS.token) || null;
+  const checkedAt = Number(store?.getItem(STORAGE_KEYS.authTimestamp) ?? Number.NaN);
+  let user: StoredUser | null = null;
+  try {
+    const parsed = StoredUser.safeParse(JSON.parse(store?.getItem(STORAGE_KEYS.user) ?? "null"));
+    if (parsed.success) user = parsed.data;
+  } catch {
+    // Not JSON: an invalid stored user, treated as none.
+  }
+  return { token, user, checkedAt: Number.isFinite(checkedAt) ? checkedAt : null };
+}
+
+/** Stores a session: the token, the user in multi-user mode, and the time of this auth check (spec 01 §4). */
+export function storeSession(
+  session: { token: string; user?: StoredUser | null },
+  store: Storage | null = localStore(),
+  now = Date.now(),
+) {
+  if (!store) return;
+  store.setItem(STORAGE_KEYS.token, session.token);
+  if (session.user) store.setItem(STORAGE_KEYS.user, JSON.stringify(session.user));
+  else store.removeItem(STORAGE_KEYS.user);
+  store.setItem(STORAGE_KEYS.authTimestamp, String(now));
+}
+
+/** Changes fields of the stored user (after the account form saved them). */
+export function updateStoredUser(changes: Partial<StoredUser>, store: Storage | null = localStore()) {
+  const { user } = readSession(store);
+  if (store && user) store.setItem(STORAGE_KEYS.user, JSON.stringify({ ...user, ...changes }));
+}
+
+/** Forgets the stored user, token and auth timestamp (spec 01 §4). */
+export function clearSession(store: Storage | null = localStore()) {
+  store?.removeItem(STORAGE_KEYS.user);
+  store?.removeItem(STORAGE_KEYS.token);
+  store?.removeItem(STORAGE_KEYS.authTimestamp);
+}
+
+/** Whether a page of this guard level lets this authenticated visitor in (spec 01 §2.2). */
+export function guardAllows(guard: Guard, multiUser: boolean, user: StoredUser | null): boolean {
+  if (guard === "public" || guard === "any" || !multiUser) return true;
+  if (guard === "admin") return user?.role === "admin";
+  return !!user && user.role !== "default";
+}
+
+/** What the auth check needs from the outside world; tests pass their own. */
+export interface AuthEnvironment {
+  setup(): Promise<{
+    MultiUserMode: boolean;
+    RequiresAuth: boolean;
+    LLMProvider: string | null;
+    VectorDB: string | null;
+  }>;
+  /** False when the server refuses the stored token; throws when it cannot answer. */
+  checkToken(): Promise<boolean>;
+  /** The current user, or null when the session is no longer valid. */
+  refreshUser(): Promise<StoredUser | null>;
+  store: Storage | null;
+  now(): number;
+}
+
+const refused = (error: unknown) =>
+  error instanceof ApiError && (error.status === 401 || error.status === 403);
+
+export const browserEnvironment = (): AuthEnvironment => ({
+  setup: () => fetchSetup(),
+  checkToken: () =>
+    api("/system/check-token").then(() => true, (error) => {
+      if (refused(error)) return false;
+      throw error;
+    }),
+  refreshUser: () =>
+    api("/system/refresh-user", { schema: RefreshUserAnswer }).then(
+      (answer) => (answer.success ? answer.user : null),
+      (error) => {
+        if (refused(error)) return null;
+        throw error;
+      },
+    ),
+  store: localStore(),
+  now: () => Date.now(),
+});
+
+/**
+ * Decides whether the visitor is signed in (spec 01 §2.2, §4). An open single-user instance lets everyone in,
+ * or sends them to onboarding while no language model or vector database is set. Otherwise the stored session
+ * is trusted for 5 minutes after its last check, then checked again (with the user refreshed in multi-user mode);
+ * a missing or refused session is cleared. Throws when the server cannot be asked.
+ */
+export async function checkAuth(env: AuthEnvironment = browserEnvironment()): Promise<AuthDecision> {
+  const setup = await env.setup();
+  const multiUser = setup.MultiUserMode;
+  if (!multiUser && !setup.RequiresAuth) {
+    if (!setup.LLMProvider || !setup.VectorDB) return { state: "needsOnboarding" };
+    return { state: "authenticated", multiUser: false, user: null };
+  }
+  const session = readSession(env.store);
+  const forget = (): AuthDecision => {
+    clearSession(env.store);
+    return { state: "unauthenticated" };
+  };
+  if (!session.token || (multiUser && !session.user)) return forget();
+  const user = multiUser ? session.user : null;
+  const age = session.checkedAt === null ? Number.POSITIVE_INFINITY : env.now() - session.checkedAt;
+  if (age >= 0 && age <= AUTH_RECHECK_MS) return { state: "authenticated", multiUser, user };
+
+  if (!(await env.checkToken())) return forget();
+  const current = multiUser ? await env.refreshUser() : null;
+  if (multiUser && !current) return forget();
+  storeSession({ token: session.token, user: current }, env.store, env.now());
+  return { state: "authenticated", multiUser, user: current };
+}
+
+let decision: Promise<AuthDecision> | null = null;
+
+/** The auth check of this page, made once: the page guard and the account menu share it. */
+export function pageAuth(): Promise<AuthDecision> {
+  decision ??= checkAuth();
+  return decision;
+}
+
+/** The reset token of the forgot-password flow, kept between the recovery and the reset form. */
+export const resetToken = {
+  read: (store: Storage | null = localStore()) => store?.getItem(STORAGE_KEYS.resetToken) || null,
+  store: (token: string, store: Storage | null = localStore()) =>
+    store?.setItem(STORAGE_KEYS.resetToken, token),
+  clear: (store: Storage | null = localStore()) => store?.removeItem(STORAGE_KEYS.resetToken),
+};

@@ -85,5 +85,8 @@ export const RefreshUserAnswer = z.object({
 
 export const SuccessAnswer = z.object({ success: z.boolean(), error: z.string().nullable().optional() });
 
+/** `POST /api/system/user` and `update-password`: a changed password comes with a fresh token for this session. */
+export const UpdateAccountAnswer = SuccessAnswer.extend({ token: z.string().nullable().optional() });
+
 /** Languages the account form offers; English is the only one (spec 01 §1). */
 export const LANGUAGES = [{ code: "en", name: "English" }] as const;

@@ -258,3 +258,34 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "browser: onboarding's team setup shows the first admin's recovery codes before storing the session",
+  ...browserTestOptions,
+  async fn() {
+    await using app = await createTestApp();
+    const url = app.listen();
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${url}/onboarding/user-setup`);
+      await hydrated(page);
+      await page.getByText("My team", { exact: true }).click();
+      await page.getByLabel("Admin account username").fill("teamadmin");
+      await page.getByLabel("Admin account password").fill("team-password");
+      const next = page.getByRole("button", { name: "Continue" });
+      await page.waitForFunction(() => {
+        const button = document.querySelector<HTMLButtonElement>('button[aria-label="Continue"]');
+        return button !== null && !button.disabled;
+      });
+      await next.click();
+      const codes = await saveRecoveryCodes(page);
+      assert.equal(codes.length, 4);
+      await page.waitForURL(`${url}/onboarding/data-handling`);
+      assert.ok(await stored(page, "lectern_authToken"), "the session is stored after the codes were saved");
+      assert.equal(app.deps.settings.multiUserMode, true);
+    } finally {
+      await browser.close();
+    }
+  },
+});

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
 import { z } from "zod";
-import { SuccessAnswer } from "../../../shared/api/auth.ts";
+import { SuccessAnswer, UpdateAccountAnswer } from "../../../shared/api/auth.ts";
 import { api, apiBlob, ApiError } from "../../lib/api.ts";
 import { localStore, STORAGE_KEYS } from "../../lib/storage.ts";
 import { t } from "../../lib/i18n.ts";
@@ -95,7 +95,6 @@ export function removeProfilePicture() {
 }
 
 /** The update answer; a changed password ends the older sessions, so the server may hand out a new token. */
-const UpdateAccountAnswer = SuccessAnswer.extend({ token: z.string().nullable().optional() });
 
 /**
  * `POST /system/user` with only the fields that are filled in (spec 01 §2.5). Returns the new token the server

@@ -4,6 +4,7 @@ import { api, ApiError } from "../../lib/api.ts";
 import { toast } from "../../lib/toast.ts";
 import { clearSession, storeSession, validLogin } from "../auth/session.ts";
 import { PASSWORD_MIN_LENGTH, USERNAME_PATTERN, usernameProblem } from "../auth/validation.ts";
+import { RecoveryCodesModal } from "../auth/RecoveryCodesModal.tsx";
 import { ChoiceGroup } from "./ChoiceGroup.tsx";
 import { goToStep, STEP_FORM_ID, useDebounced } from "./navigation.ts";
 import { OnboardingShell } from "./OnboardingShell.tsx";
@@ -40,6 +41,8 @@ export function UserSetupStep() {
   const [username, setUsername] = useState("");
   const [adminPassword, setAdminPassword] = useState("");
   const [busy, setBusy] = useState(false);
+  /** The first admin's recovery codes: the session is stored once they were saved (spec 01 §2.3). */
+  const [codes, setCodes] = useState<{ list: string[]; finish: () => void } | null>(null);
   const settledPassword = useDebounced(password);
   const settledUsername = useDebounced(username);
   const settledAdminPassword = useDebounced(adminPassword);
@@ -77,9 +80,13 @@ export function UserSetupStep() {
         throw new ApiError(failure || t("onboarding.userSetup.unknownError"), 200, answer);
       }
       const session = await requestToken(credentials, t("login.failedFallback"));
-      clearSession();
-      storeSession({ token: session.token, user: session.user });
-      goToStep("data-handling");
+      const finish = () => {
+        clearSession();
+        storeSession({ token: session.token, user: session.user });
+        goToStep("data-handling");
+      };
+      if (session.recoveryCodes?.length) setCodes({ list: session.recoveryCodes, finish });
+      else finish();
     } catch (caught) {
       toast.error(t("onboarding.userSetup.teamFailed", { error: (caught as Error).message }));
       setBusy(false);
@@ -138,6 +145,7 @@ export function UserSetupStep() {
           />
         )}
       </form>
+      {codes && <RecoveryCodesModal codes={codes.list} onClose={codes.finish} />}
     </OnboardingShell>
   );
 }

@@ -24,27 +24,8 @@ function WorkspaceCount() {
 /** The instance's current state for an area, where the instance keys tell it. */
 export function OverviewState({ page, setup }: { page: SettingsPage; setup: SetupResults }) {
   const { t } = useTranslation();
-  const multiUser: Detail = {
-    label: t("settings.state.multiUserMode"),
-    value: setup.MultiUserMode ? t("settings.state.multiUserOn") : t("settings.state.multiUserOff"),
-  };
-
   let items: Detail[] = [];
   switch (page) {
-    case "users":
-    case "invites":
-      items = [{ ...multiUser, hint: t(`settings.state.${page}Hint`) }];
-      break;
-    case "security":
-      items = [multiUser, {
-        label: t("settings.state.password"),
-        value: setup.MultiUserMode
-          ? t("settings.state.passwordAccounts")
-          : setup.RequiresAuth
-          ? t("settings.state.passwordOn")
-          : t("settings.state.passwordOff"),
-      }];
-      break;
     case "appearance":
       items = [{
         label: t("settings.state.appName"),

@@ -6,6 +6,7 @@ import { LoadingBlock } from "../components/LoadingBlock.tsx";
 import { NewWorkspaceDialog } from "../features/new_workspace.tsx";
 import { fetchSetup } from "../features/settings/setup.ts";
 import { api } from "../lib/api.ts";
+import { useCanManage } from "../features/auth/use_can_manage.ts";
 
 type Props = { appName: string };
 
@@ -16,6 +17,7 @@ export default function Home({ appName }: Props) {
   const [error, setError] = useState<string | null>(null);
   const [needsLlm, setNeedsLlm] = useState(false);
   const [creating, setCreating] = useState(false);
+  const canManage = useCanManage();
 
   useEffect(() => {
     api("/workspaces", { schema: WorkspaceList })
@@ -37,15 +39,20 @@ export default function Home({ appName }: Props) {
 
       {needsLlm && (
         <p className="notice warning" role="status">
-          {t("home.noLlm")} <a href={paths.settings("llm-preference")}>{t("home.chooseLlm")}</a>
+          {t("home.noLlm")}{" "}
+          {canManage && <a href={paths.settings("llm-preference")}>{t("home.chooseLlm")}</a>}
         </p>
       )}
 
       <section className="home-section" aria-labelledby="home-workspaces">
         <div className="section-heading">
           <h2 id="home-workspaces">{t("home.workspaces")}</h2>
-          {!empty && (
-            <button type="button" className="button secondary" onClick={() => setCreating(true)}>
+          {!empty && canManage && (
+            <button
+              type="button"
+              className="button secondary"
+              onClick={() => setCreating(true)}
+            >
               {t("home.newWorkspace")}
             </button>
           )}
@@ -54,10 +61,12 @@ export default function Home({ appName }: Props) {
         {!error && workspaces === null && <LoadingBlock label={t("home.loading")} />}
         {empty && (
           <div className="card empty-state">
-            <p>{t("home.empty")}</p>
-            <button type="button" className="button primary" onClick={() => setCreating(true)}>
-              {t("home.createFirst")}
-            </button>
+            <p>{canManage ? t("home.empty") : t("home.emptyMember")}</p>
+            {canManage && (
+              <button type="button" className="button primary" onClick={() => setCreating(true)}>
+                {t("home.createFirst")}
+              </button>
+            )}
           </div>
         )}
         {workspaces && workspaces.length > 0 && (

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { type Workspace, WorkspaceList } from "../../shared/api/workspaces.ts";
 import { paths } from "../../shared/routes.ts";
 import { api } from "../lib/api.ts";
+import { useCanManage } from "../features/auth/use_can_manage.ts";
 import { NewWorkspaceDialog } from "../features/new_workspace.tsx";
 
 type Props = { activeSlug: string | null; appName: string };
@@ -14,6 +15,7 @@ export default function Sidebar({ activeSlug, appName }: Props) {
   const [error, setError] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
+  const canManage = useCanManage();
 
   useEffect(() => {
     api("/workspaces", { schema: WorkspaceList })
@@ -37,9 +39,15 @@ export default function Sidebar({ activeSlug, appName }: Props) {
         </button>
       </div>
       <div id="sidebar-content" className="sidebar-content">
-        <button type="button" className="button primary block" onClick={() => setCreating(true)}>
-          {t("sidebar.newWorkspace")}
-        </button>
+        {canManage && (
+          <button
+            type="button"
+            className="button primary block"
+            onClick={() => setCreating(true)}
+          >
+            {t("sidebar.newWorkspace")}
+          </button>
+        )}
         <h2 className="sidebar-heading">{t("sidebar.workspaces")}</h2>
         {error && <p className="form-error" role="alert">{error}</p>}
         {!error && workspaces === null && <p className="muted">{t("sidebar.loading")}</p>}
@@ -55,7 +63,7 @@ export default function Sidebar({ activeSlug, appName }: Props) {
                 >
                   {workspace.name}
                 </a>
-                {workspace.slug === activeSlug && (
+                {workspace.slug === activeSlug && canManage && (
                   <a
                     className="icon-button"
                     href={paths.workspaceSettings(workspace.slug)}
@@ -69,11 +77,13 @@ export default function Sidebar({ activeSlug, appName }: Props) {
             ))}
           </ul>
         )}
-        <div className="sidebar-footer">
-          <a className="button secondary block" href={paths.settings("llm-preference")}>
-            {t("sidebar.settings")}
-          </a>
-        </div>
+        {canManage && (
+          <div className="sidebar-footer">
+            <a className="button secondary block" href={paths.settings("llm-preference")}>
+              {t("sidebar.settings")}
+            </a>
+          </div>
+        )}
       </div>
       <NewWorkspaceDialog open={creating} onClose={() => setCreating(false)} />
     </nav>

@@ -47,7 +47,10 @@ export const workspaceChats = sqliteTable("workspace_chats", {
   feedbackScore: integer("feedback_score", { mode: "boolean" }),
   createdAt: timestamp("created_at"),
   lastUpdatedAt: timestamp("last_updated_at"),
-}, (table) => [index("workspace_chats_history_idx").on(table.workspaceId, table.threadId, table.id)]);
+}, (table) => [
+  index("workspace_chats_history_idx").on(table.workspaceId, table.threadId, table.id),
+  index("workspace_chats_user_time_idx").on(table.userId, table.createdAt),
+]);
 
 /** Which default users may use a workspace (admins and managers see every workspace). */
 export const workspaceUsers = sqliteTable("workspace_users", {

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNull, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, isNull, type SQL } from "drizzle-orm";
 import { workspaceChats } from "../../db/schema.ts";
 import type { HistoryEntry, Metrics, Source } from "../../shared/api/chat.ts";
 import type { Actor } from "../auth/actor.ts";
@@ -100,4 +100,15 @@ export async function saveChat(
     include,
   }).returning({ id: workspaceChats.id });
   return row.id;
+}
+
+/** Chats a user sent in the last 24 hours, for the daily message limit (api-contract.md §2.6). */
+export async function chatsInLastDay(deps: Deps, userId: number): Promise<number> {
+  const [row] = await deps.db.select({ value: count() }).from(workspaceChats).where(
+    and(
+      eq(workspaceChats.userId, userId),
+      gt(workspaceChats.createdAt, new Date(Date.now() - 24 * 60 * 60 * 1000)),
+    ),
+  );
+  return row?.value ?? 0;
 }

@@ -11,7 +11,15 @@ import { workspaceNamespace } from "../providers/vectors/namespace.ts";
 import type { WorkspaceRow } from "../workspaces/present.ts";
 import { DEFAULT_SYSTEM_PROMPT } from "../workspaces/service.ts";
 import { type Frame, frames } from "./frames.ts";
-import { type ChatScope, parseResponse, recentChats, saveChat, type StoredResponse } from "./history.ts";
+import {
+  type ChatScope,
+  chatsInLastDay,
+  parseResponse,
+  recentChats,
+  saveChat,
+  type StoredResponse,
+} from "./history.ts";
+import { findUserById } from "../users/repo.ts";
 import { buildMessages, countMessageTokens, expandVariables, fitHistory, systemMessage } from "./prompt.ts";
 
 export const DEFAULT_REFUSAL = "There is no relevant information in this workspace to answer your query.";
@@ -29,6 +37,15 @@ interface Retrieved {
   sources: Source[];
   /** Texts placed in the prompt: the citations, then backfill from recent answers. */
   contextTexts: string[];
+}
+
+/** The user's daily limit when they reached it; admins have none (api-contract.md §2.6). */
+async function dailyQuotaReached(deps: Deps, actor: Actor): Promise<number | null> {
+  if (!actor.multiUser || actor.userId === null || actor.role === "admin") return null;
+  const user = await findUserById(deps, actor.userId);
+  const limit = user?.dailyMessageLimit;
+  if (!limit) return null;
+  return (await chatsInLastDay(deps, actor.userId)) >= limit ? limit : null;
 }
 
 /** `chat` answers from general knowledge too; `query` refuses without context; `automatic` is `chat`. */
@@ -107,6 +124,15 @@ export async function* streamReply(
   const uuid = crypto.randomUUID();
   const scope: ChatScope = { workspaceId: workspace.id, threadId: input.threadId, actor: input.actor };
   const mode = chatModeOf(workspace);
+
+  const quota = await dailyQuotaReached(deps, input.actor);
+  if (quota !== null) {
+    yield frames.abort(
+      uuid,
+      `You have met your maximum 24 hour chat quota of ${quota} chats. Try again later.`,
+    );
+    return;
+  }
 
   let model: ChatModel;
   let embedder: Embedder;

@@ -208,3 +208,42 @@ Deno.test("profile pictures: upload, read only by the owner, remove; non-images 
   big.set(PNG);
   assert.equal((await upload(big, "big.png")).status, 413);
 });
+
+Deno.test("a user's daily message limit ends further chats with the reference's message", async () => {
+  const { startFakeOpenAi } = await import("../testing/fake_openai.ts");
+  const { genericOpenAiSettings, readFrames } = await import("../testing/test_app.ts");
+  await using llm = startFakeOpenAi();
+  await using app = await createTestApp();
+  await app.json("/api/system/update-env", { json: genericOpenAiSettings(llm.baseURL) });
+  const admin = await multiUserInstance(app);
+  const member = await addUser(app, admin, "member", "default");
+  const workspace = await app.json<{ workspace: { id: number } }>("/api/workspace/new", {
+    ...bearer(admin.token),
+    json: { name: "Quota" },
+  });
+  await app.json(`/api/admin/workspaces/${workspace.body.workspace.id}/update-users`, {
+    ...bearer(admin.token),
+    json: { userIds: [member.user.id] },
+  });
+  await app.json(`/api/admin/user/${member.user.id}`, {
+    ...bearer(admin.token),
+    json: { dailyMessageLimit: 1 },
+  });
+  const session = await login(app, "member", "member-password");
+  const chat = () =>
+    app.request("/api/workspace/quota/stream-chat", {
+      method: "POST",
+      ...bearer(session.token),
+      body: '{"message":"hi"}',
+    });
+  assert.equal((await readFrames(await chat())).at(-1)?.type, "finalizeResponseStream");
+  const refused = await readFrames(await chat());
+  assert.equal(refused.length, 1);
+  assert.equal(refused[0].error, "You have met your maximum 24 hour chat quota of 1 chats. Try again later.");
+  const byAdmin = await app.request("/api/workspace/quota/stream-chat", {
+    method: "POST",
+    ...bearer(admin.token),
+    body: '{"message":"hi"}',
+  });
+  assert.equal((await readFrames(byAdmin)).at(-1)?.type, "finalizeResponseStream", "admins have no limit");
+});

@@ -200,6 +200,13 @@ Deno.test({
       await page.goto(`${url}/settings/llm-preference`);
       await page.waitForURL(`${url}/`);
       await hydrated(page);
+      await page.getByText("You have not been added to a workspace yet.", { exact: false }).waitFor();
+      assert.equal(
+        await page.getByRole("button", { name: "New Workspace" }).count(),
+        0,
+        "no controls it may not use",
+      );
+      assert.equal(await page.locator("nav.sidebar").getByRole("link", { name: "Settings" }).count(), 0);
       await page.getByRole("button", { name: "Account menu" }).click();
       await page.getByRole("button", { name: "Account", exact: true }).waitFor();
 

@@ -1,0 +1,1 @@
+CREATE INDEX `workspace_chats_user_time_idx` ON `workspace_chats` (`user_id`,`created_at`);

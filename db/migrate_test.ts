@@ -64,3 +64,28 @@ Deno.test("migrate() backs up a database with data before a new migration and ro
     await Deno.remove(directory, { recursive: true });
   }
 });
+
+Deno.test("upgrading a database made by the first release keeps its users, workspaces and chats", async () => {
+  const directory = await Deno.makeTempDir();
+  const client = createClient({ url: `file:${directory}/lectern.db` });
+  try {
+    await migrate(client, migrations.slice(0, 1));
+    await client.batch([
+      "INSERT INTO users (username, password, role) VALUES ('old', 'hash', 'admin')",
+      "INSERT INTO workspaces (name, slug) VALUES ('Kept', 'kept')",
+      `INSERT INTO workspace_chats (workspace_id, prompt, response, user_id) VALUES (1, 'q', '{"text":"a"}', 1)`,
+    ], "write");
+    const result = await migrate(client, migrations, {
+      backupPath: (tag) => `${directory}/before-${tag}.bak`,
+    });
+    assert.deepEqual(result.applied, migrations.slice(1).map((migration) => migration.tag));
+    assert.ok(result.backupPath && (await Deno.stat(result.backupPath)).isFile, "a backup was written first");
+    const user = await client.execute("SELECT username, token_version, preferred_language FROM users");
+    assert.deepEqual([user.rows[0][0], user.rows[0][1], user.rows[0][2]], ["old", 0, "en"]);
+    assert.equal((await client.execute("SELECT count(*) FROM workspace_chats")).rows[0][0], 1);
+    assert.equal((await client.execute("SELECT name FROM workspaces")).rows[0][0], "Kept");
+  } finally {
+    client.close();
+    await Deno.remove(directory, { recursive: true });
+  }
+});

@@ -22,6 +22,13 @@ const migrations: EmbeddedMigration[] = [
     "breakpoints": true,
     "sql": "CREATE INDEX `workspace_chats_user_time_idx` ON `workspace_chats` (`user_id`,`created_at`);",
   },
+  {
+    "tag": "0003_workspace_extras",
+    "when": 1795308282756,
+    "breakpoints": true,
+    "sql":
+      "CREATE TABLE `slash_command_presets` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`command` text NOT NULL,\n\t`prompt` text NOT NULL,\n\t`description` text NOT NULL,\n\t`uid` integer DEFAULT 0 NOT NULL,\n\t`user_id` integer,\n\t`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,\n\t`last_updated_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,\n\tFOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX `slash_command_presets_uid_command_idx` ON `slash_command_presets` (`uid`,`command`);--> statement-breakpoint\nCREATE TABLE `workspace_suggested_messages` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`workspace_id` integer NOT NULL,\n\t`heading` text NOT NULL,\n\t`message` text NOT NULL,\n\t`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,\n\t`last_updated_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,\n\tFOREIGN KEY (`workspace_id`) REFERENCES `workspaces`(`id`) ON UPDATE no action ON DELETE cascade\n);\n--> statement-breakpoint\nCREATE INDEX `workspace_suggested_messages_workspace_idx` ON `workspace_suggested_messages` (`workspace_id`);",
+  },
 ];
 
 export default migrations;

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { secureHeaders } from "hono/secure-headers";
+import { bodyLimit } from "hono/body-limit";
 import { serveStatic } from "hono/deno";
 import { createMiddleware } from "hono/factory";
 import { HTTPException } from "hono/http-exception";
@@ -12,6 +13,8 @@ import { workspaceRoutes } from "./workspaces/routes.ts";
 import { documentRoutes } from "./documents/routes.ts";
 import { chatRoutes } from "./chat/routes.ts";
 import { threadRoutes } from "./threads/routes.ts";
+import { chatActionRoutes } from "./chat/action_routes.ts";
+import { presetRoutes } from "./presets/routes.ts";
 import { authRoutes, publicAuthRoutes } from "./auth/routes.ts";
 import { accountRoutes } from "./users/account_routes.ts";
 import { publicInviteRoutes } from "./invites/routes.ts";
@@ -73,6 +76,17 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   });
 
   const api = new Hono<AppEnv>();
+  // JSON bodies are bounded here; multipart uploads carry their own, larger limits on their routes.
+  const jsonLimit = bodyLimit({
+    maxSize: 64 * 1024 * 1024,
+    onError: () => {
+      throw new AppError("too_large", "The request body is too large: the limit is 64 MB.");
+    },
+  });
+  api.use("*", async (c, next) => {
+    if ((c.req.header("content-type") ?? "").startsWith("multipart/form-data")) return await next();
+    return await jsonLimit(c, next);
+  });
   api.route("/", publicSystemRoutes(deps));
   api.route("/", publicAuthRoutes(deps));
   api.route("/", publicInviteRoutes(deps));
@@ -85,6 +99,8 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   api.route("/", documentRoutes(deps));
   api.route("/", chatRoutes(deps));
   api.route("/", threadRoutes(deps));
+  api.route("/", chatActionRoutes(deps));
+  api.route("/", presetRoutes(deps));
   api.all(
     "*",
     (c) => c.json({ success: false, error: `Cannot find the API route ${c.req.method} ${c.req.path}` }, 404),

@@ -45,7 +45,7 @@ export async function boot(
     const vectors = await openLanceStore(paths.lancedb);
     const providers: Providers = {
       chatModel: options.providers?.chatModel ??
-        (() => chatModelFromSettings(settings, options.providerDeps)),
+        ((override) => chatModelFromSettings(settings, options.providerDeps, override)),
       embedder: options.providers?.embedder ?? (() => embedderFromSettings(settings, options.providerDeps)),
     };
     const deps: Deps = {

@@ -43,9 +43,18 @@ export class StreamRegistry {
   }
 }
 
+/** A workspace's own provider and model (null: the instance's). */
+export interface ModelOverride {
+  provider: string | null;
+  model: string | null;
+}
+
 export interface Providers {
-  /** The chat model of the current settings; throws ProviderError when none is usable. */
-  chatModel(): ChatModel;
+  /**
+   * The chat model of the current settings, with a workspace's model override when it has one; throws
+   * ProviderError when none is usable.
+   */
+  chatModel(override?: ModelOverride): ChatModel;
   /** The embedder of the current settings. */
   embedder(): Embedder;
 }

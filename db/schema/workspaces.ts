@@ -60,3 +60,25 @@ export const workspaceUsers = sqliteTable("workspace_users", {
   createdAt: timestamp("created_at"),
   lastUpdatedAt: timestamp("last_updated_at"),
 }, (table) => [uniqueIndex("workspace_users_pair_idx").on(table.workspaceId, table.userId)]);
+
+export const workspaceSuggestedMessages = sqliteTable("workspace_suggested_messages", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  workspaceId: integer("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+  heading: text("heading").notNull(),
+  message: text("message").notNull(),
+  createdAt: timestamp("created_at"),
+  lastUpdatedAt: timestamp("last_updated_at"),
+}, (table) => [index("workspace_suggested_messages_workspace_idx").on(table.workspaceId)]);
+
+/** Slash command presets: `/command` at the start of a message or after a space expands to `prompt`. */
+export const slashCommandPresets = sqliteTable("slash_command_presets", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  command: text("command").notNull(),
+  prompt: text("prompt").notNull(),
+  description: text("description").notNull(),
+  /** The owner's id, or 0 in single-user mode: unique together with the command. */
+  uid: integer("uid").notNull().default(0),
+  userId: integer("user_id").references(() => users.id, { onDelete: "cascade" }),
+  createdAt: timestamp("created_at"),
+  lastUpdatedAt: timestamp("last_updated_at"),
+}, (table) => [uniqueIndex("slash_command_presets_uid_command_idx").on(table.uid, table.command)]);

@@ -46,6 +46,22 @@ export const frames = {
     error: null,
     chatId,
   }),
+  /** The answer to `/reset` (api-contract.md §7.3 sequence 8). */
+  resetChat: (id: string) => ({
+    id,
+    uuid: id,
+    type: "textResponse" as const,
+    textResponse: "Chat memory was reset!",
+    sources: [] as Source[],
+    close: true as const,
+    error: false as const,
+    action: "reset_chat" as const,
+  }),
+  /** A thread took the name of its first message; this frame has no type (api-contract.md §5.3). */
+  renameThread: (slug: string, name: string) => ({
+    action: "rename_thread" as const,
+    thread: { slug, name },
+  }),
 };
 
 export type Frame = ReturnType<(typeof frames)[keyof typeof frames]>;

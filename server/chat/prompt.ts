@@ -1,5 +1,5 @@
-import type { ChatMessage } from "../providers/llm/types.ts";
-import { tokenCounter } from "../documents/tokens.ts";
+import type { ChatMessage, ImageInput } from "../providers/llm/types.ts";
+import { tokenCounter, truncateMiddle } from "../documents/tokens.ts";
 
 export interface PromptVariables {
   now: Date;
@@ -37,39 +37,78 @@ export function systemMessage(prompt: string, contextTexts: string[]): string {
   return `${prompt}\nContext:\n${blocks.join("")}`;
 }
 
+export interface HistoryTurn {
+  prompt: string;
+  response: string;
+  images?: ImageInput[];
+}
+
 export interface PromptParts {
+  /** The workspace prompt with its variables expanded. */
   system: string;
-  history: { prompt: string; response: string }[];
+  /** Context texts, best first: citations, then backfill. */
+  contexts: string[];
+  history: HistoryTurn[];
   message: string;
+  images?: ImageInput[];
 }
 
 export function buildMessages(parts: PromptParts): ChatMessage[] {
-  const messages: ChatMessage[] = [{ role: "system", content: parts.system }];
+  const messages: ChatMessage[] = [{ role: "system", content: systemMessage(parts.system, parts.contexts) }];
   for (const turn of parts.history) {
-    messages.push({ role: "user", content: turn.prompt }, { role: "assistant", content: turn.response });
+    messages.push({ role: "user", content: turn.prompt, images: turn.images }, {
+      role: "assistant",
+      content: turn.response,
+    });
   }
-  messages.push({ role: "user", content: parts.message });
+  messages.push({ role: "user", content: parts.message, images: parts.images });
   return messages;
 }
 
+/** Tokens an image costs at most in the reference tokenizers' accounting (OpenAI: 85 base, 170 per tile). */
+const IMAGE_TOKENS = 765;
+
 export function countMessageTokens(messages: ChatMessage[], count: (text: string) => number): number {
-  return messages.reduce((total, message) => total + count(message.content) + 4, 0);
+  return messages.reduce(
+    (total, message) => total + count(message.content) + 4 + (message.images?.length ?? 0) * IMAGE_TOKENS,
+    0,
+  );
 }
 
 /**
- * Drops the oldest history turns until the prompt plus the answer's budget fits the context window; each
- * message is counted once. The workspace issue replaces this with full compression of context and message.
+ * Makes the prompt fit the context window with room for the answer, and never fails (api-contract.md §8.4
+ * step 8): the oldest history turns go first, then the lowest-ranked context, then the middle of the system
+ * prompt (down to 15 % of the window) and, last, the middle of the message itself.
  */
-export async function fitHistory(
+export async function fitPrompt(
   parts: PromptParts,
   contextWindow: number,
   answerBudget: number,
 ): Promise<PromptParts> {
   const count = await tokenCounter();
-  const cost = (text: string) => count(text) + 4;
-  const turns = parts.history.map((turn) => cost(turn.prompt) + cost(turn.response));
-  let total = cost(parts.system) + cost(parts.message) + turns.reduce((sum, turn) => sum + turn, 0);
-  let first = 0;
-  while (first < turns.length && total + answerBudget > contextWindow) total -= turns[first++];
-  return { ...parts, history: parts.history.slice(first) };
+  const limit = Math.max(64, contextWindow - Math.min(answerBudget, Math.floor(contextWindow / 2)));
+  const size = (candidate: PromptParts) => countMessageTokens(buildMessages(candidate), count);
+  let fitted: PromptParts = { ...parts, history: [...parts.history], contexts: [...parts.contexts] };
+  if (size(fitted) <= limit) return fitted;
+
+  const turnCost = fitted.history.map((turn) => count(turn.prompt) + count(turn.response) + 8);
+  let total = size(fitted);
+  let dropped = 0;
+  while (dropped < turnCost.length && total > limit) total -= turnCost[dropped++];
+  fitted = { ...fitted, history: fitted.history.slice(dropped) };
+
+  while (fitted.contexts.length > 0 && size(fitted) > limit) {
+    fitted = { ...fitted, contexts: fitted.contexts.slice(0, -1) };
+  }
+  if (size(fitted) > limit) {
+    fitted = { ...fitted, system: await truncateMiddle(fitted.system, Math.floor(limit * 0.15)) };
+  }
+  const overflow = size(fitted) - limit;
+  if (overflow > 0) {
+    fitted = {
+      ...fitted,
+      message: await truncateMiddle(fitted.message, Math.max(16, count(fitted.message) - overflow)),
+    };
+  }
+  return fitted;
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { buildMessages, expandVariables, fitHistory, systemMessage } from "./prompt.ts";
+import { buildMessages, expandVariables, fitPrompt, systemMessage } from "./prompt.ts";
 
 Deno.test("expandVariables() fills the date, user and workspace and leaves unknown names", () => {
   const text = expandVariables("{date} {time_24} {workspace.name} #{workspace.id} {user.name} {unknown}", {
@@ -18,18 +18,31 @@ Deno.test("systemMessage() appends each context block as api-contract §8.4 step
   );
 });
 
-Deno.test("fitHistory() drops the oldest turns first until the prompt fits the window", async () => {
+Deno.test("fitPrompt() drops old turns, then context, then shortens; the prompt always fits", async () => {
+  const { tokenCounter } = await import("../documents/tokens.ts");
+  const { countMessageTokens } = await import("./prompt.ts");
+  const count = await tokenCounter();
   const turn = (index: number) => ({
     prompt: `question ${index} `.repeat(50),
     response: `answer ${index} `.repeat(50),
   });
-  const parts = { system: "system", history: [turn(1), turn(2), turn(3)], message: "now?" };
-  const all = await fitHistory(parts, 100_000, 500);
+  const parts = {
+    system: "You are helpful. ".repeat(20),
+    contexts: ["first context ".repeat(100), "second context ".repeat(100)],
+    history: [turn(1), turn(2), turn(3)],
+    message: "now? ".repeat(20),
+  };
+  const all = await fitPrompt(parts, 100_000, 500);
   assert.equal(all.history.length, 3);
-  const some = await fitHistory(parts, 900, 200);
-  assert.ok(some.history.length > 0 && some.history.length < 3, `kept ${some.history.length}`);
-  assert.equal(some.history.at(-1), parts.history[2], "the newest turns stay");
-  const none = await fitHistory(parts, 50, 10);
-  assert.deepEqual(none.history, []);
-  assert.deepEqual(buildMessages(none).map((message) => message.role), ["system", "user"]);
+  assert.equal(all.contexts.length, 2);
+  const some = await fitPrompt(parts, 1200, 200);
+  assert.ok(some.history.length < 3, `kept ${some.history.length} turns`);
+  if (some.history.length > 0) assert.equal(some.history.at(-1), parts.history[2], "the newest turns stay");
+  assert.ok(countMessageTokens(buildMessages(some), count) <= 1000);
+  const tiny = await fitPrompt({ ...parts, message: "a very long message ".repeat(500) }, 600, 100);
+  assert.deepEqual(tiny.history, []);
+  assert.deepEqual(tiny.contexts, []);
+  assert.match(tiny.message, /\[…\]/, "the middle of the message is cut");
+  assert.ok(countMessageTokens(buildMessages(tiny), count) <= 500, "it fits");
+  assert.deepEqual(buildMessages(tiny).map((message) => message.role), ["system", "user"]);
 });

@@ -5,7 +5,7 @@ import type { Actor } from "../auth/actor.ts";
 import type { Deps } from "../deps.ts";
 import { messageOf } from "../errors.ts";
 import { tokenCounter } from "../documents/tokens.ts";
-import type { ChatModel } from "../providers/llm/types.ts";
+import type { ChatModel, ImageInput } from "../providers/llm/types.ts";
 import type { Embedder } from "../providers/embedders/types.ts";
 import { workspaceNamespace } from "../providers/vectors/namespace.ts";
 import type { WorkspaceRow } from "../workspaces/present.ts";
@@ -20,7 +20,10 @@ import {
   type StoredResponse,
 } from "./history.ts";
 import { findUserById } from "../users/repo.ts";
-import { buildMessages, countMessageTokens, expandVariables, fitHistory, systemMessage } from "./prompt.ts";
+import { autoRenameThread } from "../threads/service.ts";
+import { expandPresets, listPresets } from "../presets/service.ts";
+import { resetMemory } from "./actions.ts";
+import { buildMessages, countMessageTokens, expandVariables, fitPrompt } from "./prompt.ts";
 
 export const DEFAULT_REFUSAL = "There is no relevant information in this workspace to answer your query.";
 
@@ -29,7 +32,12 @@ export interface ReplyInput {
   workspace: WorkspaceRow;
   threadId: number | null;
   message: string;
+  /** Images for vision models, already checked (chat/attachments.ts). */
+  attachments?: ImageInput[];
 }
+
+/** `/reset` at the start of a message, in any case (api-contract.md §7.3 sequence 8). */
+const RESET = /^\/reset(\s|$)/i;
 
 interface Retrieved {
   vectorCount: number;
@@ -121,6 +129,7 @@ export async function* streamReply(
   signal: AbortSignal,
 ): AsyncGenerator<Frame> {
   const { workspace, message } = input;
+  const images = input.attachments ?? [];
   const uuid = crypto.randomUUID();
   const scope: ChatScope = { workspaceId: workspace.id, threadId: input.threadId, actor: input.actor };
   const mode = chatModeOf(workspace);
@@ -133,11 +142,18 @@ export async function* streamReply(
     );
     return;
   }
+  if (RESET.test(message)) {
+    await resetMemory(deps, scope);
+    yield frames.resetChat(uuid);
+    return;
+  }
+  // The stored prompt stays as typed; retrieval and the model see the presets expanded (api-contract.md §7.4).
+  const expanded = expandPresets(message, await listPresets(deps, input.actor));
 
   let model: ChatModel;
   let embedder: Embedder;
   try {
-    model = deps.providers.chatModel();
+    model = deps.providers.chatModel({ provider: workspace.chatProvider, model: workspace.chatModel });
     embedder = deps.providers.embedder();
   } catch (error) {
     yield frames.abort(uuid, messageOf(error));
@@ -156,7 +172,7 @@ export async function* streamReply(
       deps,
       workspace,
       embedder,
-      message,
+      expanded,
       history.map((turn) => turn.response),
       signal,
     );
@@ -173,27 +189,34 @@ export async function* streamReply(
       text: refusal,
       sources: [],
       type: mode,
-      attachments: [],
+      attachments: images,
       metrics: {},
     }, false);
     yield frames.textResponse(uuid, refusal, [], chatId);
     return;
   }
 
+  const user = input.actor.userId === null ? null : await findUserById(deps, input.actor.userId);
   const prompt = expandVariables(workspace.openAiPrompt ?? DEFAULT_SYSTEM_PROMPT, {
     now: new Date(),
-    user: { id: input.actor.userId, name: null },
+    user: { id: input.actor.userId, name: user?.username ?? null, bio: user?.bio ?? null },
     workspace: { id: workspace.id, name: workspace.name },
   });
   const maxTokens = Math.min(
     Number(deps.settings.value("GenericOpenAiMaxTokens") ?? 1024),
     model.contextWindow,
   );
-  const parts = await fitHistory(
+  const parts = await fitPrompt(
     {
-      system: systemMessage(prompt, retrieved.contextTexts),
-      history: history.map(({ row, response }) => ({ prompt: row.prompt, response: response.text })),
-      message,
+      system: prompt,
+      contexts: retrieved.contextTexts,
+      history: history.map(({ row, response }) => ({
+        prompt: row.prompt,
+        response: response.text,
+        images: imagesOf(response.attachments),
+      })),
+      message: expanded,
+      images,
     },
     model.contextWindow,
     maxTokens,
@@ -216,7 +239,7 @@ export async function* streamReply(
       text,
       sources: retrieved.sources,
       type: mode,
-      attachments: [],
+      attachments: images,
       metrics,
     });
 
@@ -246,6 +269,10 @@ export async function* streamReply(
     settled = true;
     yield frames.closingChunk(uuid, retrieved.sources);
     yield frames.finalize(uuid, chatId, metrics);
+    if (chatId !== undefined && input.threadId !== null) {
+      const renamed = await autoRenameThread(deps, input.threadId, message);
+      if (renamed) yield frames.renameThread(renamed.slug, renamed.name);
+    }
   } finally {
     // The client left (or the server is stopping) mid-answer: keep what was generated (decisions.md).
     if (!settled && text) {
@@ -257,4 +284,12 @@ export async function* streamReply(
       );
     }
   }
+}
+
+/** Images kept with an earlier chat, re-sent to vision models with the history (api-contract.md §8.4 step 7). */
+function imagesOf(attachments: unknown[] | undefined): ImageInput[] | undefined {
+  const images = (attachments ?? []).filter((item): item is ImageInput =>
+    typeof item === "object" && item !== null && typeof (item as ImageInput).dataUrl === "string"
+  );
+  return images.length > 0 ? images : undefined;
 }

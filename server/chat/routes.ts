@@ -9,6 +9,7 @@ import { AppError } from "../errors.ts";
 import { frames } from "./frames.ts";
 import { historyOf } from "./history.ts";
 import { streamReply } from "./reply.ts";
+import { parseAttachments } from "./attachments.ts";
 
 /** The 400/404 answers of stream-chat are abort JSON, not SSE (api-contract.md §6). */
 const abortBody = (message: string) => frames.abort(crypto.randomUUID(), message);
@@ -25,15 +26,26 @@ export async function streamChatResponse(deps: Deps, c: Context<AppEnv>, threadS
   const thread = threadSlug === null
     ? null
     : await requireThread(deps, actor, workspace, threadSlug, abortBody("Workspace thread does not exist."));
-  const body = await readJson(c, abortBody) as { message?: unknown };
+  const body = await readJson(c, abortBody) as { message?: unknown; attachments?: unknown };
   const message = typeof body?.message === "string" ? body.message : "";
   if (message.trim() === "") {
     throw new AppError("invalid_input", "Message is empty.", { body: abortBody("Message is empty.") });
   }
+  const attachments = parseAttachments(body.attachments);
+  if ("error" in attachments) {
+    throw new AppError("invalid_input", attachments.error, { body: abortBody(attachments.error) });
+  }
   return sseResponse(
     deps,
     c.req.raw,
-    (signal) => streamReply(deps, { actor, workspace, threadId: thread?.id ?? null, message }, signal),
+    (signal) =>
+      streamReply(deps, {
+        actor,
+        workspace,
+        threadId: thread?.id ?? null,
+        message,
+        attachments: attachments.images,
+      }, signal),
   );
 }
 

@@ -302,7 +302,11 @@ Deno.test("threads: a new thread has its own history and stream-chat", async () 
       body: JSON.stringify({ message: "in a thread" }),
     }),
   );
-  assert.equal(frames.at(-1)?.type, "finalizeResponseStream");
+  assert.equal(frames.at(-2)?.type, "finalizeResponseStream");
+  assert.deepEqual(frames.at(-1), {
+    action: "rename_thread",
+    thread: { slug: threadSlug, name: "in a thread" },
+  });
   const threadHistory = await app.json<{ history: unknown[] }>(
     `/api/workspace/${slug}/thread/${threadSlug}/chats`,
   );

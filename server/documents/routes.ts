@@ -1,9 +1,9 @@
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { join } from "node:path";
 import type { Deps } from "../deps.ts";
 import type { AppEnv } from "../http/env.ts";
-import { AppError, fail } from "../errors.ts";
+import { fail } from "../errors.ts";
+import { readForm, uploadLimit } from "../http/form.ts";
 import { parseJson } from "../http/body.ts";
 import { requirePermission } from "../http/auth_guard.ts";
 import { writeFileAtomic } from "../storage.ts";
@@ -48,36 +48,24 @@ async function receiveUpload(
 
 /** Document calls under `/api/workspace/:slug` (spec 01 §7.2). */
 export function documentRoutes(deps: Deps) {
-  const uploadLimit = bodyLimit({
-    maxSize: deps.config.maxUploadBytes + 64 * 1024,
-    onError: () => {
-      const megabytes = Math.round(deps.config.maxUploadBytes / 1024 / 1024);
-      const message = `The file is too large: the limit is ${megabytes} MB.`;
-      throw new AppError("too_large", message);
-    },
-  });
-  const parseForm = async (c: { req: { parseBody(): Promise<Record<string, unknown>> } }) => {
-    try {
-      return await c.req.parseBody();
-    } catch (error) {
-      if (error instanceof AppError) throw error;
-      fail("invalid_input", `The upload is not a valid multipart form: ${(error as Error).message}`);
-    }
-  };
+  const limit = uploadLimit(
+    deps.config.maxUploadBytes,
+    `The file is too large: the limit is ${Math.round(deps.config.maxUploadBytes / 1024 / 1024)} MB.`,
+  );
 
   return new Hono<AppEnv>()
-    .post("/workspace/:slug/upload", requirePermission("documents:manage"), uploadLimit, async (c) => {
+    .post("/workspace/:slug/upload", requirePermission("documents:manage"), limit, async (c) => {
       await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
-      const document = await receiveUpload(deps, c.req.raw, await parseForm(c));
+      const document = await receiveUpload(deps, c.req.raw, await readForm(c));
       return c.json({ success: true, error: null, documents: [document] });
     })
     .post(
       "/workspace/:slug/upload-and-embed",
       requirePermission("documents:manage"),
-      uploadLimit,
+      limit,
       async (c) => {
         const workspace = await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
-        const document = await receiveUpload(deps, c.req.raw, await parseForm(c));
+        const document = await receiveUpload(deps, c.req.raw, await readForm(c));
         const outcome = await addDocuments(deps, workspace, [document.location]);
         if (outcome.failures.length > 0) {
           return c.json({ success: false, error: outcome.failures.join("\n"), document: null }, 502);

@@ -7,10 +7,15 @@ import { streamChatResponse } from "../chat/routes.ts";
 import {
   createThread,
   defaultThreadChatCount,
+  deleteThreads,
   listThreads,
   presentThread,
+  renameThread,
   requireThread,
 } from "./service.ts";
+import { parseJson } from "../http/body.ts";
+import { BulkDeleteThreadsInput, ForkThreadInput, RenameThreadInput } from "../../shared/api/chat_actions.ts";
+import { forkThread } from "../chat/actions.ts";
 
 /** Thread calls (spec 01 §7.3, api-contract.md §5.3). */
 export function threadRoutes(deps: Deps) {
@@ -45,5 +50,50 @@ export function threadRoutes(deps: Deps) {
     .post(
       "/workspace/:slug/thread/:threadSlug/stream-chat",
       (c) => streamChatResponse(deps, c, c.req.param("threadSlug")),
-    );
+    )
+    .post("/workspace/:slug/thread/:threadSlug/update", async (c) => {
+      const errorBody = (message: string) => ({ thread: null, message });
+      const workspace = await requireWorkspace(
+        deps,
+        c.var.actor,
+        c.req.param("slug"),
+        errorBody("Workspace does not exist."),
+      );
+      const thread = await requireThread(
+        deps,
+        c.var.actor,
+        workspace,
+        c.req.param("threadSlug"),
+        errorBody("Workspace thread does not exist."),
+      );
+      const input = await parseJson(c, RenameThreadInput, errorBody, { bareMessages: true });
+      return c.json({ thread: presentThread(await renameThread(deps, thread, input.name)), message: null });
+    })
+    .delete("/workspace/:slug/thread/:threadSlug", async (c) => {
+      const workspace = await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
+      const thread = await requireThread(deps, c.var.actor, workspace, c.req.param("threadSlug"));
+      await deleteThreads(deps, c.var.actor, workspace, [thread.slug]);
+      return c.json({ success: true, error: null });
+    })
+    .delete("/workspace/:slug/thread-bulk-delete", async (c) => {
+      const workspace = await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
+      const input = await parseJson(c, BulkDeleteThreadsInput);
+      const deleted = await deleteThreads(deps, c.var.actor, workspace, input.slugs);
+      return c.json({ success: true, error: null, deleted });
+    })
+    .post("/workspace/:slug/thread/fork", async (c) => {
+      const errorBody = (message: string) => ({ newThreadSlug: null, message });
+      const workspace = await requireWorkspace(
+        deps,
+        c.var.actor,
+        c.req.param("slug"),
+        errorBody("Workspace does not exist."),
+      );
+      const input = await parseJson(c, ForkThreadInput, () => errorBody("chatId is required"));
+      const from = input.threadSlug
+        ? await requireThread(deps, c.var.actor, workspace, input.threadSlug)
+        : null;
+      const thread = await forkThread(deps, c.var.actor, workspace, from?.id ?? null, input.chatId);
+      return c.json({ newThreadSlug: thread.slug });
+    });
 }

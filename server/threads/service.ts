@@ -1,4 +1,4 @@
-import { and, asc, count, eq, isNull } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull } from "drizzle-orm";
 import { workspaceChats, workspaceThreads } from "../../db/schema.ts";
 import type { Actor } from "../auth/actor.ts";
 import type { Deps } from "../deps.ts";
@@ -68,4 +68,51 @@ export async function defaultThreadChatCount(
     actor.multiUser && actor.userId !== null ? eq(workspaceChats.userId, actor.userId) : undefined,
   ));
   return row?.value ?? 0;
+}
+
+export const THREAD_NAME_MAX = 255;
+
+export async function renameThread(deps: Deps, thread: ThreadRow, name: string): Promise<ThreadRow> {
+  const [row] = await deps.db.update(workspaceThreads).set({ name, lastUpdatedAt: new Date() })
+    .where(eq(workspaceThreads.id, thread.id)).returning();
+  return row;
+}
+
+/** Deletes threads of this workspace the caller owns; their chats go with them (foreign-key cascade). */
+export async function deleteThreads(
+  deps: Deps,
+  actor: Actor,
+  workspace: WorkspaceRow,
+  slugs: string[],
+): Promise<number> {
+  if (slugs.length === 0) return 0;
+  const deleted = await deps.db.delete(workspaceThreads).where(and(
+    eq(workspaceThreads.workspaceId, workspace.id),
+    inArray(workspaceThreads.slug, slugs),
+    ownedBy(actor),
+  )).returning({ id: workspaceThreads.id });
+  return deleted.length;
+}
+
+/** "What is the capital of…" → the first 22 characters and an ellipsis (api-contract.md §5.3). */
+export function autoThreadName(prompt: string): string {
+  const clean = prompt.replace(/\s+/g, " ").trim();
+  return clean.length > 22 ? `${clean.slice(0, 22)}…` : clean || "Thread";
+}
+
+/**
+ * Names a thread after its first message while it still has the default name; returns the new name, or null
+ * when the thread keeps its name.
+ */
+export async function autoRenameThread(
+  deps: Deps,
+  threadId: number,
+  prompt: string,
+): Promise<ThreadRow | null> {
+  const [row] = await deps.db.update(workspaceThreads).set({
+    name: autoThreadName(prompt),
+    lastUpdatedAt: new Date(),
+  })
+    .where(and(eq(workspaceThreads.id, threadId), eq(workspaceThreads.name, "Thread"))).returning();
+  return row ?? null;
 }

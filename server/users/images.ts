@@ -38,3 +38,37 @@ export function pictureType(filename: string): string {
   return SIGNATURES.find((signature) => filename.endsWith(signature.extension))?.type ??
     "application/octet-stream";
 }
+
+/** Reads a multipart picture upload (field "file"), checks it and stores it under a generated name. */
+export async function storeUploadedPicture(
+  form: Record<string, unknown>,
+  directory: string,
+  writeFile: (path: string, bytes: Uint8Array) => Promise<void>,
+): Promise<string> {
+  const file = form.file;
+  if (!(file instanceof File)) {
+    fail("invalid_input", 'No file was sent: use a multipart form with the field "file".');
+  }
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const kind = pictureKind(bytes);
+  const filename = `${crypto.randomUUID()}${kind.extension}`;
+  await writeFile(`${directory}/${filename}`, bytes);
+  return filename;
+}
+
+/** A stored picture as an HTTP answer's parts, or null when it is gone. */
+export async function readStoredPicture(
+  directory: string,
+  filename: string | null,
+): Promise<{ bytes: Uint8Array<ArrayBuffer>; type: string } | null> {
+  if (!filename) return null;
+  try {
+    return { bytes: await Deno.readFile(`${directory}/${filename}`), type: pictureType(filename) };
+  } catch {
+    return null;
+  }
+}
+
+export async function removeStoredPicture(directory: string, filename: string | null): Promise<void> {
+  if (filename) await Deno.remove(`${directory}/${filename}`).catch(() => {});
+}

@@ -1,14 +1,45 @@
 import { Hono } from "hono";
+import { eq } from "drizzle-orm";
+import { workspaces } from "../../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import type { AppEnv } from "../http/env.ts";
 import { parseJson } from "../http/body.ts";
+import { readForm, uploadLimit } from "../http/form.ts";
 import { requirePermission } from "../http/auth_guard.ts";
-import { CreateWorkspaceInput } from "../../shared/api/workspaces.ts";
+import {
+  CreateWorkspaceInput,
+  SuggestedMessagesInput,
+  UpdateWorkspaceInput,
+} from "../../shared/api/workspaces.ts";
+import { writeFileAtomic } from "../storage.ts";
+import { withErrorBody } from "../errors.ts";
+import {
+  MAX_PICTURE_BYTES,
+  readStoredPicture,
+  removeStoredPicture,
+  storeUploadedPicture,
+} from "../users/images.ts";
+import { workspaceNamespace } from "../providers/vectors/namespace.ts";
 import { presentWorkspace } from "./present.ts";
-import { createWorkspace, findWorkspace, listWorkspaces, workspaceDetail } from "./service.ts";
+import {
+  createWorkspace,
+  findWorkspace,
+  listWorkspaces,
+  requireWorkspace,
+  workspaceDetail,
+} from "./service.ts";
+import {
+  deleteWorkspace,
+  resetVectorDatabase,
+  setSuggestedMessages,
+  suggestedMessages,
+  updateWorkspace,
+} from "./manage.ts";
 
 /** Workspace calls (spec 01 §7.2, api-contract.md §5.2). */
 export function workspaceRoutes(deps: Deps) {
+  const manage = requirePermission("workspace:manage");
+  const pictures = deps.paths.profilePictures;
   return new Hono<AppEnv>()
     .get("/workspaces", async (c) => {
       const rows = await listWorkspaces(deps, c.var.actor);
@@ -30,5 +61,91 @@ export function workspaceRoutes(deps: Deps) {
       const row = await findWorkspace(deps, c.var.actor, c.req.param("slug"));
       if (!row) return c.json({ workspace: null }, 404);
       return c.json({ workspace: await workspaceDetail(deps, row) });
+    })
+    .post("/workspace/:slug/update", manage, async (c) => {
+      const errorBody = (message: string) => ({ workspace: null, message });
+      const workspace = await requireWorkspace(
+        deps,
+        c.var.actor,
+        c.req.param("slug"),
+        errorBody("Workspace does not exist."),
+      );
+      const input = await parseJson(c, UpdateWorkspaceInput, errorBody, { bareMessages: true });
+      const updated = await withErrorBody(errorBody, () => updateWorkspace(deps, workspace, input));
+      if (!updated) return c.json({ workspace: { id: workspace.id }, message: "No valid fields to update!" });
+      return c.json({ workspace: presentWorkspace(updated), message: null });
+    })
+    .delete("/workspace/:slug", manage, async (c) => {
+      const workspace = await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
+      await deleteWorkspace(deps, workspace);
+      deps.log.info("Workspace deleted", { slug: workspace.slug });
+      return c.json({ success: true, error: null });
+    })
+    .delete("/workspace/:slug/reset-vector-db", manage, async (c) => {
+      const workspace = await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
+      await resetVectorDatabase(deps, workspace);
+      return c.json({ success: true, error: null });
+    })
+    .get("/workspace/:slug/suggested-messages", async (c) => {
+      const workspace = await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
+      return c.json({ success: true, suggestedMessages: await suggestedMessages(deps, workspace) });
+    })
+    .post("/workspace/:slug/suggested-messages", manage, async (c) => {
+      const workspace = await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
+      const input = await parseJson(c, SuggestedMessagesInput);
+      await setSuggestedMessages(deps, workspace, input.messages);
+      return c.json({ success: true, message: "Suggested messages saved successfully." });
+    })
+    .post(
+      "/workspace/:slug/upload-pfp",
+      manage,
+      uploadLimit(MAX_PICTURE_BYTES, "The picture is too large: the limit is 5 MB."),
+      async (c) => {
+        const workspace = await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
+        const filename = await storeUploadedPicture(await readForm(c), pictures, writeFileAtomic);
+        await deps.db.update(workspaces).set({ pfpFilename: filename, lastUpdatedAt: new Date() })
+          .where(eq(workspaces.id, workspace.id));
+        await removeStoredPicture(pictures, workspace.pfpFilename);
+        return c.json({ success: true, error: null });
+      },
+    )
+    .get("/workspace/:slug/pfp", async (c) => {
+      const workspace = await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
+      const picture = await readStoredPicture(pictures, workspace.pfpFilename);
+      if (!picture) return c.body(null, 204);
+      return c.body(picture.bytes, 200, {
+        "Content-Type": picture.type,
+        "Cache-Control": "private, no-cache",
+      });
+    })
+    .delete("/workspace/:slug/remove-pfp", manage, async (c) => {
+      const workspace = await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
+      await deps.db.update(workspaces).set({ pfpFilename: null, lastUpdatedAt: new Date() })
+        .where(eq(workspaces.id, workspace.id));
+      await removeStoredPicture(pictures, workspace.pfpFilename);
+      return c.json({ success: true, error: null });
+    })
+    .get("/workspace/:slug/tts/:chatId", async (c) => {
+      // No text-to-speech provider is configured in this version: "no audio" is 204, as the spec says.
+      await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
+      return c.body(null, 204);
+    })
+    .get("/system/system-vectors", requirePermission("documents:manage"), async (c) => {
+      const slug = c.req.query("slug");
+      const embedder = deps.providers.embedder();
+      if (slug) {
+        const workspace = await requireWorkspace(deps, c.var.actor, slug);
+        return c.json({ vectorCount: await deps.vectors.count(workspaceNamespace(workspace.id, embedder)) });
+      }
+      let total = 0;
+      for (const row of await listWorkspaces(deps, c.var.actor)) {
+        total += await deps.vectors.count(workspaceNamespace(row.id, embedder));
+      }
+      return c.json({ vectorCount: total });
+    })
+    .get("/workspace/:slug/is-agent-command-available", async (c) => {
+      await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
+      // Agents are not part of this version, so the @agent command is not offered.
+      return c.json({ showAgentCommand: false });
     });
 }

@@ -69,3 +69,69 @@ export const UpdateEmbeddingsAnswer = z.object({
   workspace: WorkspaceDetail.nullable(),
   message: z.string().nullable(),
 });
+
+const numberLike = (label: string) =>
+  z.preprocess(
+    (value) => (typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value))
+      ? Number(value)
+      : value),
+    z.number({ error: `${label} must be a number` }),
+  );
+const blankToNull = (value: unknown) => (value === "" || value === undefined ? null : value);
+const optionalText = (label: string, max: number) =>
+  z.preprocess(blankToNull, z.string({ error: `${label} must be text` }).max(max).nullable());
+
+/**
+ * `POST /api/workspace/:slug/update`: the writable fields of api-contract.md §5.1. Numbers may come as text
+ * (forms send them so); a value out of range is a 400 naming the field, never silently replaced.
+ */
+export const UpdateWorkspaceInput = z.object({
+  name: z.string({ error: "Workspace name must be text" }).trim().min(1, "Workspace name cannot be empty")
+    .max(255, "Workspace name must be at most 255 characters"),
+  openAiTemp: z.preprocess(
+    blankToNull,
+    numberLike("Temperature").pipe(
+      z.number().min(0, "Temperature cannot be negative").max(2, "Temperature must be at most 2"),
+    )
+      .nullable(),
+  ),
+  openAiHistory: numberLike("Chat history").pipe(
+    z.number().int("Chat history must be a whole number").min(0, "Chat history cannot be negative")
+      .max(1000, "Chat history must be at most 1000"),
+  ),
+  similarityThreshold: numberLike("Similarity threshold").pipe(
+    z.number().min(0, "Similarity threshold must be between 0 and 1").max(
+      1,
+      "Similarity threshold must be between 0 and 1",
+    ),
+  ),
+  topN: numberLike("Max context snippets").pipe(
+    z.number().int("Max context snippets must be a whole number").min(
+      1,
+      "Max context snippets must be at least 1",
+    )
+      .max(200, "Max context snippets must be at most 200"),
+  ),
+  chatMode: z.enum(["chat", "query", "automatic"], { error: "Chat mode must be chat or query" })
+    .transform((mode) => (mode === "automatic" ? "chat" : mode)),
+  chatProvider: optionalText("Chat provider", 64),
+  chatModel: optionalText("Chat model", 255),
+  agentProvider: optionalText("Agent provider", 64),
+  agentModel: optionalText("Agent model", 255),
+  openAiPrompt: optionalText("Prompt", 20_000),
+  queryRefusalResponse: optionalText("Refusal response", 5_000),
+  vectorSearchMode: z.enum(["default", "rerank"], { error: "Search mode must be default or rerank" }),
+}).partial();
+export type UpdateWorkspaceInput = z.infer<typeof UpdateWorkspaceInput>;
+
+export const SuggestedMessage = z.object({
+  heading: z.string().trim().max(200),
+  message: z.string().trim().min(1, "A suggested message cannot be empty").max(2000),
+});
+export const SuggestedMessagesInput = z.object({
+  messages: z.array(SuggestedMessage, { error: "messages must be a list of {heading, message}" }).max(20),
+});
+export const SuggestedMessagesAnswer = z.object({
+  success: z.boolean(),
+  suggestedMessages: z.array(SuggestedMessage),
+});

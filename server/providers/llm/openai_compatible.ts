@@ -50,6 +50,20 @@ export function lazyOpenAiClient(options: { baseURL: string; apiKey?: string; fe
   };
 }
 
+/** Text, or text and images as content parts (the OpenAI vision format). */
+function toOpenAiMessage(message: ChatRequest["messages"][number]) {
+  if (!message.images?.length || message.role !== "user") {
+    return { role: message.role, content: message.content };
+  }
+  return {
+    role: "user" as const,
+    content: [
+      { type: "text" as const, text: message.content },
+      ...message.images.map((image) => ({ type: "image_url" as const, image_url: { url: image.dataUrl } })),
+    ],
+  };
+}
+
 type Delta = { content?: string | null; reasoning_content?: string | null; reasoning?: string | null };
 
 /** A chat model behind any OpenAI-compatible `/chat/completions` endpoint, streamed. */
@@ -63,7 +77,7 @@ export function openAiCompatibleChatModel(options: OpenAiCompatibleOptions): Cha
       const stream = await call((client) =>
         client.chat.completions.create({
           model: options.modelId,
-          messages: request.messages,
+          messages: request.messages.map(toOpenAiMessage),
           stream: true,
           temperature: request.temperature,
           max_tokens: request.maxTokens ?? options.maxTokens,

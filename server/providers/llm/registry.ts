@@ -3,6 +3,7 @@ import { ProviderError } from "../../errors.ts";
 import type { SettingsService } from "../../settings/service.ts";
 import { openAiCompatibleChatModel } from "./openai_compatible.ts";
 import type { ChatModel } from "./types.ts";
+import type { ModelOverride } from "../../deps.ts";
 
 export interface ProviderDeps {
   fetch?: typeof fetch;
@@ -15,10 +16,24 @@ function required(settings: SettingsService, key: string, providerName: string):
 }
 
 /** The chat model the instance settings describe, or a ProviderError saying what is missing. */
-export function chatModelFromSettings(settings: SettingsService, deps: ProviderDeps = {}): ChatModel {
-  const providerId = settings.value("LLMProvider");
+export function chatModelFromSettings(
+  settings: SettingsService,
+  deps: ProviderDeps = {},
+  override: ModelOverride = { provider: null, model: null },
+): ChatModel {
+  const instanceProvider = settings.value("LLMProvider");
+  const providerId = override.provider ?? instanceProvider;
   if (!providerId) {
     throw new ProviderError("No LLM provider is set. Choose one in Settings → LLM Preference.");
+  }
+  if (override.provider && override.provider !== instanceProvider) {
+    // Providers keep one configuration each: a workspace may pick another only once it is set up.
+    const entry = llmProvider(override.provider);
+    if (!entry || entry.fields.length === 0) {
+      throw new ProviderError(
+        `The LLM provider ${override.provider} is not available in this version of Lectern.`,
+      );
+    }
   }
   const entry = llmProvider(providerId);
   switch (providerId) {
@@ -28,7 +43,7 @@ export function chatModelFromSettings(settings: SettingsService, deps: ProviderD
         providerId,
         baseURL: required(settings, "GenericOpenAiBasePath", name),
         apiKey: settings.value("GenericOpenAiKey"),
-        modelId: required(settings, "GenericOpenAiModelPref", name),
+        modelId: override.model || required(settings, "GenericOpenAiModelPref", name),
         contextWindow: Number(required(settings, "GenericOpenAiTokenLimit", name)),
         maxTokens: Number(settings.value("GenericOpenAiMaxTokens") ?? 1024),
         fetch: deps.fetch,

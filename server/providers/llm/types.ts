@@ -1,6 +1,15 @@
+/** An image sent with a message, as a data URL (`data:image/png;base64,…`). */
+export interface ImageInput {
+  name: string;
+  mime: string;
+  dataUrl: string;
+}
+
 export interface ChatMessage {
   role: "system" | "user" | "assistant";
   content: string;
+  /** Images for vision models; providers that take none ignore them. */
+  images?: ImageInput[];
 }
 
 export interface ChatRequest {

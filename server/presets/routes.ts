@@ -1,0 +1,30 @@
+import { Hono } from "hono";
+import type { Deps } from "../deps.ts";
+import type { AppEnv } from "../http/env.ts";
+import { parseJson } from "../http/body.ts";
+import { PresetInput } from "../../shared/api/presets.ts";
+import { idParam } from "../users/routes.ts";
+import { createPreset, deletePreset, listPresets, updatePreset } from "./service.ts";
+
+/** Slash command presets of the caller (spec 02 §7). */
+export function presetRoutes(deps: Deps) {
+  return new Hono<AppEnv>()
+    .get(
+      "/system/slash-command-presets",
+      async (c) => c.json({ presets: await listPresets(deps, c.var.actor) }),
+    )
+    .post("/system/slash-command-presets", async (c) => {
+      const input = await parseJson(c, PresetInput);
+      return c.json({ preset: await createPreset(deps, c.var.actor, input) }, 201);
+    })
+    .post("/system/slash-command-presets/:id", async (c) => {
+      const input = await parseJson(c, PresetInput);
+      return c.json({
+        preset: await updatePreset(deps, c.var.actor, idParam(c.req.param("id"), "preset"), input),
+      });
+    })
+    .delete("/system/slash-command-presets/:id", async (c) => {
+      await deletePreset(deps, c.var.actor, idParam(c.req.param("id"), "preset"));
+      return c.body(null, 204);
+    });
+}

@@ -105,7 +105,7 @@ export function pagesApp(deps: Deps): Hono<AppEnv> {
 
   const workspacePage = (c: Context<AppEnv>, slug: string, threadSlug: string | null) =>
     c.render(
-      <AppShell appName={appName()} activeSlug={slug}>
+      <AppShell appName={appName()} activeSlug={slug} activeThreadSlug={threadSlug}>
         <Island name="WorkspaceChat" component={WorkspaceChat} props={{ slug, threadSlug }} />
       </AppShell>,
       { title: t("pages.workspace.title"), islands: [...SHELL_ISLANDS, "WorkspaceChat"], guard: "any" },

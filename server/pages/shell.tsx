@@ -8,15 +8,16 @@ import { t } from "../../client/lib/i18n.ts";
 
 /** The app shell: sidebar with the workspace list, the page, the toast area. */
 export function AppShell(
-  { appName, activeSlug = null, children }: {
+  { appName, activeSlug = null, activeThreadSlug = null, children }: {
     appName: string;
     activeSlug?: string | null;
+    activeThreadSlug?: string | null;
     children: ReactNode;
   },
 ) {
   return (
     <div className="shell">
-      <Island name="Sidebar" component={Sidebar} props={{ activeSlug, appName }} />
+      <Island name="Sidebar" component={Sidebar} props={{ activeSlug, activeThreadSlug, appName }} />
       <main className="main" id="main">
         <Island name="AccountMenu" component={AccountMenu} props={{}} />
         {children}

@@ -1,0 +1,186 @@
+// Chat benchmark against a real server process and a fake OpenAI-compatible LLM on loopback:
+// 1. the server's share of time to first token in a workspace of 10,000 chunks (request sent → first chunk
+//    received, minus the fake LLM's own time from receiving the request to sending its first token);
+// 2. 500 concurrent streaming chats: errors and the gaps between chunks as the clients see them.
+import { startServerProcess } from "../server/testing/process.ts";
+import { startFakeOpenAi } from "../server/testing/fake_openai.ts";
+
+const CHUNKS = Number(Deno.env.get("BENCH_CHUNKS") ?? 10_000);
+const TTFT_RUNS = Number(Deno.env.get("BENCH_TTFT_RUNS") ?? 40);
+const CONCURRENT = Number(Deno.env.get("BENCH_CONCURRENT") ?? 500);
+const TOKENS = 40;
+const TOKEN_GAP_MS = 25;
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+};
+
+async function post(url: string, body: unknown) {
+  const response = await fetch(url, { method: "POST", body: JSON.stringify(body) });
+  return await response.json();
+}
+
+/** A text of about `chunks` × 1000 characters: varied words so chunks differ. */
+function corpus(chunks: number): string {
+  const words = [
+    "river",
+    "heron",
+    "lantern",
+    "granite",
+    "orchard",
+    "violin",
+    "harbour",
+    "meadow",
+    "copper",
+    "signal",
+  ];
+  const paragraphs: string[] = [];
+  for (let index = 0; index < chunks; index++) {
+    const sentence = Array.from({ length: 130 }, (_, word) => words[(index * 7 + word * 3) % words.length])
+      .join(" ");
+    paragraphs.push(`Section ${index}. ${sentence}.`);
+  }
+  return paragraphs.join("\n\n");
+}
+
+const storage = await Deno.makeTempDir({ prefix: "lectern-bench-chat-" });
+const llm = startFakeOpenAi();
+const requestReceived: number[] = [];
+llm.setReply(() => {
+  requestReceived.push(performance.now());
+  return { chunks: Array.from({ length: TOKENS }, (_, index) => `t${index} `), delayMs: TOKEN_GAP_MS };
+});
+const server = await startServerProcess({ STORAGE_DIR: storage, LOG_LEVEL: "warn" });
+try {
+  await post(`${server.url}/api/system/update-env`, {
+    LLMProvider: "generic-openai",
+    GenericOpenAiBasePath: llm.baseURL,
+    GenericOpenAiModelPref: "fake-model",
+    GenericOpenAiTokenLimit: "8192",
+    GenericOpenAiMaxTokens: "256",
+    EmbeddingEngine: "native",
+    VectorDB: "lancedb",
+  });
+
+  // 1. A workspace of CHUNKS chunks.
+  await post(`${server.url}/api/workspace/new`, { name: "Big" });
+  const form = new FormData();
+  form.append("file", new File([corpus(CHUNKS)], "big.txt"));
+  const ingestStarted = performance.now();
+  const upload =
+    await (await fetch(`${server.url}/api/workspace/big/upload-and-embed`, { method: "POST", body: form }))
+      .json();
+  if (!upload.success) throw new Error(`The upload failed: ${upload.error}`);
+  const ingestSeconds = (performance.now() - ingestStarted) / 1000;
+  const vectors = await (await fetch(`${server.url}/api/system/system-vectors?slug=big`)).json();
+
+  const serverShare: number[] = [];
+  // One chat first: it loads the vector store, the tokenizer and the SDK; the figures are for a warm server.
+  await (await fetch(`${server.url}/api/workspace/big/stream-chat`, {
+    method: "POST",
+    body: '{"message":"warm up"}',
+  }))
+    .text();
+  for (let run = 0; run < TTFT_RUNS; run++) {
+    const sent = performance.now();
+    const received = requestReceived.length;
+    const response = await fetch(`${server.url}/api/workspace/big/stream-chat`, {
+      method: "POST",
+      body: JSON.stringify({ message: `Where does the heron meet the river in section ${run * 37}?` }),
+    });
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    let first = 0;
+    while (true) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += value;
+      if (!first && text.includes('"textResponseChunk"')) first = performance.now();
+    }
+    // The fake waits TOKEN_GAP_MS before its first token: that wait is the LLM's, not the server's.
+    const llmOwn = TOKEN_GAP_MS;
+    const fakeGotRequest = requestReceived[received];
+    serverShare.push((fakeGotRequest - sent) + (first - fakeGotRequest - llmOwn));
+  }
+
+  // 2. CONCURRENT streams at once, in a small workspace.
+  await post(`${server.url}/api/workspace/new`, { name: "Small" });
+  const small = new FormData();
+  small.append("file", new File(["Herons wait by the river for fish."], "small.txt"));
+  await fetch(`${server.url}/api/workspace/small/upload-and-embed`, { method: "POST", body: small });
+  const gaps: number[] = [];
+  let errors = 0;
+  let complete = 0;
+  const concurrencyStarted = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENT }, async (_, index) => {
+    try {
+      const response = await fetch(`${server.url}/api/workspace/small/stream-chat`, {
+        method: "POST",
+        body: JSON.stringify({ message: `question ${index}` }),
+      });
+      if (!response.ok) throw new Error(`status ${response.status}`);
+      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let last = 0;
+      let buffer = "";
+      let chunks = 0;
+      while (true) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value;
+        const frames = buffer.split("\n\n");
+        buffer = frames.pop() ?? "";
+        for (const frame of frames) {
+          if (!frame.includes('"textResponseChunk"')) continue;
+          const now = performance.now();
+          if (last) gaps.push(now - last);
+          last = now;
+          chunks++;
+        }
+      }
+      if (chunks < TOKENS) throw new Error(`only ${chunks} chunks`);
+      complete++;
+    } catch {
+      errors++;
+    }
+  }));
+  const concurrencySeconds = (performance.now() - concurrencyStarted) / 1000;
+
+  const figures = {
+    chunks: vectors.vectorCount,
+    ingestSeconds: Number(ingestSeconds.toFixed(1)),
+    serverShareOfTtftMs: {
+      p50: Number(percentile(serverShare, 50).toFixed(1)),
+      p95: Number(percentile(serverShare, 95).toFixed(1)),
+      max: Number(Math.max(...serverShare).toFixed(1)),
+    },
+    concurrent: {
+      streams: CONCURRENT,
+      complete,
+      errors,
+      seconds: Number(concurrencySeconds.toFixed(1)),
+      chunkGapMs: {
+        llmGap: TOKEN_GAP_MS,
+        p50: Number(percentile(gaps, 50).toFixed(1)),
+        p99: Number(percentile(gaps, 99).toFixed(1)),
+      },
+    },
+  };
+  console.log(
+    `Workspace of ${figures.chunks} chunks (ingested in ${figures.ingestSeconds} s with the built-in embedder)`,
+  );
+  console.log(
+    `Server's share of time to first token over ${TTFT_RUNS} chats: p50 ${figures.serverShareOfTtftMs.p50} ms, p95 ${figures.serverShareOfTtftMs.p95} ms`,
+  );
+  console.log(
+    `${CONCURRENT} concurrent streams: ${complete} complete, ${errors} errors in ${figures.concurrent.seconds} s; ` +
+      `gap between chunks p50 ${figures.concurrent.chunkGapMs.p50} ms, p99 ${figures.concurrent.chunkGapMs.p99} ms ` +
+      `(the LLM sends one every ${TOKEN_GAP_MS} ms)`,
+  );
+  console.log(JSON.stringify({ benchmark: "chat", ...figures }));
+} finally {
+  server.child.kill("SIGTERM");
+  await server.exited();
+  await llm.close();
+  await Deno.remove(storage, { recursive: true });
+}

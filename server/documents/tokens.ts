@@ -1,34 +1,52 @@
-import type { Tiktoken } from "js-tiktoken/lite";
+type CountTokens = (text: string) => number;
 
-let encoder: Promise<Tiktoken> | null = null;
+let counter: Promise<CountTokens> | null = null;
 
-// The cl100k ranks are a large table; they load on the first count, not at start.
-function loadEncoder(): Promise<Tiktoken> {
-  encoder ??= Promise.all([import("js-tiktoken/lite"), import("js-tiktoken/ranks/cl100k_base")])
-    .then(([{ Tiktoken }, ranks]) => new Tiktoken(ranks.default));
-  return encoder;
+// A non-space run longer than this is counted in pieces: byte-pair merging grows with the square of a piece's
+// length, and one pasted base64 blob or line of "=====" must not stall the server.
+const LONG_RUN = 256;
+const LONG_RUNS = new RegExp(`\\S{${LONG_RUN + 1},}`, "g");
+
+// The cl100k tables are large; they load on the first count, not at start.
+function loadCounter(): Promise<CountTokens> {
+  counter ??= import("gpt-tokenizer/encoding/cl100k_base").then(({ countTokens }) => {
+    const count = (text: string) => countTokens(text, { allowedSpecial: "all" } as never);
+    return (text: string) => {
+      if (text.length <= LONG_RUN || !LONG_RUNS.test(text)) return count(text);
+      let total = count(text.replace(LONG_RUNS, " "));
+      for (const run of text.match(LONG_RUNS) ?? []) {
+        for (let start = 0; start < run.length; start += LONG_RUN) {
+          total += count(run.slice(start, start + LONG_RUN));
+        }
+      }
+      return total;
+    };
+  });
+  return counter;
 }
 
-/** A counter for cl100k tokens (the tokenizer the reference uses for its estimates). */
-export async function tokenCounter(): Promise<(text: string) => number> {
-  const loaded = await loadEncoder();
-  return (text) => loaded.encode(text, [], []).length;
+/** A counter of cl100k tokens (the tokenizer the reference uses for its estimates). */
+export function tokenCounter(): Promise<CountTokens> {
+  return loadCounter();
 }
 
 /**
- * Cuts `text` to at most `maxTokens` cl100k tokens by removing its middle (the start and the end usually matter
+ * Cuts `text` to at most `maxTokens` tokens by removing its middle (the start and the end usually matter
  * most), marking the cut.
  */
 export async function truncateMiddle(text: string, maxTokens: number): Promise<string> {
-  const loaded = await loadEncoder();
-  const tokens = loaded.encode(text, [], []);
-  if (tokens.length <= maxTokens) return text;
-  if (maxTokens <= 8) return loaded.decode(tokens.slice(0, Math.max(0, maxTokens)));
-  const keep = maxTokens - 4;
-  const head = Math.ceil(keep / 2);
-  return `${loaded.decode(tokens.slice(0, head))}\n[…]\n${
-    loaded.decode(tokens.slice(tokens.length - (keep - head)))
-  }`;
+  const count = await loadCounter();
+  const total = count(text);
+  if (total <= maxTokens) return text;
+  const marker = "\n[…]\n";
+  let keep = Math.floor(text.length * (maxTokens / total) * 0.95);
+  while (keep > 0) {
+    const head = Math.ceil(keep / 2);
+    const candidate = `${text.slice(0, head)}${marker}${text.slice(text.length - (keep - head))}`;
+    if (count(candidate) <= maxTokens) return candidate;
+    keep = Math.floor(keep * 0.85);
+  }
+  return "";
 }
 
 /**
@@ -37,5 +55,5 @@ export async function truncateMiddle(text: string, maxTokens: number): Promise<s
  */
 export async function estimateTokens(text: string): Promise<number> {
   if (text.length >= 5120) return Math.ceil(text.length / 8);
-  return (await tokenCounter())(text);
+  return (await loadCounter())(text);
 }

@@ -4,7 +4,8 @@ import { InviteLookup } from "../../shared/api/admin.ts";
 import { SuccessAnswer } from "../../shared/api/auth.ts";
 import { paths } from "../../shared/routes.ts";
 import { LoadingBlock } from "../components/LoadingBlock.tsx";
-import { TextField } from "../components/TextField.tsx";
+import { PasswordField } from "../components/PasswordField.tsx";
+import { UsernameField } from "../components/UsernameField.tsx";
 import { AuthCard } from "../features/auth/AuthCard.tsx";
 import {
   PASSWORD_MIN_LENGTH,
@@ -78,31 +79,22 @@ export default function AcceptInvite({ code }: Props) {
       <h1>{t("invite.heading")}</h1>
       <p className="muted">{t("invite.intro")}</p>
       <form className="form" onSubmit={submit} noValidate>
-        <TextField
+        <UsernameField
           label={t("invite.username")}
           hint={t("invite.usernameHint")}
-          name="username"
-          autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
-          required
           minLength={USERNAME_MIN}
           pattern="[a-z0-9_\-]+"
           disabled={busy}
           value={username}
-          onChange={(event) => setUsername(event.target.value)}
+          onValue={setUsername}
         />
-        <TextField
+        <PasswordField
           label={t("invite.password")}
           hint={t("invite.passwordHint")}
-          type="password"
-          name="password"
-          autoComplete="new-password"
-          required
           minLength={PASSWORD_MIN_LENGTH}
           disabled={busy}
           value={password}
-          onChange={(event) => setPassword(event.target.value)}
+          onValue={setPassword}
         />
         {error && <p className="form-error" role="alert">{t("common.errorPrefix", { message: error })}</p>}
         <button type="submit" className="button primary block" disabled={busy}>

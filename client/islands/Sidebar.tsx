@@ -5,17 +5,42 @@ import { paths } from "../../shared/routes.ts";
 import { api } from "../lib/api.ts";
 import { useCanManage } from "../features/auth/use_can_manage.ts";
 import { NewWorkspaceDialog } from "../features/new_workspace.tsx";
+import { threadFromPath } from "../features/threads/names.ts";
+import { ThreadList } from "../features/threads/ThreadList.tsx";
+import { useThreads } from "../features/threads/use_threads.ts";
 
-type Props = { activeSlug: string | null; appName: string };
+type Props = {
+  activeSlug: string | null;
+  /** The thread the page shows (/workspace/<slug>/t/<threadSlug>); null or absent elsewhere. */
+  activeThreadSlug?: string | null;
+  appName: string;
+};
 
-/** The app shell's sidebar: the workspace list, New Workspace, settings; a top bar with a menu on phones. */
-export default function Sidebar({ activeSlug, appName }: Props) {
+/**
+ * The app shell's sidebar: the workspace list with the active workspace's threads, New Workspace, settings; a
+ * top bar with a menu on phones.
+ */
+export default function Sidebar({ activeSlug, activeThreadSlug, appName }: Props) {
   const { t } = useTranslation();
   const [workspaces, setWorkspaces] = useState<Workspace[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
   const canManage = useCanManage();
+  // Loaded alongside the workspaces, shown under the active one.
+  const threads = useThreads(activeSlug);
+  const [currentThread, setCurrentThread] = useState<string | null | undefined>(
+    activeThreadSlug ?? undefined,
+  );
+
+  // A thread slug from the server names the thread; otherwise the address tells the workspace's chat (its
+  // default thread) from its settings pages, where no thread is current.
+  useEffect(() => {
+    if (!activeSlug) return;
+    setCurrentThread(
+      activeThreadSlug ? activeThreadSlug : threadFromPath(globalThis.location.pathname, activeSlug),
+    );
+  }, [activeSlug, activeThreadSlug]);
 
   useEffect(() => {
     api("/workspaces", { schema: WorkspaceList })
@@ -55,7 +80,7 @@ export default function Sidebar({ activeSlug, appName }: Props) {
         {workspaces && workspaces.length > 0 && (
           <ul className="workspace-list">
             {workspaces.map((workspace) => (
-              <li key={workspace.id}>
+              <li key={workspace.id} className={workspace.slug === activeSlug ? "with-threads" : undefined}>
                 <a
                   className={`workspace-link${workspace.slug === activeSlug ? " active" : ""}`}
                   href={paths.workspace(workspace.slug)}
@@ -72,6 +97,14 @@ export default function Sidebar({ activeSlug, appName }: Props) {
                   >
                     <span aria-hidden="true">⚙</span>
                   </a>
+                )}
+                {workspace.slug === activeSlug && (
+                  <ThreadList
+                    workspaceSlug={workspace.slug}
+                    workspaceName={workspace.name}
+                    state={threads}
+                    current={currentThread}
+                  />
                 )}
               </li>
             ))}

@@ -1,14 +1,101 @@
 import { createParser } from "eventsource-parser";
-import { ChatFrame } from "../../shared/api/chat.ts";
+import { z } from "zod";
+import { ChatFrame, Source } from "../../shared/api/chat.ts";
 import { API_BASE, authHeaders } from "./api.ts";
 import { t } from "./i18n.ts";
 
-/** A frame of the chat stream, or an unknown frame passed through as it came (e.g. `rename_thread`). */
-export type StreamEvent = ChatFrame | ({ type?: undefined } & Record<string, unknown>);
+/** Agent hand-off status (api-contract.md §7.2): a whole, closed message. */
+const StatusResponse = z.object({
+  type: z.literal("statusResponse"),
+  id: z.string().optional(),
+  uuid: z.string().optional(),
+  textResponse: z.string().nullable().default(null),
+  sources: z.array(Source).default([]),
+  error: z.union([z.string(), z.null(), z.literal(false)]).optional(),
+  animate: z.boolean().optional(),
+});
+const AgentInit = z.object({
+  type: z.literal("agentInitWebsocketConnection"),
+  websocketUUID: z.string(),
+});
+/** The frame without a type that follows the first answer of a thread (api-contract.md §5.3). */
+const RenameThread = z.object({
+  action: z.literal("rename_thread"),
+  thread: z.object({ slug: z.string(), name: z.string() }),
+});
+/** Whole-message frames of other servers that carry only `id` or only `uuid` (quirk 4 of api-contract.md §16). */
+const LooseSingle = z.object({
+  type: z.enum(["textResponse", "abort"]),
+  id: z.string().optional(),
+  uuid: z.string().optional(),
+  textResponse: z.string().nullable().default(null),
+  sources: z.array(Source).default([]),
+  error: z.union([z.string(), z.null(), z.literal(false)]).optional(),
+  chatId: z.number().optional(),
+});
+
+export type StatusResponseEvent = z.infer<typeof StatusResponse>;
+export type RenameThreadEvent = {
+  type?: undefined;
+  action: "rename_thread";
+  thread: { slug: string; name: string };
+};
+
+/**
+ * A frame of the chat stream (spec 01 §4). Known frames keep their `action` field (`reset_chat` comes on a
+ * `textResponse`); frames this client does not know are passed on as `{type: "unknown"}`.
+ */
+export type StreamEvent =
+  | (ChatFrame & { action?: string })
+  | StatusResponseEvent
+  | z.infer<typeof AgentInit>
+  | RenameThreadEvent
+  | { type: "unknown"; data: unknown };
 
 function abortEvent(message: string): ChatFrame {
   const id = crypto.randomUUID();
   return { id, uuid: id, type: "abort", textResponse: null, sources: [], close: true, error: message };
+}
+
+/** Turns one parsed `data:` JSON value into a stream event. */
+export function toStreamEvent(data: unknown): StreamEvent {
+  const action = typeof (data as { action?: unknown })?.action === "string"
+    ? { action: (data as { action: string }).action }
+    : {};
+  const frame = ChatFrame.safeParse(data);
+  if (frame.success) return { ...frame.data, ...action };
+  const status = StatusResponse.safeParse(data);
+  if (status.success) return status.data;
+  const agent = AgentInit.safeParse(data);
+  if (agent.success) return agent.data;
+  const rename = RenameThread.safeParse(data);
+  if (rename.success) return rename.data;
+  const loose = LooseSingle.safeParse(data);
+  if (loose.success) {
+    const id = loose.data.id ?? loose.data.uuid ?? crypto.randomUUID();
+    const uuid = loose.data.uuid ?? id;
+    if (loose.data.type === "abort") {
+      return {
+        ...abortEvent(
+          typeof loose.data.error === "string" ? loose.data.error : t("chat.errors.unknownError"),
+        ),
+        id,
+        uuid,
+      };
+    }
+    return {
+      id,
+      uuid,
+      type: "textResponse",
+      textResponse: loose.data.textResponse ?? "",
+      sources: loose.data.sources,
+      close: true,
+      error: null,
+      chatId: loose.data.chatId,
+      ...action,
+    };
+  }
+  return { type: "unknown", data };
 }
 
 /**
@@ -17,7 +104,7 @@ function abortEvent(message: string): ChatFrame {
  */
 export async function streamChat(
   path: string,
-  body: { message: string; attachments?: unknown[] },
+  body: { message: string; attachments?: { name: string; mime: string; contentString: string }[] },
   onEvent: (event: StreamEvent) => void,
   signal: AbortSignal,
 ): Promise<void> {
@@ -45,13 +132,14 @@ export async function streamChat(
   }
   const parser = createParser({
     onEvent(message) {
+      let data: unknown;
       try {
-        const data = JSON.parse(message.data);
-        const parsed = ChatFrame.safeParse(data);
-        onEvent(parsed.success ? parsed.data : data);
+        data = JSON.parse(message.data);
       } catch (error) {
         onEvent(abortEvent(t("chat.errors.inStream", { message: (error as Error).message })));
+        return;
       }
+      onEvent(toStreamEvent(data));
     },
   });
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();

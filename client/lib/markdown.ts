@@ -1,19 +1,77 @@
 import MarkdownIt from "markdown-it";
+import hljs from "highlight.js/lib/common";
+import { t } from "./i18n.ts";
 
 /**
  * Chat markdown: raw HTML is escaped, never rendered (`html: false`); link targets pass markdown-it's
- * `validateLink`, which refuses javascript:, vbscript:, file: and non-image data: URLs.
+ * `validateLink`, which refuses javascript:, vbscript:, file: and non-image data: URLs. Fenced code is
+ * highlighted with highlight.js when its language is known (else escaped) and gets a copy button that a
+ * delegated click handler serves (`data-code-copy`; no inline script, the CSP is script-src 'self'). Tables
+ * sit in a wrapper that scrolls sideways on narrow screens.
  */
-const markdown = new MarkdownIt({ html: false, linkify: true, breaks: false, typographer: false });
+const markdown: MarkdownIt = new MarkdownIt({
+  html: false,
+  linkify: true,
+  breaks: false,
+  typographer: false,
+  highlight(code, language) {
+    const known = language && hljs.getLanguage(language) ? language : null;
+    if (!known) return markdown.utils.escapeHtml(code);
+    try {
+      return hljs.highlight(code, { language: known, ignoreIllegals: true }).value;
+    } catch {
+      return markdown.utils.escapeHtml(code);
+    }
+  },
+});
 
-const defaultLinkOpen = markdown.renderer.rules.link_open ??
+const rules = markdown.renderer.rules;
+
+const defaultLinkOpen = rules.link_open ??
   ((tokens, index, options, _env, self) => self.renderToken(tokens, index, options));
-markdown.renderer.rules.link_open = (tokens, index, options, env, self) => {
+rules.link_open = (tokens, index, options, env, self) => {
   tokens[index].attrSet("target", "_blank");
   tokens[index].attrSet("rel", "noopener noreferrer nofollow");
   return defaultLinkOpen(tokens, index, options, env, self);
 };
 
+/** A code block inside its frame: the language (or "code") and the copy button above the block. */
+function framed(html: string, language: string): string {
+  const label = markdown.utils.escapeHtml(language || t("chat.code.plain"));
+  const copy = markdown.utils.escapeHtml(t("chat.code.copy"));
+  return `<div class="code-block"><div class="code-block-header"><span class="code-language">${label}</span>` +
+    `<button type="button" class="code-copy" data-code-copy="">${copy}</button></div>${html}</div>\n`;
+}
+
+const defaultFence = rules.fence!;
+rules.fence = (tokens, index, options, env, self) => {
+  const info = markdown.utils.unescapeAll(tokens[index].info ?? "").trim();
+  const language = info.split(/\s+/)[0] ?? "";
+  tokens[index].attrJoin("class", "hljs");
+  return framed(defaultFence(tokens, index, options, env, self).trimEnd(), language);
+};
+const defaultCodeBlock = rules.code_block!;
+rules.code_block = (tokens, index, options, env, self) =>
+  framed(defaultCodeBlock(tokens, index, options, env, self).trimEnd(), "");
+
+rules.table_open = (tokens, index, options, _env, self) =>
+  `<div class="table-scroll">${self.renderToken(tokens, index, options)}`;
+rules.table_close = (tokens, index, options, _env, self) => `${self.renderToken(tokens, index, options)}</div>`;
+
 export function renderMarkdown(source: string): string {
   return markdown.render(source);
+}
+
+/** Rendered final texts, so a long thread renders each answer once (bounded; oldest entries leave first). */
+const cache = new Map<string, string>();
+const CACHE_LIMIT = 2000;
+
+/** `renderMarkdown` remembered by content: for finished messages, whose text no longer changes. */
+export function renderMarkdownCached(source: string): string {
+  const hit = cache.get(source);
+  if (hit !== undefined) return hit;
+  const html = renderMarkdown(source);
+  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
+  cache.set(source, html);
+  return html;
 }

@@ -9,7 +9,8 @@ import {
   USERNAME_MIN_LENGTH,
 } from "../../../shared/api/auth.ts";
 import { Dialog } from "../../components/Dialog.tsx";
-import { TextField } from "../../components/TextField.tsx";
+import { PasswordField } from "../../components/PasswordField.tsx";
+import { UsernameField } from "../../components/UsernameField.tsx";
 import { type StoredUser, storeSession, updateStoredUser } from "../../lib/auth.ts";
 import { toast } from "../../lib/toast.ts";
 import { updateAccount } from "./account_api.ts";
@@ -76,33 +77,27 @@ export function AccountModal(
           username={user.username}
           onChange={onPictureChange}
         />
-        <TextField
+        <UsernameField
           id="account-username"
           label={t("account.username")}
           hint={t("account.usernameHint", { min: USERNAME_MIN_LENGTH })}
           error={errors.username}
-          name="username"
-          autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
-          required
           minLength={USERNAME_MIN_LENGTH}
           disabled={busy}
           value={username}
-          onChange={(event) => setUsername(event.target.value)}
+          onValue={setUsername}
         />
-        <TextField
+        {/* Optional: left empty, the password stays as it is. */}
+        <PasswordField
           id="account-password"
           label={t("account.password")}
           hint={t("account.passwordHint")}
           error={errors.password}
-          type="password"
-          name="password"
-          autoComplete="new-password"
+          required={false}
           minLength={PASSWORD_MIN_LENGTH}
           disabled={busy}
           value={password}
-          onChange={(event) => setPassword(event.target.value)}
+          onValue={setPassword}
         />
         <label className="field">
           <span className="field-label">{t("account.language")}</span>

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { TextField } from "../../components/TextField.tsx";
+import { PasswordField } from "../../components/PasswordField.tsx";
+import { UsernameField } from "../../components/UsernameField.tsx";
 import { api } from "../../lib/api.ts";
 import { type ValidLogin, validLogin } from "./session.ts";
 
@@ -43,29 +44,21 @@ export function CredentialsForm(
   return (
     <form className="form" onSubmit={submit}>
       {mode === "multi" && (
-        <TextField
+        <UsernameField
           label={t("login.username")}
-          name="username"
-          autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
-          required
           autoFocus
           disabled={busy}
           value={username}
-          onChange={(event) => setUsername(event.target.value)}
+          onValue={setUsername}
         />
       )}
-      <TextField
+      <PasswordField
         label={t("login.password")}
-        type="password"
-        name="password"
         autoComplete="current-password"
-        required
         autoFocus={mode === "single"}
         disabled={busy}
         value={password}
-        onChange={(event) => setPassword(event.target.value)}
+        onValue={setPassword}
       />
       {error && <p className="form-error" role="alert">{t("common.errorPrefix", { message: error })}</p>}
       <button type="submit" className="button primary block" disabled={busy}>

@@ -5,7 +5,9 @@ import {
   RECOVERY_CODES_NEEDED,
   ResetPasswordAnswer,
 } from "../../../shared/api/auth.ts";
+import { PasswordField } from "../../components/PasswordField.tsx";
 import { TextField } from "../../components/TextField.tsx";
+import { UsernameField } from "../../components/UsernameField.tsx";
 import { api, ApiError } from "../../lib/api.ts";
 import { resetToken } from "../../lib/auth.ts";
 import { toast } from "../../lib/toast.ts";
@@ -62,17 +64,12 @@ export function RecoveryForm({ onRecovered, onBack }: { onRecovered: () => void;
   return (
     <form className="form" onSubmit={submit}>
       <p className="muted">{t("login.recovery.intro")}</p>
-      <TextField
+      <UsernameField
         label={t("login.username")}
-        name="username"
-        autoComplete="username"
-        autoCapitalize="none"
-        spellCheck={false}
-        required
         autoFocus
         disabled={busy}
         value={username}
-        onChange={(event) => setUsername(event.target.value)}
+        onValue={setUsername}
       />
       {codes.map((code, index) => (
         <TextField
@@ -132,26 +129,20 @@ export function ResetForm({ onDone, onBack }: { onDone: () => void; onBack: () =
   return (
     <form className="form" onSubmit={submit}>
       <p className="muted">{t("login.reset.intro")}</p>
-      <TextField
+      <PasswordField
         label={t("login.reset.newPassword")}
-        type="password"
         name="newPassword"
-        autoComplete="new-password"
-        required
         autoFocus
         disabled={busy}
         value={newPassword}
-        onChange={(event) => setNewPassword(event.target.value)}
+        onValue={setNewPassword}
       />
-      <TextField
+      <PasswordField
         label={t("login.reset.confirmPassword")}
-        type="password"
         name="confirmPassword"
-        autoComplete="new-password"
-        required
         disabled={busy}
         value={confirmPassword}
-        onChange={(event) => setConfirmPassword(event.target.value)}
+        onValue={setConfirmPassword}
       />
       {error && <p className="form-error" role="alert">{error}</p>}
       <button type="submit" className="button primary block" disabled={busy}>

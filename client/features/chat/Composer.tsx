@@ -1,16 +1,71 @@
-import { type FormEvent, type KeyboardEvent, useState } from "react";
+import {
+  type ClipboardEvent,
+  type DragEvent,
+  type FormEvent,
+  type KeyboardEvent,
+  useRef,
+  useState,
+} from "react";
 import { useTranslation } from "react-i18next";
+import { toast } from "../../lib/toast.ts";
+import { checkImages, IMAGE_TYPES, MAX_IMAGES, readAsDataUrl } from "./attachments.ts";
+import type { ChatAttachment } from "./messages.ts";
+import { CloseIcon, PaperclipIcon } from "./icons.tsx";
 
-/** The prompt box: Enter sends, Shift+Enter starts a new line; Stop while an answer streams. */
+type Attached = ChatAttachment & { id: string };
+
+/**
+ * The prompt box: Enter sends, Shift+Enter starts a new line; Stop while an answer streams. Images (PNG, JPEG,
+ * WebP, GIF; at most 5 of 10 MB each) come from the attach button, a paste or a drop, and show as previews
+ * that can be removed before sending.
+ */
 export function Composer(
-  { busy, onSend, onStop }: { busy: boolean; onSend: (message: string) => void; onStop: () => void },
+  { busy, onSend, onStop }: {
+    busy: boolean;
+    onSend: (message: string, attachments: ChatAttachment[]) => void;
+    onStop: () => void;
+  },
 ) {
   const { t } = useTranslation();
   const [text, setText] = useState("");
+  const [images, setImages] = useState<Attached[]>([]);
+  const [dragging, setDragging] = useState(false);
+  const picker = useRef<HTMLInputElement>(null);
+  // The count as of the last change, so that two quick additions cannot together pass the limit.
+  const count = useRef(0);
+
+  async function attach(files: File[]) {
+    if (files.length === 0) return;
+    const { accepted, rejected } = checkImages(files, count.current);
+    count.current += accepted.length;
+    const tooMany = rejected.some((rejection) => rejection.reason === "count");
+    for (const rejection of rejected) {
+      if (rejection.reason === "type") toast.error(t("chat.attachments.wrongType", { name: rejection.name }));
+      if (rejection.reason === "size") toast.error(t("chat.attachments.tooLarge", { name: rejection.name }));
+    }
+    if (tooMany) toast.error(t("chat.attachments.tooMany", { max: MAX_IMAGES }));
+    for (const file of accepted) {
+      try {
+        const image = await readAsDataUrl(file);
+        setImages((current) => [...current, { ...image, id: crypto.randomUUID() }]);
+      } catch {
+        count.current -= 1;
+        toast.error(t("chat.attachments.readFailed", { name: file.name }));
+      }
+    }
+  }
+
+  const remove = (id: string) => {
+    count.current -= 1;
+    setImages((current) => current.filter((image) => image.id !== id));
+  };
+
   const send = () => {
     if (busy || !text.trim()) return;
-    onSend(text);
+    onSend(text, images.map(({ name, mime, dataUrl }) => ({ name, mime, dataUrl })));
     setText("");
+    setImages([]);
+    count.current = 0;
   };
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -22,8 +77,75 @@ export function Composer(
       send();
     }
   };
+  const paste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = Array.from(event.clipboardData.files).filter((file) => file.type.startsWith("image/"));
+    if (files.length === 0) return;
+    // An image alone replaces the paste; text copied together with an image is still pasted.
+    if (!event.clipboardData.types.includes("text/plain")) event.preventDefault();
+    attach(files);
+  };
+  const hasFiles = (event: DragEvent) => Array.from(event.dataTransfer.types).includes("Files");
+  const drop = (event: DragEvent) => {
+    if (!hasFiles(event)) return;
+    event.preventDefault();
+    setDragging(false);
+    attach(Array.from(event.dataTransfer.files));
+  };
+
   return (
-    <form className="composer" onSubmit={submit}>
+    <form
+      className={`composer${images.length ? " has-attachments" : ""}${dragging ? " dragging" : ""}`}
+      onSubmit={submit}
+      onDragOver={(event) => {
+        if (!hasFiles(event)) return;
+        event.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDragging(false);
+      }}
+      onDrop={drop}
+    >
+      {images.length > 0 && (
+        <ul className="composer-attachments" aria-label={t("chat.attachments.label")}>
+          {images.map((image) => (
+            <li key={image.id} className="composer-attachment">
+              <img src={image.dataUrl} alt={image.name} title={image.name} />
+              <button
+                type="button"
+                className="composer-attachment-remove"
+                aria-label={t("chat.attachments.remove", { name: image.name })}
+                title={t("chat.attachments.remove", { name: image.name })}
+                onClick={() => remove(image.id)}
+              >
+                <CloseIcon />
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {dragging && <p className="composer-drop-hint" aria-hidden="true">{t("chat.attachments.dropHint")}</p>}
+      <button
+        type="button"
+        className="composer-attach"
+        aria-label={t("chat.attachments.attach")}
+        title={t("chat.attachments.attach")}
+        onClick={() => picker.current?.click()}
+      >
+        <PaperclipIcon />
+      </button>
+      <input
+        ref={picker}
+        type="file"
+        accept={IMAGE_TYPES.join(",")}
+        multiple
+        hidden
+        data-testid="image-input"
+        onChange={(event) => {
+          attach(Array.from(event.target.files ?? []));
+          event.target.value = "";
+        }}
+      />
       <label className="visually-hidden" htmlFor="chat-input">{t("chat.inputLabel")}</label>
       <textarea
         id="chat-input"
@@ -33,6 +155,7 @@ export function Composer(
         value={text}
         onChange={(event) => setText(event.target.value)}
         onKeyDown={keyDown}
+        onPaste={paste}
       />
       {busy
         ? (

@@ -1,6 +1,13 @@
 import type { HistoryEntry, Source } from "../../../shared/api/chat.ts";
 import type { StreamEvent } from "../../lib/chat_stream.ts";
 
+/** An image sent with a prompt, kept as a data URL (history entries carry `{name, mime, dataUrl}`). */
+export interface ChatAttachment {
+  name: string;
+  mime: string;
+  dataUrl: string;
+}
+
 /** A chat message on the client (spec 01 §3). */
 export interface ChatMessage {
   uuid: string;
@@ -13,81 +20,174 @@ export interface ChatMessage {
   pending: boolean;
   chatId?: number;
   type?: string;
+  attachments?: ChatAttachment[];
+  /** Thumbs up (true), down (false) or none; answers only. */
+  feedbackScore?: boolean | null;
+}
+
+/** The events the message list understands: the stream's frames plus the local stop (spec 01 §4). */
+export type ChatEvent = StreamEvent | { type: "stopGeneration" };
+
+function attachmentsOf(value: unknown[]): ChatAttachment[] {
+  const images: ChatAttachment[] = [];
+  for (const item of value) {
+    const entry = item as Partial<ChatAttachment> | null;
+    if (entry && typeof entry.dataUrl === "string" && entry.dataUrl.startsWith("data:image/")) {
+      images.push({
+        name: typeof entry.name === "string" ? entry.name : "image",
+        mime: typeof entry.mime === "string" ? entry.mime : "image/png",
+        dataUrl: entry.dataUrl,
+      });
+    }
+  }
+  return images;
 }
 
 export function fromHistory(entries: HistoryEntry[]): ChatMessage[] {
-  return entries.map((entry) => ({
-    uuid: `${entry.chatId}-${entry.role}`,
-    content: entry.content,
-    role: entry.role,
-    sources: entry.role === "assistant" ? entry.sources : [],
+  return entries.map((entry) => {
+    const message: ChatMessage = {
+      uuid: `${entry.chatId}-${entry.role}`,
+      content: entry.content,
+      role: entry.role,
+      sources: entry.role === "assistant" ? entry.sources : [],
+      closed: true,
+      error: null,
+      animate: false,
+      pending: false,
+      chatId: entry.chatId,
+    };
+    if (entry.role === "assistant") {
+      message.type = entry.type;
+      message.feedbackScore = entry.feedbackScore;
+    } else {
+      const attachments = attachmentsOf(entry.attachments);
+      if (attachments.length > 0) message.attachments = attachments;
+    }
+    return message;
+  });
+}
+
+/** The user's prompt and the placeholder shown until the first frame comes. */
+export function outgoing(text: string, attachments: ChatAttachment[] = []): ChatMessage[] {
+  const prompt: ChatMessage = {
+    uuid: crypto.randomUUID(),
+    content: text,
+    role: "user",
+    sources: [],
     closed: true,
     error: null,
     animate: false,
     pending: false,
-    chatId: entry.chatId,
-    type: entry.role === "assistant" ? entry.type : undefined,
-  }));
+  };
+  if (attachments.length > 0) prompt.attachments = attachments;
+  return [prompt, {
+    uuid: crypto.randomUUID(),
+    content: "",
+    role: "assistant",
+    sources: [],
+    closed: false,
+    error: null,
+    animate: true,
+    pending: true,
+  }];
 }
 
-export interface ApplyResult {
-  messages: ChatMessage[];
-  /** True once the stream is over for the UI (abort, full message, finalize, stop). */
-  done: boolean;
+/** True when the event ends the wait for an answer (the stop button and loading state go away). */
+export function endsLoading(event: ChatEvent): boolean {
+  return event.type === "abort" || event.type === "statusResponse" || event.type === "textResponse" ||
+    event.type === "finalizeResponseStream" || event.type === "stopGeneration";
 }
 
-/** Applies one stream event to the message list, as spec 01 §4 describes each type. */
-export function applyEvent(
+function lastIndexWhere(messages: ChatMessage[], test: (message: ChatMessage) => boolean): number {
+  for (let index = messages.length - 1; index >= 0; index--) if (test(messages[index])) return index;
+  return -1;
+}
+
+/** Copies `messages` with the entries at the given positions replaced; every other object stays the same. */
+function replaced(messages: ChatMessage[], changes: Map<number, ChatMessage>): ChatMessage[] {
+  if (changes.size === 0) return messages;
+  const copy = messages.slice();
+  for (const [index, message] of changes) copy[index] = message;
+  return copy;
+}
+
+/** Gives the prompt just before `index` the answer's chatId, which edit and regenerate need. */
+function withPromptId(
   messages: ChatMessage[],
-  event: StreamEvent | { type: "stopGeneration" },
-): ApplyResult {
-  const next = messages.filter((message) => !message.pending);
+  index: number,
+  chatId: number | undefined,
+  changes: Map<number, ChatMessage>,
+) {
+  if (chatId === undefined || index < 1) return;
+  const prompt = messages[index - 1];
+  if (prompt.role === "user" && prompt.chatId !== chatId) changes.set(index - 1, { ...prompt, chatId });
+}
+
+/**
+ * Applies one stream event to the message list as spec 01 §4 describes each type. It is pure and shares
+ * structure: every message the event does not touch is the same object afterwards, so memoized rows of a long
+ * thread do not render again while an answer streams.
+ */
+export function applyEvent(messages: ChatMessage[], event: ChatEvent): ChatMessage[] {
+  const next = messages.some((message) => message.pending)
+    ? messages.filter((message) => !message.pending)
+    : messages;
   switch (event.type) {
     case "abort":
-      return {
-        messages: [...next, {
-          uuid: event.uuid ?? event.id,
-          content: "",
-          role: "assistant",
-          sources: [],
-          closed: true,
-          error: event.error,
-          animate: false,
-          pending: false,
-        }],
-        done: true,
+    case "statusResponse": {
+      const uuid = event.uuid ?? event.id ?? crypto.randomUUID();
+      const changes = new Map<number, ChatMessage>();
+      // An error in the middle of an answer: the text so far stays, closed; the error comes after it.
+      const partial = lastIndexWhere(next, (message) => message.uuid === uuid);
+      if (partial !== -1) {
+        changes.set(partial, { ...next[partial], closed: true, animate: false });
+      }
+      const error = typeof event.error === "string" && event.error ? event.error : null;
+      const appended: ChatMessage = {
+        uuid: partial === -1 ? uuid : `${uuid}:${event.type}`,
+        content: event.textResponse ?? "",
+        role: "assistant",
+        sources: event.sources ?? [],
+        closed: true,
+        error,
+        animate: false,
+        pending: false,
+        type: event.type,
       };
-    case "textResponse":
-      return {
-        messages: [...next, {
-          uuid: event.uuid ?? event.id,
+      return [...replaced(next, changes), appended];
+    }
+    case "textResponse": {
+      const message: ChatMessage = {
+        uuid: event.uuid ?? event.id,
+        content: event.textResponse,
+        role: "assistant",
+        sources: event.sources,
+        closed: true,
+        error: null,
+        animate: false,
+        pending: false,
+        chatId: event.chatId,
+      };
+      // `/reset`: the conversation is gone; only the reset notice stays.
+      if (event.action === "reset_chat") return [message];
+      const changes = new Map<number, ChatMessage>();
+      const all = [...next, message];
+      withPromptId(all, all.length - 1, event.chatId, changes);
+      return replaced(all, changes);
+    }
+    case "textResponseChunk": {
+      const index = lastIndexWhere(next, (message) => message.uuid === event.uuid);
+      if (index === -1) {
+        return [...next, {
+          uuid: event.uuid,
           content: event.textResponse,
           role: "assistant",
           sources: event.sources,
-          closed: true,
+          closed: event.close,
           error: null,
-          animate: false,
+          animate: !event.close,
           pending: false,
-          chatId: event.chatId,
-        }],
-        done: true,
-      };
-    case "textResponseChunk": {
-      const index = next.findIndex((message) => message.uuid === event.uuid);
-      if (index === -1) {
-        return {
-          messages: [...next, {
-            uuid: event.uuid,
-            content: event.textResponse,
-            role: "assistant",
-            sources: event.sources,
-            closed: event.close,
-            error: null,
-            animate: !event.close,
-            pending: false,
-          }],
-          done: false,
-        };
+        }];
       }
       const current = next[index];
       const updated: ChatMessage = {
@@ -97,36 +197,50 @@ export function applyEvent(
         closed: event.close,
         animate: !event.close,
       };
-      return {
-        messages: next.map((message, position) => (position === index ? updated : message)),
-        done: false,
-      };
+      return replaced(next, new Map([[index, updated]]));
     }
     case "finalizeResponseStream": {
-      const count = next.length;
-      return {
-        messages: next.map((message, position) =>
-          position >= count - 2
-            ? { ...message, chatId: event.chatId ?? message.chatId, closed: true, animate: false }
-            : message
-        ),
-        done: true,
-      };
+      // The answer with this uuid and its prompt; with no such answer, the last two messages.
+      let index = lastIndexWhere(next, (message) => message.uuid === event.uuid);
+      if (index === -1) index = next.length - 1;
+      if (index < 0) return next;
+      const changes = new Map<number, ChatMessage>();
+      const answer = next[index];
+      changes.set(index, { ...answer, chatId: event.chatId ?? answer.chatId, closed: true, animate: false });
+      withPromptId(next, index, event.chatId, changes);
+      return replaced(next, changes);
     }
     case "stopGeneration": {
       const last = next.length - 1;
-      return {
-        messages: next.map((message, position) =>
-          position === last && message.role === "assistant"
-            ? { ...message, closed: true, animate: false, sources: [] }
-            : message
-        ),
-        done: true,
-      };
+      if (last < 0 || next[last].role !== "assistant") return next;
+      return replaced(
+        next,
+        new Map([[last, { ...next[last], closed: true, animate: false, pending: false, sources: [] }]]),
+      );
     }
     default:
-      return { messages, done: false };
+      return messages;
   }
+}
+
+/**
+ * After the stop button the server saves the text generated so far (api-contract.md §7.3 sequence 9) but
+ * sends no chatId. Once the history holds that chat, the stopped answer and its prompt take its id and text.
+ * Returns null while the history does not have it yet.
+ */
+export function adoptSavedChat(messages: ChatMessage[], history: HistoryEntry[]): ChatMessage[] | null {
+  const last = messages.length - 1;
+  const answer = messages[last];
+  const prompt = messages[last - 1];
+  if (!answer || !prompt || answer.role !== "assistant" || answer.chatId !== undefined) return null;
+  if (prompt.role !== "user" || prompt.chatId !== undefined) return null;
+  const known = new Set(messages.map((message) => message.chatId));
+  const saved = history.at(-1);
+  if (!saved || saved.role !== "assistant" || known.has(saved.chatId)) return null;
+  const copy = messages.slice();
+  copy[last - 1] = { ...prompt, chatId: saved.chatId };
+  copy[last] = { ...answer, chatId: saved.chatId, content: saved.content };
+  return copy;
 }
 
 /** Citations grouped by document title, each with its chunks (the reference's combineLikeSources). */

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
-import { TextField } from "../../components/TextField.tsx";
+import { PasswordField } from "../../components/PasswordField.tsx";
+import { UsernameField } from "../../components/UsernameField.tsx";
 import { PASSWORD_MIN_LENGTH } from "../auth/validation.ts";
 import { ChoiceGroup } from "./ChoiceGroup.tsx";
 
@@ -31,20 +32,16 @@ export function PasswordSetup(
         ]}
       />
       {usePassword === "yes" && (
-        <TextField
+        <PasswordField
           id="instance-password"
           label={t("onboarding.userSetup.instancePassword")}
           hint={
             <>{t("onboarding.userSetup.passwordLength")} {t("onboarding.userSetup.passwordNoRecovery")}</>
           }
-          type="password"
-          name="password"
-          autoComplete="new-password"
-          required
           minLength={INSTANCE_PASSWORD_INPUT_MIN}
           disabled={disabled}
           value={password}
-          onChange={(event) => onPasswordChange(event.target.value)}
+          onValue={onPasswordChange}
         />
       )}
     </>
@@ -67,34 +64,25 @@ export function TeamSetup(
   return (
     <>
       <p className="notice">{t("onboarding.userSetup.teamHint")}</p>
-      <TextField
+      <UsernameField
         id="admin-username"
         label={t("onboarding.userSetup.adminUsername")}
         hint={t("onboarding.userSetup.usernameHint", { min: 6 })}
         error={usernameProblem}
-        name="username"
-        autoComplete="username"
-        autoCapitalize="none"
-        spellCheck={false}
-        required
         minLength={6}
         pattern="[a-z0-9_\-]+"
         disabled={disabled}
         value={username}
-        onChange={(event) => onUsernameChange(event.target.value)}
+        onValue={onUsernameChange}
       />
-      <TextField
+      <PasswordField
         id="admin-password"
         label={t("onboarding.userSetup.adminPassword")}
         hint={t("onboarding.userSetup.passwordLength")}
-        type="password"
-        name="password"
-        autoComplete="new-password"
-        required
         minLength={PASSWORD_MIN_LENGTH}
         disabled={disabled}
         value={password}
-        onChange={(event) => onPasswordChange(event.target.value)}
+        onValue={onPasswordChange}
       />
     </>
   );

@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { User } from "../../../shared/api/auth.ts";
 import { UserList } from "../../../shared/api/admin.ts";
+import { CheckboxList } from "../../components/CheckboxList.tsx";
 import { LoadingBlock } from "../../components/LoadingBlock.tsx";
 import { api } from "../../lib/api.ts";
 import { toast } from "../../lib/toast.ts";
@@ -25,13 +26,6 @@ export function MembersChecklist({ workspaceId, memberIds, onSaved, onClose }: P
       });
   }, [t, onClose]);
 
-  const toggle = (id: number) =>
-    setChosen((current) => {
-      const next = new Set(current);
-      if (!next.delete(id)) next.add(id);
-      return next;
-    });
-
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (busy || !users) return;
@@ -54,17 +48,17 @@ export function MembersChecklist({ workspaceId, memberIds, onSaved, onClose }: P
   if (!users) return <LoadingBlock label={t("workspaceSettings.members.loadingUsers")} />;
   return (
     <form className="form" onSubmit={submit}>
-      <fieldset className="check-list" disabled={busy}>
-        <legend className="field-label">{t("workspaceSettings.members.choose")}</legend>
-        <p className="field-hint">{t("workspaceSettings.members.chooseHint")}</p>
-        {users.map((user) => (
-          <label key={user.id} className="check">
-            <input type="checkbox" checked={chosen.has(user.id)} onChange={() => toggle(user.id)} />
-            <span>{user.username ?? `#${user.id}`}</span>
-            <span className="badge">{t(`users.roles.${user.role}`)}</span>
-          </label>
-        ))}
-      </fieldset>
+      <CheckboxList
+        legend={t("workspaceSettings.members.choose")}
+        hint={t("workspaceSettings.members.chooseHint")}
+        items={users}
+        idOf={(user) => user.id}
+        labelOf={(user) => user.username ?? `#${user.id}`}
+        badgeOf={(user) => t(`users.roles.${user.role}`)}
+        chosen={chosen}
+        onChosenChange={setChosen}
+        disabled={busy}
+      />
       <div className="form-actions">
         <button type="button" className="button secondary" onClick={onClose} disabled={busy}>
           {t("common.cancel")}

@@ -2,6 +2,7 @@ import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { type Invite, NewInviteAnswer } from "../../../../shared/api/admin.ts";
 import type { Workspace } from "../../../../shared/api/workspaces.ts";
+import { CheckboxList } from "../../../components/CheckboxList.tsx";
 import { Dialog } from "../../../components/Dialog.tsx";
 import { api, ApiError } from "../../../lib/api.ts";
 import { toast } from "../../../lib/toast.ts";
@@ -31,13 +32,6 @@ function CreateInviteForm({ workspaces, onClose, onCreated }: Omit<Props, "open"
   const [chosen, setChosen] = useState<ReadonlySet<number>>(new Set());
   const [busy, setBusy] = useState(false);
   const [invite, setInvite] = useState<Invite | null>(null);
-
-  const toggle = (id: number) =>
-    setChosen((current) => {
-      const next = new Set(current);
-      if (!next.delete(id)) next.add(id);
-      return next;
-    });
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -73,17 +67,17 @@ function CreateInviteForm({ workspaces, onClose, onCreated }: Omit<Props, "open"
 
   return (
     <form className="form" onSubmit={submit}>
-      <fieldset className="check-list" disabled={busy}>
-        <legend className="field-label">{t("invites.create.workspaces")}</legend>
-        <p className="field-hint">{t("invites.create.workspacesHint")}</p>
-        {workspaces.length === 0 && <p className="muted">{t("invites.create.noWorkspaces")}</p>}
-        {workspaces.map((workspace) => (
-          <label key={workspace.id} className="check">
-            <input type="checkbox" checked={chosen.has(workspace.id)} onChange={() => toggle(workspace.id)} />
-            <span>{workspace.name}</span>
-          </label>
-        ))}
-      </fieldset>
+      <CheckboxList
+        legend={t("invites.create.workspaces")}
+        hint={t("invites.create.workspacesHint")}
+        empty={t("invites.create.noWorkspaces")}
+        items={workspaces}
+        idOf={(workspace) => workspace.id}
+        labelOf={(workspace) => workspace.name}
+        chosen={chosen}
+        onChosenChange={setChosen}
+        disabled={busy}
+      />
       <div className="form-actions">
         <button type="button" className="button secondary" onClick={onClose} disabled={busy}>
           {t("common.cancel")}

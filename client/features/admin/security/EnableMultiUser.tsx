@@ -1,9 +1,9 @@
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { TextField } from "../../../components/TextField.tsx";
 import { toast } from "../../../lib/toast.ts";
+import { RulePasswordField, RuleUsernameField } from "../RuleFields.tsx";
 import { act, messageOf } from "../requests.ts";
-import { passwordProblem, RULES, usernameProblem } from "../validation.ts";
+import { passwordProblem, usernameProblem } from "../validation.ts";
 import { signInAgain } from "./leave.ts";
 
 /** Single-user mode: turn on accounts, with this visitor's account as the first admin. */
@@ -40,34 +40,23 @@ export function EnableMultiUser() {
       <p className="muted">{t("security.multiUser.intro")}</p>
       <p className="notice warning">{t("security.multiUser.warning")}</p>
       <form className="form" onSubmit={submit} noValidate>
-        <TextField
+        <RuleUsernameField
           id="admin-username"
           label={t("security.multiUser.username")}
-          hint={t("users.fields.usernameHint", RULES)}
-          error={tried && usernameError ? t(usernameError, RULES) : null}
-          name="username"
-          autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
-          required
-          maxLength={RULES.usernameMax}
+          problem={usernameError}
+          tried={tried}
           disabled={busy}
           value={username}
-          onChange={(event) => setUsername(event.target.value)}
+          onValue={setUsername}
         />
-        <TextField
+        <RulePasswordField
           id="admin-password"
           label={t("security.multiUser.password")}
-          hint={t("users.fields.passwordHint", RULES)}
-          error={tried && passwordError ? t(passwordError, RULES) : null}
-          type="password"
-          name="password"
-          autoComplete="new-password"
-          required
-          minLength={RULES.passwordMin}
+          problem={passwordError}
+          tried={tried}
           disabled={busy}
           value={password}
-          onChange={(event) => setPassword(event.target.value)}
+          onValue={setPassword}
         />
         <div className="form-actions start">
           <button type="submit" className="button danger" disabled={busy}>

@@ -1,8 +1,8 @@
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { TextField } from "../../../components/TextField.tsx";
 import { clearSession } from "../../../lib/auth.ts";
 import { toast } from "../../../lib/toast.ts";
+import { RulePasswordField } from "../RuleFields.tsx";
 import { act, messageOf } from "../requests.ts";
 import { passwordProblem, RULES } from "../validation.ts";
 import { signInAgain } from "./leave.ts";
@@ -60,19 +60,15 @@ export function PasswordProtection({ requiresAuth }: { requiresAuth: boolean }) 
           <span>{t("security.password.toggle")}</span>
         </label>
         {enabled && (
-          <TextField
+          <RulePasswordField
             id="instance-password"
             label={protectedNow ? t("security.password.newPassword") : t("security.password.password")}
             hint={t("security.password.hint", RULES)}
-            error={tried && problem ? t(problem, RULES) : null}
-            type="password"
-            name="password"
-            autoComplete="new-password"
-            required
-            minLength={RULES.passwordMin}
+            problem={problem}
+            tried={tried}
             disabled={busy}
             value={password}
-            onChange={(event) => setPassword(event.target.value)}
+            onValue={setPassword}
           />
         )}
         {enabled && <p className="notice">{t("security.password.signInNotice")}</p>}

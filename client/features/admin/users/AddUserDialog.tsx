@@ -4,11 +4,11 @@ import type { User } from "../../../../shared/api/auth.ts";
 import { NewUserAnswer, NewUserInput } from "../../../../shared/api/admin.ts";
 import type { Role } from "../../../../shared/roles.ts";
 import { Dialog } from "../../../components/Dialog.tsx";
-import { TextField } from "../../../components/TextField.tsx";
 import { api, ApiError } from "../../../lib/api.ts";
 import { toast } from "../../../lib/toast.ts";
+import { RulePasswordField, RuleUsernameField } from "../RuleFields.tsx";
 import { messageOf } from "../requests.ts";
-import { passwordProblem, RULES, usernameProblem } from "../validation.ts";
+import { passwordProblem, usernameProblem } from "../validation.ts";
 import { assignableRoles } from "./permissions.ts";
 
 type Props = { open: boolean; me: User; onClose: () => void; onAdded: () => void };
@@ -52,35 +52,25 @@ function AddUserForm({ me, onClose, onAdded }: Omit<Props, "open">) {
 
   return (
     <form className="form" onSubmit={submit} noValidate>
-      <TextField
+      <RuleUsernameField
         id="new-user-username"
         label={t("users.fields.username")}
-        hint={t("users.fields.usernameHint", RULES)}
-        error={tried && usernameError ? t(usernameError, RULES) : null}
-        name="username"
+        problem={usernameError}
+        tried={tried}
         autoComplete="off"
-        autoCapitalize="none"
-        spellCheck={false}
         autoFocus
-        required
-        maxLength={RULES.usernameMax}
         disabled={busy}
         value={username}
-        onChange={(event) => setUsername(event.target.value)}
+        onValue={setUsername}
       />
-      <TextField
+      <RulePasswordField
         id="new-user-password"
         label={t("users.fields.password")}
-        hint={t("users.fields.passwordHint", RULES)}
-        error={tried && passwordError ? t(passwordError, RULES) : null}
-        type="password"
-        name="password"
-        autoComplete="new-password"
-        required
-        minLength={RULES.passwordMin}
+        problem={passwordError}
+        tried={tried}
         disabled={busy}
         value={password}
-        onChange={(event) => setPassword(event.target.value)}
+        onValue={setPassword}
       />
       <div className="field">
         <label className="field-label" htmlFor="new-user-role">{t("users.fields.role")}</label>

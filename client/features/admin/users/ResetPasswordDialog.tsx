@@ -3,10 +3,10 @@ import { useTranslation } from "react-i18next";
 import type { User } from "../../../../shared/api/auth.ts";
 import { UpdateUserInput } from "../../../../shared/api/admin.ts";
 import { Dialog } from "../../../components/Dialog.tsx";
-import { TextField } from "../../../components/TextField.tsx";
 import { toast } from "../../../lib/toast.ts";
+import { RulePasswordField } from "../RuleFields.tsx";
 import { act, messageOf } from "../requests.ts";
-import { passwordProblem, RULES } from "../validation.ts";
+import { passwordProblem } from "../validation.ts";
 import { displayName } from "./permissions.ts";
 
 /** An admin sets a new password for an account (spec 01 §6: only an admin can reset passwords). */
@@ -50,20 +50,15 @@ function ResetPasswordForm({ user, onClose }: { user: User; onClose: () => void 
   return (
     <form className="form" onSubmit={submit} noValidate>
       <p className="muted">{t("users.reset.intro", { name })}</p>
-      <TextField
+      <RulePasswordField
         id="reset-password"
         label={t("users.reset.password")}
-        hint={t("users.fields.passwordHint", RULES)}
-        error={tried && problem ? t(problem, RULES) : null}
-        type="password"
-        name="password"
-        autoComplete="new-password"
+        problem={problem}
+        tried={tried}
         autoFocus
-        required
-        minLength={RULES.passwordMin}
         disabled={busy}
         value={password}
-        onChange={(event) => setPassword(event.target.value)}
+        onValue={setPassword}
       />
       <div className="form-actions">
         <button type="button" className="button secondary" onClick={onClose} disabled={busy}>

@@ -1,0 +1,102 @@
+import { type Dispatch, type SetStateAction, useEffect, useState } from "react";
+import { listThreads } from "./api.ts";
+import { THREAD_CREATED, THREAD_RENAMED, ThreadCreatedDetail, ThreadRenamedDetail } from "./events.ts";
+
+/** A thread in the sidebar's list; `deleted` marks one on its way out (spec 01 §3). */
+export interface ThreadItem {
+  id?: number;
+  slug: string;
+  name: string;
+  deleted?: boolean;
+}
+
+export interface ThreadsState {
+  /** null while loading (or without a workspace). */
+  threads: ThreadItem[] | null;
+  error: string | null;
+  setThreads: Dispatch<SetStateAction<ThreadItem[] | null>>;
+}
+
+/**
+ * The threads of the active workspace, kept in step with the window events other islands dispatch: a thread
+ * renamed after its first message, a thread created by a fork.
+ */
+export function useThreads(workspaceSlug: string | null): ThreadsState {
+  const [threads, setThreads] = useState<ThreadItem[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!workspaceSlug) return;
+    const abort = new AbortController();
+    setThreads(null);
+    setError(null);
+    listThreads(workspaceSlug, abort.signal)
+      .then((list) => setThreads(list.map(({ id, slug, name }) => ({ id, slug, name }))))
+      .catch((caught: Error) => {
+        if (!abort.signal.aborted) setError(caught.message);
+      });
+    return () => abort.abort();
+  }, [workspaceSlug]);
+
+  useEffect(() => {
+    const renamed = (event: Event) => {
+      const detail = ThreadRenamedDetail.safeParse((event as CustomEvent).detail);
+      if (!detail.success) return;
+      const { slug, name } = detail.data;
+      setThreads((current) =>
+        current?.map((thread) => (thread.slug === slug ? { ...thread, name } : thread)) ?? current
+      );
+    };
+    const created = (event: Event) => {
+      const detail = ThreadCreatedDetail.safeParse((event as CustomEvent).detail);
+      if (!detail.success) return;
+      const { id, slug, name } = detail.data.thread;
+      setThreads((current) => {
+        if (!current) return current;
+        if (current.some((thread) => thread.slug === slug)) {
+          return current.map((thread) => (thread.slug === slug ? { ...thread, name } : thread));
+        }
+        return [...current, { id, slug, name }];
+      });
+    };
+    globalThis.addEventListener(THREAD_RENAMED, renamed);
+    globalThis.addEventListener(THREAD_CREATED, created);
+    return () => {
+      globalThis.removeEventListener(THREAD_RENAMED, renamed);
+      globalThis.removeEventListener(THREAD_CREATED, created);
+    };
+  }, []);
+
+  return { threads, error, setThreads };
+}
+
+/** Whether Control or Meta is held down: the thread list's multi-delete mode (spec 01 §2.7). */
+export function useModifierHeld(): boolean {
+  const [held, setHeld] = useState(false);
+  useEffect(() => {
+    const modifier = (event: KeyboardEvent) => event.key === "Control" || event.key === "Meta";
+    const down = (event: KeyboardEvent) => {
+      if (modifier(event)) setHeld(true);
+    };
+    // Released with the other one still down (Control and Meta together), the mode stays.
+    const up = (event: KeyboardEvent) => {
+      if (modifier(event)) setHeld(event.ctrlKey || event.metaKey);
+    };
+    // A key released while the window had no focus sends no keyup.
+    const reset = () => setHeld(false);
+    const hidden = () => {
+      if (document.visibilityState === "hidden") setHeld(false);
+    };
+    globalThis.addEventListener("keydown", down);
+    globalThis.addEventListener("keyup", up);
+    globalThis.addEventListener("blur", reset);
+    document.addEventListener("visibilitychange", hidden);
+    return () => {
+      globalThis.removeEventListener("keydown", down);
+      globalThis.removeEventListener("keyup", up);
+      globalThis.removeEventListener("blur", reset);
+      document.removeEventListener("visibilitychange", hidden);
+    };
+  }, []);
+  return held;
+}

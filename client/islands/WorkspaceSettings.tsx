@@ -1,16 +1,23 @@
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { WorkspaceAnswer, type WorkspaceDetail } from "../../shared/api/workspaces.ts";
+import { type Workspace, WorkspaceAnswer, type WorkspaceDetail } from "../../shared/api/workspaces.ts";
 import { paths, WORKSPACE_SETTINGS_TABS, type WorkspaceSettingsTab } from "../../shared/routes.ts";
-import { DetailList } from "../components/DetailList.tsx";
 import { LoadingBlock } from "../components/LoadingBlock.tsx";
-import { fetchSetup } from "../features/settings/setup.ts";
-import { tabDetails } from "../features/workspace_settings/tabs.tsx";
+import { fetchSetup, type SetupResults } from "../features/settings/setup.ts";
+import { AgentTab } from "../features/workspace_settings/AgentTab.tsx";
+import { updateWorkspace, type WorkspaceChanges } from "../features/workspace_settings/api.ts";
+import { ChatTab } from "../features/workspace_settings/ChatTab.tsx";
+import { GeneralTab } from "../features/workspace_settings/GeneralTab.tsx";
+import { MembersTab } from "../features/workspace_settings/MembersTab.tsx";
+import { VectorTab } from "../features/workspace_settings/VectorTab.tsx";
 import { api, ApiError } from "../lib/api.ts";
 
 type Props = { slug: string; tab: string };
 
-/** /workspace/{slug}/settings/{tab}: the five tabs of spec 01 §2.7 with the workspace's current values. */
+/**
+ * /workspace/{slug}/settings/{tab}: the five tabs of spec 01 §2.7, each a form that saves through
+ * `POST /workspace/:slug/update` (the page guard lets only admins and managers in).
+ */
 export default function WorkspaceSettings({ slug, tab }: Props) {
   const { t } = useTranslation();
   const current = (WORKSPACE_SETTINGS_TABS as readonly string[]).includes(tab)
@@ -19,7 +26,7 @@ export default function WorkspaceSettings({ slug, tab }: Props) {
   const [workspace, setWorkspace] = useState<WorkspaceDetail | null>(null);
   const [notFound, setNotFound] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [multiUserMode, setMultiUserMode] = useState<boolean | null>(null);
+  const [setup, setSetup] = useState<SetupResults | null | undefined>(undefined);
 
   useEffect(() => {
     api(`/workspace/${encodeURIComponent(slug)}`, { schema: WorkspaceAnswer })
@@ -28,7 +35,13 @@ export default function WorkspaceSettings({ slug, tab }: Props) {
         if (caught instanceof ApiError && caught.status === 404) setNotFound(true);
         else setError(caught.message);
       });
-    fetchSetup().then((setup) => setMultiUserMode(setup.MultiUserMode)).catch(() => setMultiUserMode(null));
+    fetchSetup().then(setSetup).catch(() => setSetup(null));
+  }, [slug]);
+
+  const save = useCallback(async (changes: WorkspaceChanges): Promise<Workspace | null> => {
+    const row = await updateWorkspace(slug, changes);
+    if (row) setWorkspace((detail) => (detail ? { ...detail, ...row } : detail));
+    return row;
   }, [slug]);
 
   if (notFound) {
@@ -59,11 +72,27 @@ export default function WorkspaceSettings({ slug, tab }: Props) {
           </a>
         ))}
       </nav>
-      <section className="card tab-panel" aria-label={t(`workspaceSettings.tabs.${current}`)}>
+      <div className="ws-panel" role="region" aria-label={t(`workspaceSettings.tabs.${current}`)}>
         {error && <p className="form-error" role="alert">{t("workspaceSettings.loadFailed", { error })}</p>}
         {!error && !workspace && <LoadingBlock label={t("workspaceSettings.loading")} />}
-        {workspace && <DetailList items={tabDetails(current, workspace, multiUserMode, t)} />}
-      </section>
+        {workspace && current === "general-appearance" && <GeneralTab workspace={workspace} save={save} />}
+        {workspace && current === "chat-settings" && <ChatTab workspace={workspace} save={save} />}
+        {workspace && current === "vector-database" && (
+          <VectorTab
+            workspace={workspace}
+            save={save}
+            vectorDb={setup === undefined ? undefined : setup?.VectorDB ?? null}
+            onReset={() => setWorkspace((detail) => (detail ? { ...detail, documents: [] } : detail))}
+          />
+        )}
+        {workspace && current === "members" && (
+          <MembersTab
+            workspaceId={workspace.id}
+            multiUserMode={setup === undefined || setup === null ? null : setup.MultiUserMode}
+          />
+        )}
+        {workspace && current === "agent-config" && <AgentTab workspace={workspace} save={save} />}
+      </div>
       {workspace && (
         <p className="muted small">
           <a href={paths.workspace(workspace.slug)}>

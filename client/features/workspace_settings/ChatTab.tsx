@@ -1,0 +1,146 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { Workspace } from "../../../shared/api/workspaces.ts";
+import { TextField } from "../../components/TextField.tsx";
+import { TextAreaField } from "./fields.tsx";
+import { INSTANCE_LLM, ModelOverride } from "./ModelOverride.tsx";
+import { orNull, type TabProps } from "./types.ts";
+import { WorkspaceForm } from "./WorkspaceForm.tsx";
+
+/** Spec 01 §5, §9: chat history is recommended at 20; more than 45 is likely to fail. */
+export const HISTORY_WARNING_ABOVE = 45;
+const MODES = ["chat", "query"] as const;
+/** The temperature the server uses for a workspace without its own (server/chat/reply.ts). */
+const DEFAULT_TEMPERATURE = 0.7;
+
+function valuesOf(workspace: Workspace) {
+  return {
+    mode: workspace.chatMode === "query" ? "query" : "chat",
+    history: String(workspace.openAiHistory),
+    prompt: workspace.openAiPrompt ?? "",
+    refusal: workspace.queryRefusalResponse ?? "",
+    temperature: workspace.openAiTemp === null ? "" : String(workspace.openAiTemp),
+    provider: workspace.chatProvider ?? INSTANCE_LLM,
+    model: workspace.chatModel ?? "",
+  };
+}
+
+/** The chat-settings tab: how the workspace's assistant answers. */
+export function ChatTab({ workspace, save }: TabProps) {
+  const { t } = useTranslation();
+  const k = (key: string, options?: Record<string, unknown>) =>
+    t(`workspaceSettings.chat.${key}`, options ?? {});
+  const [values, setValues] = useState(() => valuesOf(workspace));
+  const set = (key: keyof typeof values) => (value: string) =>
+    setValues((current) => ({ ...current, [key]: value }));
+  const history = Number(values.history);
+  const historyTooLong = values.history.trim() !== "" && history > HISTORY_WARNING_ABOVE;
+
+  async function submit() {
+    const usesInstance = values.provider === INSTANCE_LLM;
+    const row = await save({
+      chatMode: values.mode,
+      openAiHistory: values.history.trim(),
+      openAiPrompt: orNull(values.prompt),
+      queryRefusalResponse: orNull(values.refusal),
+      openAiTemp: orNull(values.temperature.trim()),
+      // "default" clears the provider and the model on the server.
+      chatProvider: values.provider,
+      ...(usesInstance ? {} : { chatModel: orNull(values.model.trim()) }),
+    });
+    if (row) setValues(valuesOf(row));
+  }
+
+  return (
+    <WorkspaceForm id="ws-chat" title={k("title")} description={k("description")} save={submit}>
+      <fieldset className="ws-choices">
+        <legend className="field-label">{k("mode")}</legend>
+        {MODES.map((mode) => (
+          <label key={mode} className={`ws-choice${values.mode === mode ? " selected" : ""}`}>
+            <input
+              type="radio"
+              name="chatMode"
+              value={mode}
+              checked={values.mode === mode}
+              onChange={() =>
+                set("mode")(mode)}
+            />
+            <span className="ws-choice-text">
+              <span className="ws-choice-name">{k(`modes.${mode}.label`)}</span>
+              <span className="ws-choice-meaning">{k(`modes.${mode}.meaning`)}</span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+
+      <div className="ws-field-group">
+        <TextField
+          id="ws-chat-history"
+          name="openAiHistory"
+          type="number"
+          inputMode="numeric"
+          min={0}
+          step={1}
+          label={k("history")}
+          hint={k("historyHint")}
+          value={values.history}
+          onChange={(event) => set("history")(event.target.value)}
+        />
+        {historyTooLong && (
+          <p className="notice warning ws-inline-notice" role="status">
+            {k("historyWarning", { max: HISTORY_WARNING_ABOVE })}
+          </p>
+        )}
+      </div>
+
+      <TextAreaField
+        id="ws-chat-prompt"
+        name="openAiPrompt"
+        rows={6}
+        maxLength={20_000}
+        label={k("prompt")}
+        hint={k("promptHint", { prompt: k("defaultPrompt") })}
+        placeholder={k("defaultPrompt")}
+        value={values.prompt}
+        onValue={set("prompt")}
+      />
+
+      <TextAreaField
+        id="ws-chat-refusal"
+        name="queryRefusalResponse"
+        rows={2}
+        maxLength={5_000}
+        label={k("refusal")}
+        hint={k("refusalHint", { refusal: k("defaultRefusal") })}
+        placeholder={k("defaultRefusal")}
+        value={values.refusal}
+        onValue={set("refusal")}
+      />
+
+      <TextField
+        id="ws-chat-temperature"
+        name="openAiTemp"
+        type="number"
+        inputMode="decimal"
+        min={0}
+        max={2}
+        step={0.1}
+        label={k("temperature")}
+        hint={k("temperatureHint", { value: DEFAULT_TEMPERATURE })}
+        placeholder={k("temperaturePlaceholder", { value: DEFAULT_TEMPERATURE })}
+        value={values.temperature}
+        onChange={(event) => set("temperature")(event.target.value)}
+      />
+
+      <ModelOverride
+        id="ws-chat"
+        namespace="chat.override"
+        saved={workspace.chatProvider}
+        provider={values.provider}
+        model={values.model}
+        onProvider={set("provider")}
+        onModel={set("model")}
+      />
+    </WorkspaceForm>
+  );
+}

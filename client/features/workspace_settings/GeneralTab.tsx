@@ -1,0 +1,90 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { paths } from "../../../shared/routes.ts";
+import { TextField } from "../../components/TextField.tsx";
+import { toast } from "../../lib/toast.ts";
+import { ConfirmDialog } from "../admin/ConfirmDialog.tsx";
+import { deleteWorkspace } from "./api.ts";
+import { AssistantPicture } from "./AssistantPicture.tsx";
+import { SuggestedMessagesEditor } from "./SuggestedMessagesEditor.tsx";
+import type { TabProps } from "./types.ts";
+import { WorkspaceForm } from "./WorkspaceForm.tsx";
+
+/** Spec 01 §9: the wait between a success toast and going home. */
+const REDIRECT_DELAY_MS = 1000;
+
+/** The general-appearance tab: name, suggested messages, assistant picture, and deleting the workspace. */
+export function GeneralTab({ workspace, save }: TabProps) {
+  const { t } = useTranslation();
+  const [name, setName] = useState(workspace.name);
+
+  async function submit() {
+    const row = await save({ name: name.trim() });
+    if (row) setName(row.name);
+  }
+
+  return (
+    <>
+      <WorkspaceForm
+        id="ws-general"
+        title={t("workspaceSettings.general.title")}
+        save={submit}
+      >
+        <TextField
+          id="ws-general-name"
+          name="name"
+          label={t("workspaceSettings.general.name")}
+          hint={t("workspaceSettings.general.nameHint", { path: paths.workspace(workspace.slug) })}
+          maxLength={255}
+          placeholder={t("workspaceSettings.general.namePlaceholder")}
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+        />
+      </WorkspaceForm>
+      <SuggestedMessagesEditor slug={workspace.slug} />
+      <AssistantPicture slug={workspace.slug} name={workspace.name} />
+      <DeleteWorkspace slug={workspace.slug} name={workspace.name} />
+    </>
+  );
+}
+
+/** Deleting the workspace, for every user, after a confirmation naming it; then home. */
+function DeleteWorkspace({ slug, name }: { slug: string; name: string }) {
+  const { t } = useTranslation();
+  const k = (key: string) => t(`workspaceSettings.delete.${key}`, { name });
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  async function remove() {
+    setBusy(true);
+    try {
+      await deleteWorkspace(slug, k("refused"));
+      toast.success(k("deleted"));
+      setTimeout(() => globalThis.location.assign(paths.home()), REDIRECT_DELAY_MS);
+    } catch (caught) {
+      toast.error(t("workspaceSettings.delete.failed", { name, error: (caught as Error).message }));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="card ws-section ws-danger" aria-labelledby="ws-delete-title">
+      <h2 id="ws-delete-title" className="ws-section-title">{k("title")}</h2>
+      <p className="muted ws-section-description">{k("description")}</p>
+      <div className="form-actions start">
+        <button type="button" className="button danger" onClick={() => setConfirming(true)} disabled={busy}>
+          {k("button")}
+        </button>
+      </div>
+      <ConfirmDialog
+        open={confirming}
+        title={k("confirmTitle")}
+        message={k("confirm")}
+        confirmLabel={busy ? k("deleting") : k("button")}
+        busy={busy}
+        onConfirm={remove}
+        onClose={() => !busy && setConfirming(false)}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,157 @@
+import { useCallback, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { Workspace } from "../../../shared/api/workspaces.ts";
+import { paths } from "../../../shared/routes.ts";
+import { TextField } from "../../components/TextField.tsx";
+import { toast } from "../../lib/toast.ts";
+import { ConfirmDialog } from "../admin/ConfirmDialog.tsx";
+import { fetchVectorCount, resetVectorDatabase } from "./api.ts";
+import { SelectField } from "./fields.tsx";
+import type { TabProps } from "./types.ts";
+import { WorkspaceForm } from "./WorkspaceForm.tsx";
+
+/** Spec 01 §5: the similarity threshold options, from the strictest. */
+export const THRESHOLDS = [
+  { key: "high", value: 0.75 },
+  { key: "medium", value: 0.5 },
+  { key: "low", value: 0.25 },
+  { key: "none", value: 0 },
+] as const;
+
+/** The option a stored threshold falls under (a value set elsewhere, such as 0.3, reads as low). */
+export function thresholdOption(value: number): string {
+  return String(THRESHOLDS.find((threshold) => value >= threshold.value)?.value ?? 0);
+}
+
+function valuesOf(workspace: Workspace) {
+  return { topN: String(workspace.topN), threshold: thresholdOption(workspace.similarityThreshold) };
+}
+
+type Props = TabProps & {
+  /** The instance's vector database (setup's VectorDB); undefined while loading. */
+  vectorDb: string | null | undefined;
+  /** Called after a reset: the workspace has no documents any more. */
+  onReset: () => void;
+};
+
+/** The vector-database tab: what the workspace holds, how retrieval picks snippets, and the reset. */
+export function VectorTab({ workspace, save, vectorDb, onReset }: Props) {
+  const { t } = useTranslation();
+  const k = (key: string, options?: Record<string, unknown>) =>
+    t(`workspaceSettings.vector.${key}`, options ?? {});
+  const [values, setValues] = useState(() => valuesOf(workspace));
+  const [count, setCount] = useState<number | null>(null);
+  const [countFailed, setCountFailed] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [resetting, setResetting] = useState(false);
+
+  const loadCount = useCallback((signal?: AbortSignal) => {
+    fetchVectorCount(workspace.slug, signal)
+      .then((value) => {
+        setCount(value);
+        setCountFailed(false);
+      })
+      .catch((caught: Error) => {
+        if (caught.name !== "AbortError") setCountFailed(true);
+      });
+  }, [workspace.slug]);
+  useEffect(() => {
+    const controller = new AbortController();
+    loadCount(controller.signal);
+    return () => controller.abort();
+  }, [loadCount]);
+
+  async function submit() {
+    const row = await save({ topN: values.topN.trim(), similarityThreshold: values.threshold });
+    if (row) setValues(valuesOf(row));
+  }
+
+  async function reset() {
+    setResetting(true);
+    try {
+      await resetVectorDatabase(workspace.slug, k("resetFailed"));
+      toast.success(k("resetDone"));
+      setConfirming(false);
+      setCount(0);
+      onReset();
+    } catch {
+      toast.error(k("resetFailed"));
+    }
+    setResetting(false);
+  }
+
+  const countText = countFailed
+    ? k("countFailed")
+    : count === null
+    ? t("common.loading")
+    : count.toLocaleString();
+
+  return (
+    <>
+      <section className="card ws-section" aria-labelledby="ws-vector-info-title">
+        <h2 id="ws-vector-info-title" className="ws-section-title">{k("infoTitle")}</h2>
+        <dl className="ws-facts">
+          <div className="ws-fact">
+            <dt>{k("count")}</dt>
+            <dd data-testid="vector-count">{countText}</dd>
+          </div>
+          <div className="ws-fact">
+            <dt>{k("identifier")}</dt>
+            <dd>
+              <code>{vectorDb === undefined ? t("common.loading") : vectorDb ?? t("common.notSet")}</code>
+            </dd>
+          </div>
+        </dl>
+        <p className="field-hint">
+          {k("identifierHint")} <a href={paths.settings("vector-database")}>{k("identifierLink")}</a>
+        </p>
+      </section>
+
+      <WorkspaceForm id="ws-vector" title={k("title")} description={k("description")} save={submit}>
+        <TextField
+          id="ws-vector-topn"
+          name="topN"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          step={1}
+          label={k("topN")}
+          hint={k("topNHint")}
+          value={values.topN}
+          onChange={(event) => setValues((current) => ({ ...current, topN: event.target.value }))}
+        />
+        <SelectField
+          id="ws-vector-threshold"
+          name="similarityThreshold"
+          label={k("threshold")}
+          hint={k("thresholdHint")}
+          value={values.threshold}
+          onValue={(threshold) => setValues((current) => ({ ...current, threshold }))}
+          options={[...THRESHOLDS].reverse().map((threshold) => ({
+            value: String(threshold.value),
+            label: k(`thresholds.${threshold.key}`),
+          }))}
+        />
+      </WorkspaceForm>
+
+      <section className="card ws-section ws-danger" aria-labelledby="ws-vector-reset-title">
+        <h2 id="ws-vector-reset-title" className="ws-section-title">{k("resetTitle")}</h2>
+        <p className="muted ws-section-description">{k("resetDescription")}</p>
+        <div className="form-actions start">
+          <button type="button" className="button danger" onClick={() => setConfirming(true)}>
+            {k("resetButton")}
+          </button>
+        </div>
+      </section>
+      <ConfirmDialog
+        open={confirming}
+        title={k("resetConfirmTitle")}
+        message={k("resetConfirm", { name: workspace.name })}
+        confirmLabel={resetting ? k("resetting") : k("resetButton")}
+        busy={resetting}
+        onConfirm={reset}
+        onClose={() => setConfirming(false)}
+      />
+    </>
+  );
+}

@@ -42,28 +42,27 @@ export type RenameThreadEvent = {
 };
 
 /**
- * A frame of the chat stream (spec 01 §4). Known frames keep their `action` field (`reset_chat` comes on a
- * `textResponse`); frames this client does not know are passed on as `{type: "unknown"}`.
+ * A frame of the chat stream (spec 01 §4); `reset_chat` comes as the `action` of a `textResponse`. Frames this
+ * client does not know are passed on as `{type: "unknown"}`.
  */
 export type StreamEvent =
-  | (ChatFrame & { action?: string })
+  | ChatFrame
   | StatusResponseEvent
   | z.infer<typeof AgentInit>
   | RenameThreadEvent
   | { type: "unknown"; data: unknown };
 
-function abortEvent(message: string): ChatFrame {
+function abortEvent(message: string): Extract<ChatFrame, { type: "abort" }> {
   const id = crypto.randomUUID();
   return { id, uuid: id, type: "abort", textResponse: null, sources: [], close: true, error: message };
 }
 
 /** Turns one parsed `data:` JSON value into a stream event. */
 export function toStreamEvent(data: unknown): StreamEvent {
-  const action = typeof (data as { action?: unknown })?.action === "string"
-    ? { action: (data as { action: string }).action }
-    : {};
+  const raw = (data ?? {}) as { action?: unknown };
+  const action = raw.action === "reset_chat" ? "reset_chat" as const : undefined;
   const frame = ChatFrame.safeParse(data);
-  if (frame.success) return { ...frame.data, ...action };
+  if (frame.success) return frame.data;
   const status = StatusResponse.safeParse(data);
   if (status.success) return status.data;
   const agent = AgentInit.safeParse(data);
@@ -92,7 +91,7 @@ export function toStreamEvent(data: unknown): StreamEvent {
       close: true,
       error: null,
       chatId: loose.data.chatId,
-      ...action,
+      action,
     };
   }
   return { type: "unknown", data };

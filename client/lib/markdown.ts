@@ -9,18 +9,22 @@ import { t } from "./i18n.ts";
  * delegated click handler serves (`data-code-copy`; no inline script, the CSP is script-src 'self'). Tables
  * sit in a wrapper that scrolls sideways on narrow screens.
  */
-const markdown: MarkdownIt = new MarkdownIt({
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+
+const markdown = new MarkdownIt({
   html: false,
   linkify: true,
   breaks: false,
   typographer: false,
   highlight(code, language) {
     const known = language && hljs.getLanguage(language) ? language : null;
-    if (!known) return markdown.utils.escapeHtml(code);
+    if (!known) return escapeHtml(code);
     try {
       return hljs.highlight(code, { language: known, ignoreIllegals: true }).value;
     } catch {
-      return markdown.utils.escapeHtml(code);
+      return escapeHtml(code);
     }
   },
 });
@@ -37,8 +41,8 @@ rules.link_open = (tokens, index, options, env, self) => {
 
 /** A code block inside its frame: the language (or "code") and the copy button above the block. */
 function framed(html: string, language: string): string {
-  const label = markdown.utils.escapeHtml(language || t("chat.code.plain"));
-  const copy = markdown.utils.escapeHtml(t("chat.code.copy"));
+  const label = escapeHtml(language || t("chat.code.plain"));
+  const copy = escapeHtml(t("chat.code.copy"));
   return `<div class="code-block"><div class="code-block-header"><span class="code-language">${label}</span>` +
     `<button type="button" class="code-copy" data-code-copy="">${copy}</button></div>${html}</div>\n`;
 }
@@ -56,7 +60,8 @@ rules.code_block = (tokens, index, options, env, self) =>
 
 rules.table_open = (tokens, index, options, _env, self) =>
   `<div class="table-scroll">${self.renderToken(tokens, index, options)}`;
-rules.table_close = (tokens, index, options, _env, self) => `${self.renderToken(tokens, index, options)}</div>`;
+rules.table_close = (tokens, index, options, _env, self) =>
+  `${self.renderToken(tokens, index, options)}</div>`;
 
 export function renderMarkdown(source: string): string {
   return markdown.render(source);

@@ -51,6 +51,8 @@ export const TextResponse = z.object({
   close: z.literal(true),
   error: z.union([z.null(), z.literal(false)]),
   chatId: z.number().optional(),
+  /** `reset_chat` on the answer to /reset. */
+  action: z.literal("reset_chat").optional(),
 });
 export const Abort = z.object({
   id: z.string(),

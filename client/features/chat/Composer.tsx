@@ -3,6 +3,7 @@ import {
   type DragEvent,
   type FormEvent,
   type KeyboardEvent,
+  memo,
   useRef,
   useState,
 } from "react";
@@ -19,7 +20,7 @@ type Attached = ChatAttachment & { id: string };
  * WebP, GIF; at most 5 of 10 MB each) come from the attach button, a paste or a drop, and show as previews
  * that can be removed before sending.
  */
-export function Composer(
+export const Composer = memo(function Composer(
   { busy, onSend, onStop }: {
     busy: boolean;
     onSend: (message: string, attachments: ChatAttachment[]) => void;
@@ -170,4 +171,4 @@ export function Composer(
         )}
     </form>
   );
-}
+});

@@ -3,7 +3,15 @@ import { useTranslation } from "react-i18next";
 import { renderMarkdown, renderMarkdownCached } from "../../lib/markdown.ts";
 import { Citations } from "./Citations.tsx";
 import type { ChatMessage } from "./messages.ts";
-import { CopyIcon, EditIcon, ForkIcon, RegenerateIcon, ThumbDownIcon, ThumbUpIcon, TrashIcon } from "./icons.tsx";
+import {
+  CopyIcon,
+  EditIcon,
+  ForkIcon,
+  RegenerateIcon,
+  ThumbDownIcon,
+  ThumbUpIcon,
+  TrashIcon,
+} from "./icons.tsx";
 
 /** What a message's toolbar can do; one stable object for the whole list, so rows stay memoized. */
 export interface MessageActions {
@@ -81,7 +89,13 @@ export const Message = memo(function Message({ message, canRegenerate, actions }
           <ul className="message-attachments" aria-label={t("chat.attachments.sent")}>
             {message.attachments.map((image, index) => (
               <li key={index}>
-                <img src={image.dataUrl} alt={image.name} title={image.name} loading="lazy" decoding="async" />
+                <img
+                  src={image.dataUrl}
+                  alt={image.name}
+                  title={image.name}
+                  loading="lazy"
+                  decoding="async"
+                />
               </li>
             ))}
           </ul>
@@ -113,8 +127,12 @@ export const Message = memo(function Message({ message, canRegenerate, actions }
         {assistant && message.closed && !editing && <Citations sources={message.sources} />}
       </article>
       {!editing && !streaming && (
-        <div className="message-actions" role="toolbar" aria-label={t("chat.actions.label")}>
-          <ActionButton label={t("chat.actions.copy")} onClick={() => actions.copy(message)}>
+        <div className="message-actions" role="group" aria-label={t("chat.actions.label")}>
+          <ActionButton
+            label={t("chat.actions.copy")}
+            onClick={() =>
+              actions.copy(message)}
+          >
             <CopyIcon />
           </ActionButton>
           {saved && assistant && (
@@ -129,7 +147,8 @@ export const Message = memo(function Message({ message, canRegenerate, actions }
               <ActionButton
                 label={t("chat.actions.bad")}
                 pressed={message.feedbackScore === false}
-                onClick={() => actions.feedback(message, false)}
+                onClick={() =>
+                  actions.feedback(message, false)}
               >
                 <ThumbDownIcon filled={message.feedbackScore === false} />
               </ActionButton>
@@ -145,20 +164,29 @@ export const Message = memo(function Message({ message, canRegenerate, actions }
             </ActionButton>
           )}
           {saved && assistant && canRegenerate && (
-            <ActionButton label={t("chat.actions.regenerate")} mutates onClick={() => actions.regenerate(message)}>
+            <ActionButton
+              label={t("chat.actions.regenerate")}
+              mutates
+              onClick={() => actions.regenerate(message)}
+            >
               <RegenerateIcon />
             </ActionButton>
           )}
           {saved && assistant && (
             <>
-              <ActionButton label={t("chat.actions.fork")} mutates onClick={() => actions.fork(message)}>
+              <ActionButton
+                label={t("chat.actions.fork")}
+                mutates
+                onClick={() => actions.fork(message)}
+              >
                 <ForkIcon />
               </ActionButton>
               <ActionButton
                 label={t("chat.actions.delete")}
                 mutates
                 danger
-                onClick={() => actions.requestDelete(message)}
+                onClick={() =>
+                  actions.requestDelete(message)}
               >
                 <TrashIcon />
               </ActionButton>

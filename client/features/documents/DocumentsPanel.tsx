@@ -1,4 +1,4 @@
-import { type DragEvent, useRef, useState } from "react";
+import { type DragEvent, memo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ACCEPTED_DOCUMENT_TYPES, UploadAnswer } from "../../../shared/api/documents.ts";
 import { UpdateEmbeddingsAnswer, type WorkspaceDetail } from "../../../shared/api/workspaces.ts";
@@ -23,8 +23,11 @@ function titleOf(metadata: string | null, fallback: string): string {
   }
 }
 
-/** Upload documents into the workspace (upload, then embed) and list what it holds. */
-export function DocumentsPanel(
+/**
+ * Upload documents into the workspace (upload, then embed) and list what it holds. Memoized: an answer
+ * streaming beside it does not render it again.
+ */
+export const DocumentsPanel = memo(function DocumentsPanel(
   { workspace, onChange }: { workspace: WorkspaceDetail; onChange: (workspace: WorkspaceDetail) => void },
 ) {
   const { t } = useTranslation();
@@ -125,4 +128,4 @@ export function DocumentsPanel(
         )}
     </section>
   );
-}
+});

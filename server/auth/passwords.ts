@@ -1,15 +1,18 @@
-import { hash, verify } from "@node-rs/argon2";
-
 // argon2id (the library's default algorithm) with OWASP's recommended cost: 19 MiB, 2 passes, 1 lane.
 const OPTIONS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 };
 
+// The native addon loads on the first password operation; an open instance never needs it.
+let argon2: Promise<typeof import("@node-rs/argon2")> | null = null;
+const loadArgon2 = () => (argon2 ??= import("@node-rs/argon2"));
+
 /** An argon2id hash of a password or recovery code. */
-export function hashSecret(secret: string): Promise<string> {
-  return hash(secret, OPTIONS);
+export async function hashSecret(secret: string): Promise<string> {
+  return await (await loadArgon2()).hash(secret, OPTIONS);
 }
 
 /** Whether `secret` matches `hashed`; a malformed hash is a mismatch, never an exception. */
 export async function verifySecret(hashed: string, secret: string): Promise<boolean> {
+  const { verify } = await loadArgon2();
   try {
     return await verify(hashed, secret);
   } catch {

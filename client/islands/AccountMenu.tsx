@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useDismiss } from "../components/use_dismiss.ts";
 import { paths } from "../../shared/routes.ts";
 import { AccountModal } from "../features/auth/AccountModal.tsx";
 import { DEFAULT_SUPPORT_EMAIL, fetchSupportEmail, useProfilePicture } from "../features/auth/account_api.ts";
@@ -38,6 +39,7 @@ export default function AccountMenu(_props: Props) {
   const [supportEmail, setSupportEmail] = useState(DEFAULT_SUPPORT_EMAIL);
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
+  const close = useCallback(() => setOpen(false), []);
   const user = session?.multiUser ? session.user : null;
   const picture = useProfilePicture(user?.id ?? null);
 
@@ -46,23 +48,9 @@ export default function AccountMenu(_props: Props) {
   }, []);
 
   useEffect(() => {
-    if (!open) return;
-    fetchSupportEmail().then(setSupportEmail);
-    const outside = (event: PointerEvent) => {
-      if (!root.current?.contains(event.target as Node)) setOpen(false);
-    };
-    const escape = (event: KeyboardEvent) => {
-      if (event.key !== "Escape") return;
-      setOpen(false);
-      button.current?.focus();
-    };
-    document.addEventListener("pointerdown", outside);
-    document.addEventListener("keydown", escape);
-    return () => {
-      document.removeEventListener("pointerdown", outside);
-      document.removeEventListener("keydown", escape);
-    };
+    if (open) fetchSupportEmail().then(setSupportEmail);
   }, [open]);
+  useDismiss(open, close, root, button);
 
   return (
     <div className="account-menu" ref={root}>

@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, useState } from "react";
+import { useCallback, useEffect, useId, useRef, useState } from "react";
+import { useDismiss } from "../../components/use_dismiss.ts";
 import { useTranslation } from "react-i18next";
 
 /** The per-thread menu of the sidebar (spec 01 §2.7): Rename and Delete Thread. */
@@ -10,25 +11,12 @@ export function ThreadMenu(
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   const id = useId();
+  const close = useCallback(() => setOpen(false), []);
 
   useEffect(() => {
-    if (!open) return;
-    root.current?.querySelector<HTMLButtonElement>(".thread-menu-item")?.focus();
-    const outside = (event: PointerEvent) => {
-      if (!root.current?.contains(event.target as Node)) setOpen(false);
-    };
-    const escape = (event: KeyboardEvent) => {
-      if (event.key !== "Escape") return;
-      setOpen(false);
-      button.current?.focus();
-    };
-    document.addEventListener("pointerdown", outside);
-    document.addEventListener("keydown", escape);
-    return () => {
-      document.removeEventListener("pointerdown", outside);
-      document.removeEventListener("keydown", escape);
-    };
+    if (open) root.current?.querySelector<HTMLButtonElement>(".thread-menu-item")?.focus();
   }, [open]);
+  useDismiss(open, close, root, button);
 
   const choose = (action: () => void) => () => {
     setOpen(false);

@@ -61,6 +61,7 @@ export async function boot(
       streams: new StreamRegistry(),
       assets: options.assets ?? loadClientAssets(undefined, { reload: config.dev }),
       limits: createAuthLimits(),
+      providerDeps: options.providerDeps ?? {},
     };
     return {
       deps,

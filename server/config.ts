@@ -32,6 +32,8 @@ const EnvSchema = z.object({
   SIMPLE_SSO_NO_LOGIN: flag("SIMPLE_SSO_NO_LOGIN"),
   /** Behind a reverse proxy: take the client address from X-Forwarded-For (for login rate limits). */
   TRUST_PROXY: flag("TRUST_PROXY"),
+  /** Where the onboarding survey is sent, if anywhere (it is always kept locally). */
+  SURVEY_COLLECTOR_URL: z.url({ error: "SURVEY_COLLECTOR_URL must be a URL" }).optional(),
 });
 
 export interface Config {
@@ -43,6 +45,7 @@ export interface Config {
   dev: boolean;
   simpleSso: { enabled: boolean; noLogin: boolean };
   trustProxy: boolean;
+  surveyCollectorUrl: string | null;
   /** Instance settings the operator fixed through the environment (setting key → raw value); they win. */
   lockedSettings: Readonly<Record<string, string>>;
 }
@@ -83,6 +86,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     dev: values.LECTERN_DEV,
     simpleSso: Object.freeze({ enabled: values.SIMPLE_SSO_ENABLED, noLogin: values.SIMPLE_SSO_NO_LOGIN }),
     trustProxy: values.TRUST_PROXY,
+    surveyCollectorUrl: values.SURVEY_COLLECTOR_URL ?? null,
     lockedSettings: Object.freeze(lockedSettings),
   });
 }

@@ -10,6 +10,7 @@ import type { Embedder } from "./providers/embedders/types.ts";
 import type { DocumentStore } from "./documents/store.ts";
 import type { ClientAssets } from "./pages/assets.ts";
 import type { AuthLimits } from "./auth/rate_limit.ts";
+import type { ProviderDeps } from "./providers/llm/registry.ts";
 
 /** Open SSE streams, ended on shutdown so the server can stop without waiting for them. */
 export class StreamRegistry {
@@ -73,4 +74,6 @@ export interface Deps {
   streams: StreamRegistry;
   assets: ClientAssets;
   limits: AuthLimits;
+  /** How providers reach the network (tests point hosted providers at loopback fakes). */
+  providerDeps: ProviderDeps;
 }

@@ -30,6 +30,14 @@ const positiveInteger = z.string().trim().regex(/^\d+$/, "Value must be a whole 
   "Value must be greater than zero",
 ).transform((value) => String(Number(value)));
 const anyText = z.string().trim();
+const startsWith = (prefix: string, message: string) =>
+  z.string().trim().refine((value) => value.startsWith(prefix), message);
+const urlWithV1 = url.refine((value) => value.includes("/v1"), "URL must contain /v1.");
+const wholeNumber = z.string().trim().regex(/^-?\d+$/, "Value must be a whole number").transform((value) =>
+  String(Number(value))
+);
+const oneOf = (values: readonly string[]) =>
+  z.string().trim().refine((value) => values.includes(value), `Value must be one of ${values.join(", ")}`);
 
 const llmProviderId = z.string().trim().superRefine((value, context) => {
   if (!(LLM_PROVIDER_IDS as readonly string[]).includes(value)) {
@@ -87,6 +95,36 @@ export const SETTING_KEYS: readonly SettingDefinition[] = [
   setting("GenericOpenAiModelPref", "GENERIC_OPEN_AI_MODEL_PREF", notEmpty),
   setting("GenericOpenAiTokenLimit", "GENERIC_OPEN_AI_MODEL_TOKEN_LIMIT", positiveInteger),
   setting("GenericOpenAiMaxTokens", "GENERIC_OPEN_AI_MAX_TOKENS", positiveInteger, { defaultValue: "1024" }),
+  setting("OpenAiKey", "OPEN_AI_KEY", startsWith("sk-", "OpenAI Key must start with sk-"), { secret: true }),
+  setting("OpenAiModelPref", "OPEN_MODEL_PREF", notEmpty, { defaultValue: "gpt-4o-mini" }),
+  setting("AzureOpenAiEndpoint", "AZURE_OPENAI_ENDPOINT", url),
+  setting("AzureOpenAiKey", "AZURE_OPENAI_KEY", notEmpty, { secret: true }),
+  setting("AzureOpenAiModelPref", "AZURE_OPENAI_MODEL_PREF", notEmpty),
+  setting("AzureOpenAiTokenLimit", "AZURE_OPENAI_TOKEN_LIMIT", positiveInteger, { defaultValue: "4096" }),
+  setting(
+    "AnthropicApiKey",
+    "ANTHROPIC_API_KEY",
+    startsWith("sk-ant-", "Anthropic Key must start with sk-ant-"),
+    {
+      secret: true,
+    },
+  ),
+  setting("AnthropicModelPref", "ANTHROPIC_MODEL_PREF", notEmpty, { defaultValue: "claude-2" }),
+  setting("OllamaLLMBasePath", "OLLAMA_BASE_PATH", url),
+  setting("OllamaLLMModelPref", "OLLAMA_MODEL_PREF", notEmpty),
+  setting("OllamaLLMTokenLimit", "OLLAMA_MODEL_TOKEN_LIMIT", positiveInteger, { defaultValue: "4096" }),
+  setting("OllamaLLMKeepAliveSeconds", "OLLAMA_KEEP_ALIVE_TIMEOUT", wholeNumber, { defaultValue: "300" }),
+  setting("OllamaLLMPerformanceMode", "OLLAMA_PERFORMANCE_MODE", oneOf(["base", "maximum"]), {
+    defaultValue: "base",
+  }),
+  setting("OllamaLLMAuthToken", "OLLAMA_AUTH_TOKEN", anyText, { secret: true }),
+  setting("LMStudioBasePath", "LMSTUDIO_BASE_PATH", urlWithV1),
+  setting("LMStudioModelPref", "LMSTUDIO_MODEL_PREF", notEmpty),
+  setting("LMStudioTokenLimit", "LMSTUDIO_MODEL_TOKEN_LIMIT", positiveInteger, { defaultValue: "4096" }),
+  setting("LocalAiBasePath", "LOCAL_AI_BASE_PATH", urlWithV1),
+  setting("LocalAiApiKey", "LOCAL_AI_API_KEY", anyText, { secret: true }),
+  setting("LocalAiModelPref", "LOCAL_AI_MODEL_PREF", notEmpty),
+  setting("LocalAiTokenLimit", "LOCAL_AI_MODEL_TOKEN_LIMIT", positiveInteger),
   setting("EmbeddingEngine", "EMBEDDING_ENGINE", embeddingEngineId, { defaultValue: "native" }),
   setting("EmbeddingBasePath", "EMBEDDING_BASE_PATH", url),
   setting("EmbeddingModelPref", "EMBEDDING_MODEL_PREF", notEmpty),

@@ -202,10 +202,7 @@ export async function* streamReply(
     user: { id: input.actor.userId, name: user?.username ?? null, bio: user?.bio ?? null },
     workspace: { id: workspace.id, name: workspace.name },
   });
-  const maxTokens = Math.min(
-    Number(deps.settings.value("GenericOpenAiMaxTokens") ?? 1024),
-    model.contextWindow,
-  );
+  const maxTokens = Math.min(model.maxTokens, model.contextWindow);
   const parts = await fitPrompt(
     {
       system: prompt,
@@ -246,7 +243,8 @@ export async function* streamReply(
   let settled = false;
   try {
     try {
-      for await (const part of model.stream({ messages, temperature: workspace.openAiTemp ?? 0.7 }, signal)) {
+      const request = { messages, temperature: workspace.openAiTemp ?? 0.7, maxTokens };
+      for await (const part of model.stream(request, signal)) {
         if (part.type === "text-delta") {
           text += part.text;
           yield frames.chunk(uuid, part.text);

@@ -20,6 +20,7 @@ export const LABELS = {
   customAppName: "custom_app_name",
   supportEmail: "support_email",
   footerData: "footer_data",
+  onboardingSurvey: "onboarding_survey",
   textSplitterChunkSize: "text_splitter_chunk_size",
   textSplitterChunkOverlap: "text_splitter_chunk_overlap",
   /** argon2id hash of the single-user instance password; absent when the instance is open. */

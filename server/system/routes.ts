@@ -1,7 +1,9 @@
 import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import type { AppEnv } from "../http/env.ts";
-import { readJson } from "../http/body.ts";
+import { parseJson, readJson } from "../http/body.ts";
+import { lookupModels } from "../providers/llm/models.ts";
+import { keepSurvey, SurveyInput } from "./survey.ts";
 import { optionalActor, requirePermission } from "../http/auth_guard.ts";
 import { ACCEPTED_DOCUMENT_TYPES } from "../../shared/api/documents.ts";
 import { LABELS } from "../settings/service.ts";
@@ -32,6 +34,10 @@ export function publicSystemRoutes(deps: Deps) {
       c.header("Cache-Control", "public, max-age=3600");
       return c.body(DEFAULT_LOGO, 200, { "Content-Type": "image/svg+xml" });
     })
+    .get(
+      "/onboarding",
+      (c) => c.json({ onboardingComplete: deps.settings.label(LABELS.onboardingComplete) === "true" }),
+    )
     .get("/setup-complete", async (c) => {
       // Before login only what the login and onboarding screens need; all of it for an admin (decisions.md).
       const actor = await optionalActor(deps, c.req.header("Authorization"));
@@ -41,6 +47,8 @@ export function publicSystemRoutes(deps: Deps) {
       });
     });
 }
+
+const settingsModelsError = (message: string) => ({ models: [], error: message });
 
 /** Settings calls behind the auth guard (spec 02 §7). */
 export function systemRoutes(deps: Deps) {
@@ -52,5 +60,18 @@ export function systemRoutes(deps: Deps) {
       deps.log.info("Settings updated", { keys: Object.keys(newValues).join(",") || "none" });
       return c.json({ newValues, error: false });
     })
-    .get("/system/accepted-document-types", (c) => c.json({ types: ACCEPTED_DOCUMENT_TYPES }));
+    .get("/system/accepted-document-types", (c) => c.json({ types: ACCEPTED_DOCUMENT_TYPES }))
+    .post("/system/custom-models", requirePermission("settings:manage", settingsModelsError), async (c) => {
+      const body = await readJson(c, settingsModelsError) as Record<string, unknown>;
+      const models = await lookupModels(deps.settings, body ?? {}, deps.providerDeps);
+      return c.json({ models, error: null });
+    })
+    .post("/onboarding", requirePermission("settings:manage"), async (c) => {
+      await deps.settings.setLabels({ [LABELS.onboardingComplete]: "true" });
+      return c.json({ success: true, error: null });
+    })
+    .post("/onboarding/survey", requirePermission("settings:manage"), async (c) => {
+      const input = await parseJson(c, SurveyInput);
+      return c.json({ success: true, error: null, sent: await keepSurvey(deps, input) });
+    });
 }

@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { embedLexical } from "../providers/embedders/native.ts";
 
 export interface ChatCompletionRequest {
@@ -50,7 +50,9 @@ export function echoReply(request: ChatCompletionRequest): ScriptedReply {
  * An OpenAI-compatible server on loopback that speaks the real wire protocol: `/v1/models`, streaming
  * `/v1/chat/completions` (SSE `data:` frames ending with `[DONE]`) and `/v1/embeddings`.
  */
-export function startFakeOpenAi(options: { apiKey?: string; embeddingDimensions?: number } = {}): FakeOpenAi {
+export function startFakeOpenAi(
+  options: { apiKey?: string; embeddingDimensions?: number; models?: string[] } = {},
+): FakeOpenAi {
   let reply: (request: ChatCompletionRequest) => ScriptedReply = echoReply;
   const chatRequests: ChatCompletionRequest[] = [];
   const embeddingRequests: { model: string; input: string[] }[] = [];
@@ -58,8 +60,11 @@ export function startFakeOpenAi(options: { apiKey?: string; embeddingDimensions?
   const app = new Hono();
 
   app.use("*", async (c, next) => {
-    authorizations.push(c.req.header("authorization") ?? null);
-    if (options.apiKey && c.req.header("authorization") !== `Bearer ${options.apiKey}`) {
+    // Azure sends its key as api-key; every other client as a Bearer token.
+    const azureKey = c.req.header("api-key");
+    const authorization = azureKey ? `Bearer ${azureKey}` : c.req.header("authorization") ?? null;
+    authorizations.push(authorization);
+    if (options.apiKey && authorization !== `Bearer ${options.apiKey}`) {
       return c.json({ error: { message: "Incorrect API key provided", type: "invalid_request_error" } }, 401);
     }
     await next();
@@ -69,7 +74,12 @@ export function startFakeOpenAi(options: { apiKey?: string; embeddingDimensions?
     (c) =>
       c.json({
         object: "list",
-        data: [{ id: "fake-model", object: "model", created: 0, owned_by: "lectern-tests" }],
+        data: (options.models ?? ["fake-model"]).map((id) => ({
+          id,
+          object: "model",
+          created: 0,
+          owned_by: "lectern-tests",
+        })),
       }),
   );
   app.post("/v1/embeddings", async (c) => {
@@ -88,8 +98,10 @@ export function startFakeOpenAi(options: { apiKey?: string; embeddingDimensions?
       usage: { prompt_tokens: 0, total_tokens: 0 },
     });
   });
-  app.post("/v1/chat/completions", async (c) => {
+  const chatCompletions = async (c: Context) => {
     const request = await c.req.json() as ChatCompletionRequest;
+    // Azure names the deployment in the path instead of the body.
+    request.model ??= c.req.param("deployment") ?? "";
     chatRequests.push(request);
     const script = reply(request);
     if (script.status) {
@@ -160,7 +172,9 @@ export function startFakeOpenAi(options: { apiKey?: string; embeddingDimensions?
     return new Response(body, {
       headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" },
     });
-  });
+  };
+  app.post("/v1/chat/completions", chatCompletions);
+  app.post("/openai/deployments/:deployment/chat/completions", chatCompletions);
 
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, app.fetch);
   const close = async () => {

@@ -3,6 +3,7 @@ import { boot } from "../boot.ts";
 import { createApp } from "../app.tsx";
 import type { Deps, Providers } from "../deps.ts";
 import { silentLogger } from "../log.ts";
+import type { ProviderDeps } from "../providers/llm/registry.ts";
 
 export interface TestApp {
   deps: Deps;
@@ -21,11 +22,20 @@ export interface TestApp {
 
 /** A whole Lectern in-process over a temporary storage folder, torn down by `await using`. */
 export async function createTestApp(
-  options: { env?: Record<string, string>; providers?: Partial<Providers>; storageDir?: string } = {},
+  options: {
+    env?: Record<string, string>;
+    providers?: Partial<Providers>;
+    providerDeps?: ProviderDeps;
+    storageDir?: string;
+  } = {},
 ): Promise<TestApp> {
   const storageDir = options.storageDir ?? await Deno.makeTempDir({ prefix: "lectern-test-" });
   const config = loadConfig({ STORAGE_DIR: storageDir, LOG_LEVEL: "error", ...options.env });
-  const booted = await boot(config, { log: silentLogger, providers: options.providers });
+  const booted = await boot(config, {
+    log: silentLogger,
+    providers: options.providers,
+    providerDeps: options.providerDeps,
+  });
   const app = createApp(booted.deps);
   const request = (path: string, init?: RequestInit, env?: Record<string, unknown>) =>
     Promise.resolve(app.request(path, init, env));

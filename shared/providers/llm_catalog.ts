@@ -31,10 +31,33 @@ export type LlmProviderId = (typeof LLM_PROVIDER_IDS)[number];
 export interface SettingField {
   /** The update-env key, spelt as spec 02 §3. */
   key: string;
-  type: "url" | "password" | "text" | "number";
+  /**
+   * `model` is a select filled by the provider's model lookup (`POST /api/system/custom-models`); `select`
+   * offers the fixed `options`.
+   */
+  type: "url" | "password" | "text" | "number" | "select" | "model";
   required: boolean;
   placeholder?: string;
   defaultValue?: string;
+  options?: readonly { value: string; label: string }[];
+}
+
+/** How the form finds the provider's models (spec 02 §4, §5, §7). */
+export interface ModelLookup {
+  /** The `provider` sent to custom-models. */
+  provider: string;
+  /** The field whose value is sent as `apiKey`; the lookup waits for it ("-- waiting for API key --"). */
+  apiKeyField?: string;
+  /** The field whose value is sent as `basePath`; the lookup waits for it ("-- waiting for URL --"). */
+  basePathField?: string;
+  /** The lookup only runs when the base path contains this (LocalAI, KoboldCPP, LiteLLM: "/v1"). */
+  basePathMustContain?: string;
+}
+
+/** Where a local server usually listens, for endpoint auto-detect (spec 02 §9). */
+export interface AutoDetect {
+  /** Port and path, e.g. ":11434" or ":1234/v1"; tried on localhost, 127.0.0.1, host.docker.internal and the page's host. */
+  suffix: string;
 }
 
 export interface LlmProviderEntry {
@@ -46,7 +69,31 @@ export interface LlmProviderEntry {
   modelKey?: string;
   /** The key that holds the model's context window in tokens. */
   tokenLimitKey?: string;
+  /** A fixed context window when the provider has no token-limit field. */
+  defaultTokenLimit?: number;
+  lookup?: ModelLookup;
+  autoDetect?: AutoDetect;
+  /** Runs on the user's own machine or network (the "locally hosted" notice applies). */
+  local?: boolean;
 }
+
+const AZURE_TOKEN_LIMITS = [
+  { value: "4096", label: "4,096 (gpt-3.5-turbo)" },
+  { value: "16384", label: "16,384 (gpt-3.5-16k)" },
+  { value: "8192", label: "8,192 (gpt-4)" },
+  { value: "32768", label: "32,768 (gpt-4-32k)" },
+  { value: "128000", label: "128,000 (gpt-4-turbo, gpt-4o, gpt-4o-mini)" },
+] as const;
+const OLLAMA_KEEP_ALIVE = [
+  { value: "0", label: "No cache" },
+  { value: "300", label: "5 minutes" },
+  { value: "3600", label: "1 hour" },
+  { value: "-1", label: "Forever" },
+] as const;
+const OLLAMA_PERFORMANCE = [{ value: "base", label: "Base" }, {
+  value: "maximum",
+  label: "Maximum",
+}] as const;
 
 const entry = (id: LlmProviderId, name: string, rest: Partial<LlmProviderEntry> = {}): LlmProviderEntry => ({
   id,
@@ -56,15 +103,105 @@ const entry = (id: LlmProviderId, name: string, rest: Partial<LlmProviderEntry> 
 });
 
 export const LLM_PROVIDERS: readonly LlmProviderEntry[] = [
-  entry("openai", "OpenAI"),
-  entry("azure", "Azure OpenAI"),
-  entry("anthropic", "Anthropic"),
+  entry("openai", "OpenAI", {
+    fields: [
+      { key: "OpenAiKey", type: "password", required: true, placeholder: "sk-..." },
+      { key: "OpenAiModelPref", type: "model", required: true, defaultValue: "gpt-4o-mini" },
+    ],
+    modelKey: "OpenAiModelPref",
+    defaultTokenLimit: 128_000,
+    lookup: { provider: "openai", apiKeyField: "OpenAiKey" },
+  }),
+  entry("azure", "Azure OpenAI", {
+    fields: [
+      {
+        key: "AzureOpenAiEndpoint",
+        type: "url",
+        required: true,
+        placeholder: "https://my-resource.openai.azure.com",
+      },
+      { key: "AzureOpenAiKey", type: "password", required: true },
+      { key: "AzureOpenAiModelPref", type: "text", required: true, placeholder: "my-gpt-4o-deployment" },
+      {
+        key: "AzureOpenAiTokenLimit",
+        type: "select",
+        required: true,
+        defaultValue: "4096",
+        options: AZURE_TOKEN_LIMITS,
+      },
+    ],
+    modelKey: "AzureOpenAiModelPref",
+    tokenLimitKey: "AzureOpenAiTokenLimit",
+  }),
+  entry("anthropic", "Anthropic", {
+    fields: [
+      { key: "AnthropicApiKey", type: "password", required: true, placeholder: "sk-ant-..." },
+      { key: "AnthropicModelPref", type: "model", required: true, defaultValue: "claude-2" },
+    ],
+    modelKey: "AnthropicModelPref",
+    defaultTokenLimit: 200_000,
+    lookup: { provider: "anthropic", apiKeyField: "AnthropicApiKey" },
+  }),
   entry("gemini", "Gemini"),
   entry("huggingface", "HuggingFace"),
-  entry("ollama", "Ollama"),
+  entry("ollama", "Ollama", {
+    fields: [
+      { key: "OllamaLLMBasePath", type: "url", required: true, placeholder: "http://127.0.0.1:11434" },
+      { key: "OllamaLLMModelPref", type: "model", required: true },
+      { key: "OllamaLLMTokenLimit", type: "number", required: true, defaultValue: "4096" },
+      {
+        key: "OllamaLLMKeepAliveSeconds",
+        type: "select",
+        required: true,
+        defaultValue: "300",
+        options: OLLAMA_KEEP_ALIVE,
+      },
+      {
+        key: "OllamaLLMPerformanceMode",
+        type: "select",
+        required: true,
+        defaultValue: "base",
+        options: OLLAMA_PERFORMANCE,
+      },
+      { key: "OllamaLLMAuthToken", type: "password", required: false },
+    ],
+    modelKey: "OllamaLLMModelPref",
+    tokenLimitKey: "OllamaLLMTokenLimit",
+    lookup: { provider: "ollama", basePathField: "OllamaLLMBasePath", apiKeyField: "OllamaLLMAuthToken" },
+    autoDetect: { suffix: ":11434" },
+    local: true,
+  }),
   entry("novita", "Novita AI"),
-  entry("lmstudio", "LM Studio"),
-  entry("localai", "Local AI"),
+  entry("lmstudio", "LM Studio", {
+    fields: [
+      { key: "LMStudioBasePath", type: "url", required: true, placeholder: "http://localhost:1234/v1" },
+      { key: "LMStudioModelPref", type: "model", required: true },
+      { key: "LMStudioTokenLimit", type: "number", required: true, defaultValue: "4096" },
+    ],
+    modelKey: "LMStudioModelPref",
+    tokenLimitKey: "LMStudioTokenLimit",
+    lookup: { provider: "lmstudio", basePathField: "LMStudioBasePath" },
+    autoDetect: { suffix: ":1234/v1" },
+    local: true,
+  }),
+  entry("localai", "Local AI", {
+    fields: [
+      { key: "LocalAiBasePath", type: "url", required: true, placeholder: "http://localhost:8080/v1" },
+      { key: "LocalAiApiKey", type: "password", required: false },
+      { key: "LocalAiModelPref", type: "model", required: true },
+      { key: "LocalAiTokenLimit", type: "number", required: true, placeholder: "4096" },
+    ],
+    modelKey: "LocalAiModelPref",
+    tokenLimitKey: "LocalAiTokenLimit",
+    lookup: {
+      provider: "localai",
+      basePathField: "LocalAiBasePath",
+      apiKeyField: "LocalAiApiKey",
+      basePathMustContain: "/v1",
+    },
+    autoDetect: { suffix: ":8080/v1" },
+    local: true,
+  }),
   entry("koboldcpp", "KoboldCPP"),
   entry("textgenwebui", "Oobabooga Web UI"),
   entry("togetherai", "Together AI"),

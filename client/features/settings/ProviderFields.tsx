@@ -15,6 +15,8 @@ const INPUT_TYPES: Record<SettingField["type"], string> = {
   password: "password",
   text: "text",
   number: "number",
+  select: "text",
+  model: "text",
 };
 
 /**

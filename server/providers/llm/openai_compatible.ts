@@ -8,7 +8,9 @@ export interface OpenAiCompatibleOptions {
   apiKey?: string;
   modelId: string;
   contextWindow: number;
-  maxTokens?: number;
+  maxTokens: number;
+  /** Azure OpenAI: `baseURL` is the resource endpoint and `modelId` the deployment. */
+  azure?: { apiVersion: string };
   fetch?: typeof fetch;
 }
 
@@ -30,18 +32,32 @@ export function providerErrorFrom(module: Sdk, error: unknown, baseURL: string):
 }
 
 /** One SDK client per configuration, created on first use; calls run through `call` with errors mapped. */
-export function lazyOpenAiClient(options: { baseURL: string; apiKey?: string; fetch?: typeof fetch }) {
+export function lazyOpenAiClient(
+  options: {
+    baseURL: string;
+    apiKey?: string;
+    fetch?: typeof fetch;
+    azure?: { apiVersion: string; deployment: string };
+  },
+) {
   let client: OpenAI | null = null;
   return async function call<T>(work: (client: OpenAI) => Promise<T>): Promise<T> {
     const module = await loadSdk();
-    client ??= new module.default({
-      baseURL: options.baseURL,
+    const common = {
       // Local servers take any key; the SDK insists on one.
       apiKey: options.apiKey || "not-needed",
       maxRetries: 1,
       timeout: 10 * 60 * 1000,
       fetch: options.fetch,
-    });
+    };
+    client ??= options.azure
+      ? new module.AzureOpenAI({
+        ...common,
+        endpoint: options.baseURL,
+        apiVersion: options.azure.apiVersion,
+        deployment: options.azure.deployment,
+      })
+      : new module.default({ ...common, baseURL: options.baseURL });
     try {
       return await work(client);
     } catch (error) {
@@ -68,11 +84,15 @@ type Delta = { content?: string | null; reasoning_content?: string | null; reaso
 
 /** A chat model behind any OpenAI-compatible `/chat/completions` endpoint, streamed. */
 export function openAiCompatibleChatModel(options: OpenAiCompatibleOptions): ChatModel {
-  const call = lazyOpenAiClient(options);
+  const call = lazyOpenAiClient({
+    ...options,
+    azure: options.azure ? { ...options.azure, deployment: options.modelId } : undefined,
+  });
   return {
     providerId: options.providerId,
     modelId: options.modelId,
     contextWindow: options.contextWindow,
+    maxTokens: options.maxTokens,
     async *stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatPart> {
       const stream = await call((client) =>
         client.chat.completions.create({

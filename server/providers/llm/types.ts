@@ -28,6 +28,8 @@ export interface ChatModel {
   readonly modelId: string;
   /** The model's context window in tokens. */
   readonly contextWindow: number;
+  /** The most tokens one answer may use. */
+  readonly maxTokens: number;
   /** Yields the answer as it arrives; throws ProviderError with the provider's own message on failure. */
   stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatPart>;
 }

@@ -18,7 +18,7 @@ export interface ModelLookupInput {
 }
 
 const LOOKUP_TIMEOUT_MS = 10_000;
-const OPENAI_CHAT = /(^gpt|^o\d|^chatgpt)/;
+const OPENAI_CHAT = /(^gpt|^o\d|^chatgpt|^ft:)/;
 const OPENAI_NOT_CHAT =
   /(embedding|tts|whisper|dall-e|audio|realtime|transcribe|image|moderation|search|instruct)/;
 

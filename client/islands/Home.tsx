@@ -10,7 +10,15 @@ import { useCanManage } from "../features/auth/use_can_manage.ts";
 
 type Props = { appName: string };
 
-/** Home (spec 01 §2.7): a welcome, the workspaces, and a way to create one. */
+/** The most recently updated workspaces first (ties: the newer workspace first). */
+export function recentFirst<T extends Pick<Workspace, "id" | "lastUpdatedAt">>(
+  workspaces: readonly T[],
+): T[] {
+  const time = (value: string) => Date.parse(value) || 0;
+  return workspaces.toSorted((a, b) => time(b.lastUpdatedAt) - time(a.lastUpdatedAt) || b.id - a.id);
+}
+
+/** Home (spec 01 §2.7): a welcome, the workspaces (most recent first), and a way to create one. */
 export default function Home({ appName }: Props) {
   const { t } = useTranslation();
   const [workspaces, setWorkspaces] = useState<Workspace[] | null>(null);
@@ -21,7 +29,7 @@ export default function Home({ appName }: Props) {
 
   useEffect(() => {
     api("/workspaces", { schema: WorkspaceList })
-      .then((answer) => setWorkspaces(answer.workspaces))
+      .then((answer) => setWorkspaces(recentFirst(answer.workspaces)))
       .catch((caught: Error) => setError(caught.message));
     fetchSetup()
       .then((setup) => setNeedsLlm(setup.LLMProvider === null))

@@ -1,12 +1,19 @@
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { z } from "zod";
+import { paths } from "../../shared/routes.ts";
+import { LoadingBlock } from "../components/LoadingBlock.tsx";
 import { CreateWorkspaceStep } from "../features/onboarding/CreateWorkspaceStep.tsx";
 import { DataHandlingStep, HomeStep, LegacyStep, LlmStep } from "../features/onboarding/SimpleSteps.tsx";
 import { SurveyStep } from "../features/onboarding/SurveyStep.tsx";
 import { UserSetupStep } from "../features/onboarding/UserSetupStep.tsx";
+import { api } from "../lib/api.ts";
 
 type Props = { step: string; appName: string };
 
-/** The setup wizard (spec 01 §2.6): one server-rendered page per step. */
-export default function Onboarding({ step, appName }: Props) {
+const OnboardingState = z.looseObject({ onboardingComplete: z.boolean() });
+
+function Step({ step, appName }: Props) {
   switch (step) {
     case "llm-preference":
       return <LlmStep />;
@@ -24,4 +31,28 @@ export default function Onboarding({ step, appName }: Props) {
     default:
       return <HomeStep appName={appName} />;
   }
+}
+
+/**
+ * The setup wizard (spec 01 §2.6): one server-rendered page per step, reachable only until onboarding is
+ * complete; afterwards every step sends the visitor home. When the server cannot say, the wizard shows.
+ */
+export default function Onboarding(props: Props) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    const controller = new AbortController();
+    api("/onboarding", { schema: OnboardingState, signal: controller.signal }).then(
+      (answer) => {
+        if (answer.onboardingComplete) globalThis.location.replace(paths.home());
+        else setOpen(true);
+      },
+      () => {
+        if (!controller.signal.aborted) setOpen(true);
+      },
+    );
+    return () => controller.abort();
+  }, []);
+  if (!open) return <LoadingBlock label={t("common.loading")} />;
+  return <Step {...props} />;
 }

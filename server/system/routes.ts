@@ -39,9 +39,10 @@ export function publicSystemRoutes(deps: Deps) {
       (c) => c.json({ onboardingComplete: deps.settings.label(LABELS.onboardingComplete) === "true" }),
     )
     .get("/setup-complete", async (c) => {
-      // Before login only what the login and onboarding screens need; all of it for an admin (decisions.md).
+      // Before login only what the login and onboarding screens need; all of it (secrets as booleans) for the
+      // admins and managers who may open the settings pages.
       const actor = await optionalActor(deps, c.req.header("Authorization"));
-      const full = actor?.role === "admin";
+      const full = actor?.role === "admin" || actor?.role === "manager";
       return c.json({
         results: deps.settings.setupResults({ full, requiresAuth: deps.settings.requiresAuth }),
       });
@@ -63,7 +64,8 @@ export function systemRoutes(deps: Deps) {
     .get("/system/accepted-document-types", (c) => c.json({ types: ACCEPTED_DOCUMENT_TYPES }))
     .post("/system/custom-models", requirePermission("settings:manage", settingsModelsError), async (c) => {
       const body = await readJson(c, settingsModelsError) as Record<string, unknown>;
-      const models = await lookupModels(deps.settings, body ?? {}, deps.providerDeps);
+      // A client that gives up (auto-detect waits 2 s per endpoint) ends the server's own request too.
+      const models = await lookupModels(deps.settings, body ?? {}, deps.providerDeps, c.req.raw.signal);
       return c.json({ models, error: null });
     })
     .post("/onboarding", requirePermission("settings:manage"), async (c) => {

@@ -11,7 +11,19 @@ import { OnboardingShell } from "./OnboardingShell.tsx";
 /** Spec 01 §9: the wait between the success toast and going home. */
 const REDIRECT_DELAY_MS = 1000;
 
-/** Step 6: the first workspace, then home. */
+/**
+ * Marks onboarding complete, after which the wizard sends visitors home. The workspace exists by then, so a
+ * failure here is reported but does not stop the way home.
+ */
+async function completeOnboarding() {
+  try {
+    await api("/onboarding", { method: "POST" });
+  } catch (error) {
+    console.warn("Onboarding could not be marked complete", error);
+  }
+}
+
+/** Step 6: the first workspace (the server checks the name), onboarding marked complete, then home. */
 export function CreateWorkspaceStep({ appName }: { appName: string }) {
   const { t } = useTranslation();
   const [name, setName] = useState("");
@@ -29,6 +41,7 @@ export function CreateWorkspaceStep({ appName }: { appName: string }) {
       if (!answer.workspace) {
         throw new ApiError(answer.message ?? t("onboarding.createWorkspace.unknownError"), 200, answer);
       }
+      await completeOnboarding();
       toast.success(t("onboarding.createWorkspace.created"));
       setTimeout(() => globalThis.location.assign(paths.home()), REDIRECT_DELAY_MS);
     } catch (caught) {
@@ -49,7 +62,6 @@ export function CreateWorkspaceStep({ appName }: { appName: string }) {
           label={t("onboarding.createWorkspace.nameLabel")}
           name="name"
           required
-          maxLength={255}
           placeholder={t("onboarding.createWorkspace.nameExample")}
           disabled={busy}
           value={name}

@@ -2,14 +2,17 @@ import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { LoadingBlock } from "../../components/LoadingBlock.tsx";
 import { TextField } from "../../components/TextField.tsx";
+import { api } from "../../lib/api.ts";
+import { toast } from "../../lib/toast.ts";
 import { goToStep, STEP_FORM_ID } from "./navigation.ts";
 import { OnboardingShell } from "./OnboardingShell.tsx";
 
-/** Where a submitted survey is kept, and the flag that it was (spec 01 §7.4, §9). */
+/** The flag that the survey was sent from this browser (spec 01 §7.4, §9); the server keeps the answers. */
 export const SURVEY_KEYS = {
-  survey: "lectern_survey",
   completed: "lectern_questionnaire_completed",
 } as const;
+/** How long a failed survey's toast stays before the wizard moves on. */
+const FAILURE_PAUSE_MS = 2000;
 const USE_CASES = ["job", "personal", "other"] as const;
 type UseCase = (typeof USE_CASES)[number];
 const USE_CASE_KEYS: Record<UseCase, string> = {
@@ -26,28 +29,49 @@ function readCompleted(): boolean {
   }
 }
 
-/** Step 5, optional: email, use case and a comment; an empty form or 'Skip Survey' moves on. */
+/**
+ * Step 5, optional: email, use case and a comment, kept by the server (POST /api/onboarding/survey); an empty
+ * form or 'Skip Survey' moves on.
+ */
 export function SurveyStep({ appName }: { appName: string }) {
   const { t } = useTranslation();
   const [completed, setCompleted] = useState<boolean | null>(null);
   const [email, setEmail] = useState("");
   const [useCase, setUseCase] = useState<UseCase | "">("");
   const [comment, setComment] = useState("");
+  const [busy, setBusy] = useState(false);
   const used = email.trim() !== "" || useCase !== "" || comment.trim() !== "";
 
   useEffect(() => setCompleted(readCompleted()), []);
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (completed || !used) return goToStep("create-workspace");
-    const survey = { email: email.trim(), useCase, comment: comment.trim(), source: "onboarding" };
+  /** Sends the survey; the thank-you flag is kept once it arrived, and a failure is toasted but not blocking. */
+  async function send() {
+    const survey = {
+      email: email.trim(),
+      ...(useCase ? { useCase } : {}),
+      ...(comment.trim() ? { comment: comment.trim() } : {}),
+    };
     try {
-      localStorage.setItem(SURVEY_KEYS.survey, JSON.stringify(survey));
-      localStorage.setItem(SURVEY_KEYS.completed, "true");
+      await api("/onboarding/survey", { json: survey });
+      try {
+        localStorage.setItem(SURVEY_KEYS.completed, "true");
+      } catch {
+        // Storage blocked: the survey is sent anyway, only the thank-you will not show next time.
+      }
     } catch (error) {
-      console.error("The survey could not be stored", error);
+      toast.error(t("onboarding.survey.sendFailed", { error: (error as Error).message }));
+      // Long enough to read the toast before the next step's page replaces it.
+      await new Promise((resolve) => setTimeout(resolve, FAILURE_PAUSE_MS));
     }
     goToStep("create-workspace");
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (busy) return;
+    if (completed || !used) return goToStep("create-workspace");
+    setBusy(true);
+    void send();
   }
 
   return (
@@ -55,7 +79,7 @@ export function SurveyStep({ appName }: { appName: string }) {
       title={t("onboarding.survey.title")}
       description={t("onboarding.survey.description", { appName })}
       back="data-handling"
-      forward={{ enabled: completed !== null }}
+      forward={{ enabled: completed !== null, busy }}
     >
       <form id={STEP_FORM_ID} className="form" onSubmit={submit}>
         {completed === null && <LoadingBlock label={t("common.loading")} />}
@@ -109,7 +133,12 @@ export function SurveyStep({ appName }: { appName: string }) {
               />
             </label>
             <div className="form-actions">
-              <button type="button" className="button secondary" onClick={() => goToStep("create-workspace")}>
+              <button
+                type="button"
+                className="button secondary"
+                disabled={busy}
+                onClick={() => goToStep("create-workspace")}
+              >
                 {t("onboarding.survey.skip")}
               </button>
             </div>

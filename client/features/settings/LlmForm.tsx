@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { LLM_PROVIDERS } from "../../../shared/providers/llm_catalog.ts";
+import { paths } from "../../../shared/routes.ts";
 import { ProviderChoiceForm } from "./ProviderChoiceForm.tsx";
 import type { SetupResults } from "./setup.ts";
 
@@ -17,7 +18,10 @@ type Props = {
   onBusyChange?: (busy: boolean) => void;
 };
 
-/** The language-model provider choice and the chosen provider's form (spec 02 §3). */
+/**
+ * The language-model provider choice and the chosen provider's form (spec 02 §2, §3): a locally hosted
+ * provider carries the experimental notice, LM Studio and LocalAI the embedding-service notice.
+ */
 export function LlmForm({ setup, formId, onboarding = false, onSaved, onBusyChange }: Props) {
   const { t } = useTranslation();
   return (
@@ -31,8 +35,22 @@ export function LlmForm({ setup, formId, onboarding = false, onSaved, onBusyChan
       showActions={!onboarding}
       searchLabel={t("llm.search")}
       extraSettings={onboarding ? { EmbeddingEngine: "native", VectorDB: "lancedb" } : undefined}
-      choiceNotice={(choice) =>
-        NEEDS_EMBEDDER.includes(choice.id) ? <p className="notice">{t("llm.needsEmbedder")}</p> : null}
+      choiceNotice={(choice) => (
+        <>
+          {choice.local && <p className="notice warning">{t("llm.experimentalNotice")}</p>}
+          {NEEDS_EMBEDDER.includes(choice.id) && (
+            <p className="notice">
+              {t("llm.needsEmbedder")}
+              {!onboarding && (
+                <>
+                  {" "}
+                  <a href={paths.settings("embedding-preference")}>{t("llm.manageEmbedding")}</a>
+                </>
+              )}
+            </p>
+          )}
+        </>
+      )}
       onSaved={onSaved}
       onBusyChange={onBusyChange}
     />

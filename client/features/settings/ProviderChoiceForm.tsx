@@ -74,7 +74,8 @@ export function ProviderChoiceForm(props: Props) {
           </h2>
           {props.choiceNotice?.(form.choice)}
           <ProviderFields
-            fields={form.choice.fields}
+            key={form.choice.id}
+            provider={form.choice}
             values={form.values}
             locked={form.locked}
             onChange={form.setValue}

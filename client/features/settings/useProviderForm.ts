@@ -1,12 +1,18 @@
-import { useEffect, useState } from "react";
-import type { SettingField } from "../../../shared/providers/llm_catalog.ts";
-import { MASKED_SECRET } from "../../../shared/settings.ts";
+import { useCallback, useEffect, useState } from "react";
+import type { AutoDetect, ModelLookup, SettingField } from "../../../shared/providers/llm_catalog.ts";
+import { isMaskedSecret, MASKED_SECRET } from "../../../shared/settings.ts";
 import type { SetupResults } from "./setup.ts";
 
 export interface ProviderChoice {
   id: string;
   name: string;
   fields: readonly SettingField[];
+  /** How the form lists the provider's models (a "model" field). */
+  lookup?: ModelLookup;
+  /** Where a local server usually listens, for endpoint auto-detect. */
+  autoDetect?: AutoDetect;
+  /** Runs on the user's own machine or network. */
+  local?: boolean;
 }
 
 /** A field's value as the form shows it: a saved secret reads as 20 asterisks, which the server skips. */
@@ -16,7 +22,8 @@ function initialValue(field: SettingField, setup: SetupResults): string {
     return saved === true ? MASKED_SECRET : typeof saved === "string" ? saved : "";
   }
   if (typeof saved === "string" || typeof saved === "number") return String(saved);
-  return field.defaultValue ?? "";
+  // A fixed choice starts at its default, else its first option.
+  return field.defaultValue ?? field.options?.[0]?.value ?? "";
 }
 
 function initialValues(choices: readonly ProviderChoice[], setup: SetupResults): Record<string, string> {
@@ -46,15 +53,23 @@ export function useProviderForm(
     setSelected(initialChoice(choices, savedId));
   }, [setup, savedId, choices]);
 
+  const setValue = useCallback(
+    (key: string, value: string) => setValues((current) => ({ ...current, [key]: value })),
+    [],
+  );
   const locked: readonly string[] = setup?.LockedSettings ?? [];
   const choice = choices.find((entry) => entry.id === selected) ?? null;
 
-  /** The chosen provider's fields for update-env, without locked keys. */
+  /**
+   * The chosen provider's fields for update-env, without locked keys. A secret still showing the saved mask
+   * is left out: it is never sent back as if it had changed.
+   */
   function fieldSettings(): Record<string, string> {
     const settings: Record<string, string> = {};
     for (const field of choice?.fields ?? []) {
       if (locked.includes(field.key)) continue;
       const value = values[field.key] ?? "";
+      if (field.type === "password" && isMaskedSecret(value)) continue;
       // An empty optional field with nothing saved is left out; with a saved value it is sent to clear it.
       const saved = setup?.[field.key];
       if (value.trim() === "" && !field.required && (saved === undefined || saved === false)) continue;
@@ -69,7 +84,7 @@ export function useProviderForm(
     choice,
     values,
     locked,
-    setValue: (key: string, value: string) => setValues((current) => ({ ...current, [key]: value })),
+    setValue,
     fieldSettings,
     /** Takes the values the server stored (secrets come back masked). */
     applySaved: (newValues: Record<string, string>) => setValues((current) => ({ ...current, ...newValues })),

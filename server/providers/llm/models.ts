@@ -28,10 +28,16 @@ function keyFor(settings: SettingsService, field: string | undefined, given: unk
   return field ? settings.value(field) : undefined;
 }
 
-async function getJson(url: string, headers: Record<string, string>, deps: ProviderDeps) {
+async function getJson(
+  url: string,
+  headers: Record<string, string>,
+  deps: ProviderDeps,
+  signal?: AbortSignal,
+) {
+  const timeout = AbortSignal.timeout(LOOKUP_TIMEOUT_MS);
   const response = await (deps.fetch ?? fetch)(url, {
     headers,
-    signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS),
+    signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
   });
   const text = await response.text();
   let body: Record<string, unknown> = {};
@@ -62,6 +68,7 @@ export async function lookupModels(
   settings: SettingsService,
   input: ModelLookupInput,
   deps: ProviderDeps = {},
+  signal?: AbortSignal,
 ): Promise<ModelInfo[]> {
   const provider = typeof input.provider === "string" ? input.provider : "";
   const entry = llmProvider(provider);
@@ -90,7 +97,12 @@ export async function lookupModels(
     switch (provider) {
       case "openai": {
         if (!apiKey) return [];
-        const body = await getJson(`${deps.endpoints?.openai ?? OPENAI_BASE_URL}/models`, bearer, deps);
+        const body = await getJson(
+          `${deps.endpoints?.openai ?? OPENAI_BASE_URL}/models`,
+          bearer,
+          deps,
+          signal,
+        );
         return idsOf(body).map((model) => String(model.id))
           .filter((id) => OPENAI_CHAT.test(id) && !OPENAI_NOT_CHAT.test(id)).sort()
           .map((id) => ({ id, name: id, organization: id.startsWith("ft:") ? "Your Fine-Tunes" : "OpenAi" }));
@@ -98,10 +110,15 @@ export async function lookupModels(
       case "anthropic": {
         if (!apiKey) return [];
         const base = deps.endpoints?.anthropic ?? "https://api.anthropic.com";
-        const body = await getJson(`${base}/v1/models?limit=100`, {
-          "x-api-key": apiKey,
-          "anthropic-version": "2023-06-01",
-        }, deps);
+        const body = await getJson(
+          `${base}/v1/models?limit=100`,
+          {
+            "x-api-key": apiKey,
+            "anthropic-version": "2023-06-01",
+          },
+          deps,
+          signal,
+        );
         return idsOf(body).map((model) => ({
           id: String(model.id),
           name: String(model.display_name ?? model.id),
@@ -112,10 +129,10 @@ export async function lookupModels(
         if (lookup?.basePathMustContain && !basePath.includes(lookup.basePathMustContain)) return [];
         await checkUrl(basePath, { allowPrivate: true });
         if (provider === "ollama") {
-          const body = await getJson(`${basePath}/api/tags`, bearer, deps);
+          const body = await getJson(`${basePath}/api/tags`, bearer, deps, signal);
           return idsOf(body, "models").map((model) => ({ id: String(model.name), name: String(model.name) }));
         }
-        const body = await getJson(`${basePath}/models`, bearer, deps);
+        const body = await getJson(`${basePath}/models`, bearer, deps, signal);
         return idsOf(body).map((model) => ({
           id: String(model.id),
           name: String(model.id),

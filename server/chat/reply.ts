@@ -1,24 +1,15 @@
-import { eq } from "drizzle-orm";
-import { workspaceDocuments } from "../../db/schema.ts";
-import type { Metrics, Source } from "../../shared/api/chat.ts";
+import type { Metrics } from "../../shared/api/chat.ts";
 import type { Actor } from "../auth/actor.ts";
 import type { Deps } from "../deps.ts";
 import { messageOf } from "../errors.ts";
 import { tokenCounter } from "../documents/tokens.ts";
 import type { ChatModel, ImageInput } from "../providers/llm/types.ts";
 import type { Embedder } from "../providers/embedders/types.ts";
-import { workspaceNamespace } from "../providers/vectors/namespace.ts";
 import type { WorkspaceRow } from "../workspaces/present.ts";
 import { DEFAULT_SYSTEM_PROMPT } from "../workspaces/service.ts";
 import { type Frame, frames } from "./frames.ts";
-import {
-  type ChatScope,
-  chatsInLastDay,
-  parseResponse,
-  recentChats,
-  saveChat,
-  type StoredResponse,
-} from "./history.ts";
+import { retrieve, type Retrieved } from "./retrieve.ts";
+import { type ChatScope, chatsInLastDay, parseResponse, recentChats, saveChat } from "./history.ts";
 import { findUserById } from "../users/repo.ts";
 import { autoRenameThread } from "../threads/service.ts";
 import { expandPresets, listPresets } from "../presets/service.ts";
@@ -39,14 +30,6 @@ export interface ReplyInput {
 /** `/reset` at the start of a message, in any case (api-contract.md §7.3 sequence 8). */
 const RESET = /^\/reset(\s|$)/i;
 
-interface Retrieved {
-  vectorCount: number;
-  /** Citations returned to the client. */
-  sources: Source[];
-  /** Texts placed in the prompt: the citations, then backfill from recent answers. */
-  contextTexts: string[];
-}
-
 /** The user's daily limit when they reached it; admins have none (api-contract.md §2.6). */
 async function dailyQuotaReached(deps: Deps, actor: Actor): Promise<number | null> {
   if (!actor.multiUser || actor.userId === null || actor.role === "admin") return null;
@@ -59,44 +42,6 @@ async function dailyQuotaReached(deps: Deps, actor: Actor): Promise<number | nul
 /** `chat` answers from general knowledge too; `query` refuses without context; `automatic` is `chat`. */
 function chatModeOf(workspace: WorkspaceRow): "chat" | "query" {
   return workspace.chatMode === "query" ? "query" : "chat";
-}
-
-async function retrieve(
-  deps: Deps,
-  workspace: WorkspaceRow,
-  embedder: Embedder,
-  message: string,
-  history: StoredResponse[],
-  signal: AbortSignal,
-): Promise<Retrieved> {
-  const namespace = workspaceNamespace(workspace.id, embedder);
-  const vectorCount = await deps.vectors.count(namespace);
-  const sources: Source[] = [];
-  if (vectorCount > 0) {
-    const [query] = await embedder.embed([message], signal);
-    const hits = await deps.vectors.search(namespace, query, { topK: workspace.topN });
-    // Vectors whose document row is gone (a crash between the two writes) are never cited.
-    const live = new Set(
-      (await deps.db.select({ docId: workspaceDocuments.docId }).from(workspaceDocuments)
-        .where(eq(workspaceDocuments.workspaceId, workspace.id))).map((row) => row.docId),
-    );
-    for (const hit of hits) {
-      if (hit.score < workspace.similarityThreshold || !live.has(hit.docId)) continue;
-      sources.push({ ...hit.metadata, id: hit.id, text: hit.text, score: hit.score });
-    }
-  }
-  const contextTexts = sources.map((source) => source.text);
-  // Backfill (api-contract.md §8.4 step 5): recent cited chunks fill the context up to topN, uncited.
-  const seen = new Set(sources.map((source) => source.id));
-  for (const response of [...history].reverse()) {
-    for (const source of response.sources ?? []) {
-      if (contextTexts.length >= workspace.topN) break;
-      if (typeof source.score !== "number" || !source.text || !source.id || seen.has(source.id)) continue;
-      seen.add(source.id);
-      contextTexts.push(source.text);
-    }
-  }
-  return { vectorCount, sources, contextTexts };
 }
 
 function metricsOf(

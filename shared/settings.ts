@@ -135,6 +135,9 @@ export const SETTING_KEYS: readonly SettingDefinition[] = [
     positiveInteger.or(z.literal("")),
   ),
   setting("VectorDB", "VECTOR_DB", vectorDbId),
+  setting("ChromaEndpoint", "CHROMA_ENDPOINT", url),
+  setting("ChromaApiHeader", "CHROMA_API_HEADER", anyText),
+  setting("ChromaApiKey", "CHROMA_API_KEY", anyText, { secret: true }),
 ];
 
 export function settingDefinition(key: string): SettingDefinition | undefined {

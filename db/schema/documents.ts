@@ -29,3 +29,42 @@ export const workspaceDocuments = sqliteTable("workspace_documents", {
   createdAt: timestamp("created_at"),
   lastUpdatedAt: timestamp("last_updated_at"),
 }, (table) => [index("workspace_documents_workspace_idx").on(table.workspaceId, table.docpath)]);
+
+/** Watched documents (live sync): re-fetched when stale, re-embedded when changed. */
+export const documentSyncQueues = sqliteTable("document_sync_queues", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  workspaceDocId: integer("workspace_doc_id").notNull().unique().references(() => workspaceDocuments.id, {
+    onDelete: "cascade",
+  }),
+  staleAfterMs: integer("stale_after_ms").notNull().default(7 * 24 * 60 * 60 * 1000),
+  nextSyncAt: integer("next_sync_at", { mode: "timestamp_ms" }).notNull(),
+  lastSyncedAt: integer("last_synced_at", { mode: "timestamp_ms" }),
+  createdAt: timestamp("created_at"),
+});
+
+export const documentSyncExecutions = sqliteTable("document_sync_executions", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  queueId: integer("queue_id").notNull().references(() => documentSyncQueues.id, { onDelete: "cascade" }),
+  status: text("status", { enum: ["unknown", "success", "unchanged", "failed"] }).notNull().default(
+    "unknown",
+  ),
+  result: text("result"),
+  createdAt: timestamp("created_at"),
+}, (table) => [index("document_sync_executions_queue_idx").on(table.queueId)]);
+
+/** Background re-embedding after the embedder changed: one row per run, with its progress. */
+export const embeddingJobs = sqliteTable("embedding_jobs", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  /** The embedder the job embeds for (its fingerprint) and its settings as JSON, kept until the switch. */
+  fingerprint: text("fingerprint").notNull(),
+  config: text("config").notNull(),
+  status: text("status", { enum: ["queued", "running", "done", "failed", "cancelled"] }).notNull().default(
+    "queued",
+  ),
+  total: integer("total").notNull().default(0),
+  done: integer("done").notNull().default(0),
+  failed: integer("failed").notNull().default(0),
+  error: text("error"),
+  createdAt: timestamp("created_at"),
+  finishedAt: integer("finished_at", { mode: "timestamp_ms" }),
+});

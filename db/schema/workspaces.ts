@@ -20,6 +20,8 @@ export const workspaces = sqliteTable("workspaces", {
   agentModel: text("agent_model"),
   queryRefusalResponse: text("query_refusal_response"),
   vectorSearchMode: text("vector_search_mode").notNull().default("default"),
+  /** Vector search fused with full-text (BM25) search; a workspace can turn it off (decisions.md). */
+  hybridSearch: integer("hybrid_search", { mode: "boolean" }).notNull().default(true),
   createdAt: timestamp("created_at"),
   lastUpdatedAt: timestamp("last_updated_at"),
 });

@@ -7,7 +7,22 @@ import type { VectorRecord } from "../providers/vectors/types.ts";
 import { LABELS } from "../settings/service.ts";
 import type { WorkspaceRow } from "../workspaces/present.ts";
 import { chunkHeader, chunkSizeFor, DEFAULT_CHUNK_OVERLAP, splitText } from "./chunker.ts";
-import { metadataOf } from "./store.ts";
+import { metadataOf, pageAt } from "./store.ts";
+
+/** Each chunk's page, found by walking the text (chunks come in order and overlap a little). */
+function chunkPages(
+  content: string,
+  chunks: string[],
+  pageBreaks: number[] | undefined,
+): (number | undefined)[] {
+  if (!pageBreaks?.length) return chunks.map(() => undefined);
+  let cursor = 0;
+  return chunks.map((chunk) => {
+    const found = content.indexOf(chunk, Math.max(0, cursor - chunk.length));
+    if (found >= 0) cursor = found + 1;
+    return pageAt(pageBreaks, found >= 0 ? found : cursor);
+  });
+}
 
 export interface EmbedOutcome {
   added: number;
@@ -46,13 +61,21 @@ export async function addDocuments(
       const chunks = await splitText(document.pageContent, { chunkSize, chunkOverlap });
       if (chunks.length === 0) throw new Error(`${document.title} has no text to embed`);
       const texts = chunks.map((chunk) => header + chunk);
+      const pages = chunkPages(document.pageContent, chunks, document.pageBreaks);
       const records: VectorRecord[] = [];
       for (let start = 0; start < texts.length; start += embedder.maxInputsPerCall) {
         const batch = texts.slice(start, start + embedder.maxInputsPerCall);
         const vectors = await embedder.embed(batch);
-        batch.forEach((text, index) =>
-          records.push({ id: crypto.randomUUID(), docId, vector: vectors[index], text, metadata })
-        );
+        batch.forEach((text, index) => {
+          const page = pages[start + index];
+          records.push({
+            id: crypto.randomUUID(),
+            docId,
+            vector: vectors[index],
+            text,
+            metadata: page === undefined ? metadata : { ...metadata, page },
+          });
+        });
       }
       await deps.vectors.upsert(namespace, records);
       try {

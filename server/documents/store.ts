@@ -22,6 +22,11 @@ export interface DocumentJson {
   wordCount: number;
   pageContent: string;
   token_count_estimate: number;
+  /**
+   * Lectern's addition for paged formats (PDF): the character offset in `pageContent` where each page starts,
+   * page 1 first. Chunks are cited with the page they start on.
+   */
+  pageBreaks?: number[];
 }
 
 export type DocumentMetadata = Omit<DocumentJson, "pageContent">;
@@ -38,8 +43,15 @@ export function parseLocation(location: string): { folder: string; filename: str
 }
 
 export function metadataOf(document: DocumentJson): DocumentMetadata {
-  const { pageContent: _content, ...metadata } = document;
+  const { pageContent: _content, pageBreaks: _breaks, ...metadata } = document;
   return metadata;
+}
+
+/** The page (1-based) that holds character `offset`, given the page start offsets. */
+export function pageAt(pageBreaks: number[], offset: number): number {
+  let page = 1;
+  for (let index = 0; index < pageBreaks.length; index++) if (pageBreaks[index] <= offset) page = index + 1;
+  return page;
 }
 
 export interface NewTextDocument {

@@ -26,6 +26,7 @@ export function presentWorkspace(row: WorkspaceRow): Workspace {
     agentModel: row.agentModel,
     queryRefusalResponse: row.queryRefusalResponse,
     vectorSearchMode: row.vectorSearchMode,
+    hybridSearch: row.hybridSearch,
   };
 }
 

@@ -23,6 +23,8 @@ export const Workspace = z.object({
   agentModel: z.string().nullable(),
   queryRefusalResponse: z.string().nullable(),
   vectorSearchMode: z.string(),
+  /** Vector search fused with full-text search (on by default). */
+  hybridSearch: z.boolean(),
 });
 export type Workspace = z.infer<typeof Workspace>;
 
@@ -121,6 +123,10 @@ export const UpdateWorkspaceInput = z.object({
   openAiPrompt: optionalText("Prompt", 20_000),
   queryRefusalResponse: optionalText("Refusal response", 5_000),
   vectorSearchMode: z.enum(["default", "rerank"], { error: "Search mode must be default or rerank" }),
+  hybridSearch: z.preprocess(
+    (value) => (value === "true" ? true : value === "false" ? false : value),
+    z.boolean({ error: "Hybrid search must be true or false" }),
+  ),
 }).partial();
 export type UpdateWorkspaceInput = z.infer<typeof UpdateWorkspaceInput>;
 

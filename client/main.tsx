@@ -7,6 +7,8 @@ import "./styles/admin.css";
 import "./styles/threads.css";
 import "./styles/chat.css";
 import "./styles/workspace_settings.css";
+import "./styles/embedding.css";
+import "./styles/documents.css";
 import "./lib/i18n.ts";
 import { guardPage, pageGuard } from "./lib/page_guard.ts";
 import { toast } from "./lib/toast.ts";

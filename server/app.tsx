@@ -11,6 +11,7 @@ import { authGuard } from "./http/auth_guard.ts";
 import { publicSystemRoutes, systemRoutes } from "./system/routes.ts";
 import { workspaceRoutes } from "./workspaces/routes.ts";
 import { documentRoutes } from "./documents/routes.ts";
+import { libraryRoutes } from "./documents/library_routes.ts";
 import { chatRoutes } from "./chat/routes.ts";
 import { threadRoutes } from "./threads/routes.ts";
 import { chatActionRoutes } from "./chat/action_routes.ts";
@@ -19,6 +20,7 @@ import { authRoutes, publicAuthRoutes } from "./auth/routes.ts";
 import { accountRoutes } from "./users/account_routes.ts";
 import { publicInviteRoutes } from "./invites/routes.ts";
 import { adminRoutes } from "./admin_routes.ts";
+import { embeddingRoutes } from "./embedding/routes.ts";
 
 export const PAGES_MODULE = "./pages/routes.tsx";
 
@@ -93,10 +95,12 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   api.use("*", authGuard(deps));
   api.route("/", authRoutes(deps));
   api.route("/", accountRoutes(deps));
+  api.route("/", embeddingRoutes(deps)); // before adminRoutes: system-preferences serves single-user too
   api.route("/", adminRoutes(deps));
   api.route("/", systemRoutes(deps));
   api.route("/", workspaceRoutes(deps));
   api.route("/", documentRoutes(deps));
+  api.route("/", libraryRoutes(deps));
   api.route("/", chatRoutes(deps));
   api.route("/", threadRoutes(deps));
   api.route("/", chatActionRoutes(deps));

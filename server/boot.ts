@@ -6,10 +6,10 @@ import { createLogger, type Logger } from "./log.ts";
 import { ensureStorage, storagePaths } from "./storage.ts";
 import { loadInstanceKeys } from "./auth/keys.ts";
 import { SettingsService } from "./settings/service.ts";
-import { openLanceStore } from "./providers/vectors/lancedb.ts";
+import { openVectorStores } from "./providers/vectors/registry.ts";
 import { DocumentStore } from "./documents/store.ts";
 import { chatModelFromSettings, type ProviderDeps } from "./providers/llm/registry.ts";
-import { embedderFromSettings } from "./providers/embedders/registry.ts";
+import { EmbeddingService } from "./embedding/service.ts";
 import { type ClientAssets, loadClientAssets } from "./pages/assets.ts";
 import { createAuthLimits } from "./auth/rate_limit.ts";
 
@@ -42,11 +42,18 @@ export async function boot(
   try {
     const keys = await loadInstanceKeys(paths.keys);
     const settings = await SettingsService.load(database.db, keys.settings, config.lockedSettings);
-    const vectors = await openLanceStore(paths.lancedb);
+    const vectors = await openVectorStores(settings, { lancedbDir: paths.lancedb, log });
+    const embedding = new EmbeddingService(
+      settings,
+      { ...options.providerDeps, modelsDir: paths.models },
+      log,
+    );
     const providers: Providers = {
       chatModel: options.providers?.chatModel ??
         ((override) => chatModelFromSettings(settings, options.providerDeps, override)),
-      embedder: options.providers?.embedder ?? (() => embedderFromSettings(settings, options.providerDeps)),
+      embedder: options.providers?.embedder ?? (() => embedding.active()),
+      targetEmbedder: options.providers?.targetEmbedder ?? (() => embedding.target()),
+      embedding,
     };
     const deps: Deps = {
       config,
@@ -63,9 +70,11 @@ export async function boot(
       limits: createAuthLimits(),
       providerDeps: options.providerDeps ?? {},
     };
+    await embedding.start(deps);
     return {
       deps,
       async close() {
+        await embedding.stop();
         await vectors.close();
         database.close();
       },

@@ -51,3 +51,20 @@ Deno.test("loadConfig() lists every bad variable at once", () => {
     },
   );
 });
+
+Deno.test("loadConfig() bounds parsing: PARSE_TIMEOUT_SECONDS and PARSE_MEMORY_MB", () => {
+  assert.deepEqual(loadConfig({}).parse, { timeoutSeconds: 120, memoryMb: 1024 });
+  assert.deepEqual(
+    loadConfig({ PARSE_TIMEOUT_SECONDS: "5", PARSE_MEMORY_MB: "256" }).parse,
+    { timeoutSeconds: 5, memoryMb: 256 },
+  );
+  assert.throws(
+    () => loadConfig({ PARSE_TIMEOUT_SECONDS: "0", PARSE_MEMORY_MB: "16" }),
+    (error: unknown) => {
+      assert.ok(error instanceof ConfigError);
+      assert.match(error.message, /PARSE_TIMEOUT_SECONDS must be at least 1/);
+      assert.match(error.message, /PARSE_MEMORY_MB must be at least 64/);
+      return true;
+    },
+  );
+});

@@ -7,10 +7,12 @@ import type { StoragePaths } from "./storage.ts";
 import type { VectorStore } from "./providers/vectors/types.ts";
 import type { ChatModel } from "./providers/llm/types.ts";
 import type { Embedder } from "./providers/embedders/types.ts";
+import type { EmbeddingService } from "./embedding/service.ts";
 import type { DocumentStore } from "./documents/store.ts";
 import type { ClientAssets } from "./pages/assets.ts";
 import type { AuthLimits } from "./auth/rate_limit.ts";
 import type { ProviderDeps } from "./providers/llm/registry.ts";
+import type { UrlGuardOptions } from "./http/url_guard.ts";
 
 /** Open SSE streams, ended on shutdown so the server can stop without waiting for them. */
 export class StreamRegistry {
@@ -56,8 +58,15 @@ export interface Providers {
    * ProviderError when none is usable.
    */
   chatModel(override?: ModelOverride): ChatModel;
-  /** The embedder of the current settings. */
+  /**
+   * The active embedder: chat queries and new documents use it. After the embedder settings change it stays the
+   * old one until the re-embedding job has embedded everything for the new one and switched.
+   */
   embedder(): Embedder;
+  /** The embedder a running re-embedding job embeds for, or null when none runs. */
+  targetEmbedder(): Embedder | null;
+  /** Re-embedding after an embedder change, its progress, and the native engine's model downloads. */
+  embedding: EmbeddingService;
 }
 
 /** Everything a handler needs, built once in main.ts (or by the test app) and passed down. */
@@ -76,4 +85,6 @@ export interface Deps {
   limits: AuthLimits;
   /** How providers reach the network (tests point hosted providers at loopback fakes). */
   providerDeps: ProviderDeps;
+  /** How links are fetched for a user (upload-link, live sync); tests pass a resolver and a fetch. */
+  linkFetch?: UrlGuardOptions & { fetch?: typeof fetch };
 }

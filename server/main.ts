@@ -1,5 +1,11 @@
-// LanceDB's native logger reads LANCEDB_LOG when it loads; keep its warnings out of the log by default.
-if (!Deno.env.get("LANCEDB_LOG")) Deno.env.set("LANCEDB_LOG", "error");
+if (Deno.args[0] === "parse-worker") {
+  // One file's parse in a process of its own (documents/parse_worker.ts); the server is never loaded here.
+  const { runParseWorker } = await import("./documents/parse_worker.ts");
+  await runParseWorker(Deno.args[1]);
+} else {
+  // LanceDB's native logger reads LANCEDB_LOG when it loads; keep its warnings out of the log by default.
+  if (!Deno.env.get("LANCEDB_LOG")) Deno.env.set("LANCEDB_LOG", "error");
 
-const { serve } = await import("./serve.ts");
-await serve();
+  const { serve } = await import("./serve.ts");
+  await serve();
+}

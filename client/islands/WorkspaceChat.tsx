@@ -73,7 +73,9 @@ export default function WorkspaceChat({ slug, threadSlug }: Props) {
         </MessageList>
         <Composer busy={chat.busy} onSend={chat.send} onStop={chat.stop} />
       </section>
-      {showDocuments && workspace && <DocumentsPanel workspace={workspace} onChange={setWorkspace} />}
+      {showDocuments && workspace && (
+        <DocumentsPanel workspace={workspace} onChange={setWorkspace} onOpenChange={setShowDocuments} />
+      )}
       <Dialog open={chat.pendingDelete !== null} title={t("chat.delete.title")} onClose={chat.cancelDelete}>
         <p>{t("chat.delete.body")}</p>
         <div className="form-actions">

@@ -1,23 +1,88 @@
-import { eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { workspaceDocuments } from "../../db/schema.ts";
 import type { Source } from "../../shared/api/chat.ts";
 import type { Deps } from "../deps.ts";
+import { metadataOf } from "../documents/store.ts";
+import { messageOf } from "../errors.ts";
 import type { Embedder } from "../providers/embedders/types.ts";
 import { workspaceNamespace } from "../providers/vectors/namespace.ts";
 import type { WorkspaceRow } from "../workspaces/present.ts";
 import type { StoredResponse } from "./history.ts";
 
+/** Characters of a pinned document shown in its citation (api-contract.md §8.4 step 2). */
+const PINNED_PREVIEW_CHARS = 1_000;
+const PINNED_CONTINUED = "...continued on in source document...";
+/** The context window assumed when the workspace's chat model cannot be built (retrieval still runs). */
+const FALLBACK_CONTEXT_WINDOW = 4_096;
+
 export interface Retrieved {
   vectorCount: number;
-  /** Citations returned to the client. */
+  /** Citations returned to the client: pinned documents, then search results. */
   sources: Source[];
-  /** Texts placed in the prompt: the citations, then backfill from recent answers. */
+  /** Texts placed in the prompt: pinned documents whole, the search results, then backfill from recent answers. */
   contextTexts: string[];
 }
 
+export interface RetrieveOptions {
+  /** The chat model's context window in tokens; pinned documents fill at most this much. */
+  contextWindow?: number;
+}
+
+/** How the reference identifies a document across chunks and citations (§8.4: `title:<title>-timestamp:<published>`). */
+function identifierOf(source: { title?: unknown; published?: unknown }): string {
+  return `title:${source.title}-timestamp:${source.published}`;
+}
+
+function contextWindowOf(deps: Deps, workspace: WorkspaceRow, options: RetrieveOptions): number {
+  if (options.contextWindow) return options.contextWindow;
+  try {
+    return deps.providers.chatModel({ provider: workspace.chatProvider, model: workspace.chatModel })
+      .contextWindow;
+  } catch {
+    return FALLBACK_CONTEXT_WINDOW;
+  }
+}
+
 /**
- * The context of one message (api-contract.md §8.4 steps 4-6): the workspace's closest chunks above the
- * similarity threshold as citations, then backfill from recent answers' citations up to topN, uncited.
+ * Pinned documents whole, in the order they were added, until their running token estimate reaches the context
+ * window (the document that crosses it is still included). A document whose file is gone is skipped.
+ */
+async function pinnedDocuments(deps: Deps, workspace: WorkspaceRow, contextWindow: number) {
+  const rows = await deps.db.select({ docpath: workspaceDocuments.docpath }).from(workspaceDocuments)
+    .where(and(eq(workspaceDocuments.workspaceId, workspace.id), eq(workspaceDocuments.pinned, true)))
+    .orderBy(asc(workspaceDocuments.id));
+  const pinned: { source: Source; text: string }[] = [];
+  let tokens = 0;
+  for (const row of rows) {
+    if (tokens >= contextWindow) break;
+    let document;
+    try {
+      document = await deps.documents.read(row.docpath);
+    } catch (error) {
+      deps.log.warn("Cannot read a pinned document", {
+        workspace: workspace.slug,
+        location: row.docpath,
+        error: messageOf(error),
+      });
+      continue;
+    }
+    tokens += Number(document.token_count_estimate) || 0;
+    pinned.push({
+      text: document.pageContent,
+      source: {
+        ...metadataOf(document),
+        text: document.pageContent.slice(0, PINNED_PREVIEW_CHARS) + PINNED_CONTINUED,
+      },
+    });
+  }
+  return pinned;
+}
+
+/**
+ * The context of one message (api-contract.md §8.4 steps 2, 4-6): pinned documents whole; then the workspace's
+ * closest chunks, by vector and, when the workspace uses hybrid search, by BM25 on their words (fused by
+ * reciprocal rank), cut to topN, then those under the similarity threshold dropped; chunks of pinned documents
+ * are dropped too. Backfill from recent answers' citations fills up to topN, uncited.
  */
 export async function retrieve(
   deps: Deps,
@@ -26,13 +91,22 @@ export async function retrieve(
   message: string,
   history: StoredResponse[],
   signal: AbortSignal,
+  options: RetrieveOptions = {},
 ): Promise<Retrieved> {
   const namespace = workspaceNamespace(workspace.id, embedder);
-  const vectorCount = await deps.vectors.count(namespace);
-  const sources: Source[] = [];
+  const [pinned, vectorCount] = await Promise.all([
+    pinnedDocuments(deps, workspace, contextWindowOf(deps, workspace, options)),
+    deps.vectors.count(namespace),
+  ]);
+  const pinnedIds = new Set(pinned.map(({ source }) => identifierOf(source)));
+  const found: Source[] = [];
   if (vectorCount > 0) {
-    const [query] = await embedder.embed([message], signal);
-    const hits = await deps.vectors.search(namespace, query, { topK: workspace.topN });
+    const query = await embedder.embedQuery(message, signal);
+    signal.throwIfAborted();
+    const hits = await deps.vectors.search(namespace, query, {
+      topK: workspace.topN,
+      text: workspace.hybridSearch ? message : undefined,
+    });
     // Vectors whose document row is gone (a crash between the two writes) are never cited.
     const live = new Set(
       (await deps.db.select({ docId: workspaceDocuments.docId }).from(workspaceDocuments)
@@ -40,19 +114,23 @@ export async function retrieve(
     );
     for (const hit of hits) {
       if (hit.score < workspace.similarityThreshold || !live.has(hit.docId)) continue;
-      sources.push({ ...hit.metadata, id: hit.id, text: hit.text, score: hit.score });
+      if (pinnedIds.has(identifierOf(hit.metadata))) continue;
+      found.push({ ...hit.metadata, id: hit.id, text: hit.text, score: hit.score });
     }
   }
-  const contextTexts = sources.map((source) => source.text);
-  // Backfill (api-contract.md §8.4 step 5): recent cited chunks fill the context up to topN, uncited.
-  const seen = new Set(sources.map((source) => source.id));
+  const contextTexts = [...pinned.map(({ text }) => text), ...found.map((source) => source.text)];
+  // Backfill (api-contract.md §8.4 step 5): recent cited chunks fill the search's share up to topN, uncited.
+  const seen = new Set(found.map((source) => source.id));
+  let filled = found.length;
   for (const response of [...history].reverse()) {
     for (const source of response.sources ?? []) {
-      if (contextTexts.length >= workspace.topN) break;
+      if (filled >= workspace.topN) break;
       if (typeof source.score !== "number" || !source.text || !source.id || seen.has(source.id)) continue;
+      if (pinnedIds.has(identifierOf(source))) continue;
       seen.add(source.id);
       contextTexts.push(source.text);
+      filled++;
     }
   }
-  return { vectorCount, sources, contextTexts };
+  return { vectorCount, sources: [...pinned.map(({ source }) => source), ...found], contextTexts };
 }

@@ -1,13 +1,14 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { workspaceDocuments } from "../../db/schema.ts";
 import type { Deps } from "../deps.ts";
-import { messageOf } from "../errors.ts";
+import { messageOf, ProviderError } from "../errors.ts";
+import type { Embedder } from "../providers/embedders/types.ts";
 import { workspaceNamespace } from "../providers/vectors/namespace.ts";
 import type { VectorRecord } from "../providers/vectors/types.ts";
-import { LABELS } from "../settings/service.ts";
 import type { WorkspaceRow } from "../workspaces/present.ts";
-import { chunkHeader, chunkSizeFor, DEFAULT_CHUNK_OVERLAP, splitText } from "./chunker.ts";
-import { metadataOf, pageAt } from "./store.ts";
+import { chunkHeader, chunkSettings, splitText } from "./chunker.ts";
+import { type DocumentJson, metadataOf, pageAt } from "./store.ts";
+import { type CachedChunk, contentHash, VectorCache } from "./vector_cache.ts";
 
 /** Each chunk's page, found by walking the text (chunks come in order and overlap a little). */
 function chunkPages(
@@ -24,97 +25,174 @@ function chunkPages(
   });
 }
 
+/** Embeds texts in batches of the embedder's `maxInputsPerCall` (each batch retried by the embedder). */
+export async function embedInBatches(
+  embedder: Embedder,
+  texts: string[],
+  signal?: AbortSignal,
+): Promise<number[][]> {
+  const vectors: number[][] = [];
+  const size = Math.max(1, embedder.maxInputsPerCall);
+  for (let start = 0; start < texts.length; start += size) {
+    signal?.throwIfAborted();
+    const batch = texts.slice(start, start + size);
+    const answer = await embedder.embed(batch, signal);
+    if (answer.length !== batch.length) {
+      throw new ProviderError(`The embedder returned ${answer.length} vectors for ${batch.length} texts.`);
+    }
+    vectors.push(...answer);
+  }
+  return vectors;
+}
+
+/**
+ * A document's chunks as `embedder` embeds them (api-contract.md §8.3: the metadata header, then the chunk; each
+ * with the page it starts on). They come from the vector cache when it holds this document, text, embedder
+ * and splitter settings; otherwise the text is split, embedded and the result cached.
+ */
+export async function embeddedChunks(
+  deps: Deps,
+  embedder: Embedder,
+  location: string,
+  document: DocumentJson,
+  signal?: AbortSignal,
+): Promise<{ chunks: CachedChunk[]; cached: boolean }> {
+  const settings = chunkSettings(deps.settings, embedder.maxChunkLength);
+  const header = chunkHeader(document);
+  const cache = new VectorCache(deps.paths.vectorCache);
+  const key = {
+    docpath: location,
+    fingerprint: embedder.fingerprint,
+    contentHash: contentHash([document.pageContent, header, document.pageBreaks ?? null]),
+    ...settings,
+  };
+  const hit = await cache.read(key);
+  if (hit && hit.length > 0) return { chunks: hit, cached: true };
+
+  const pieces = await splitText(document.pageContent, settings);
+  if (pieces.length === 0) throw new Error(`${document.title} has no text to embed`);
+  const texts = pieces.map((piece) => header + piece);
+  const pages = chunkPages(document.pageContent, pieces, document.pageBreaks);
+  const vectors = await embedInBatches(embedder, texts, signal);
+  const chunks = texts.map((text, index) => ({
+    text,
+    vector: vectors[index],
+    ...(pages[index] === undefined ? {} : { page: pages[index] }),
+  }));
+  await cache.write(key, chunks).catch((error) =>
+    deps.log.warn("Cannot write the vector cache", { location, error: messageOf(error) })
+  );
+  return { chunks, cached: false };
+}
+
 export interface EmbedOutcome {
   added: number;
   failures: string[];
 }
 
-/** Splits, embeds and stores each document in the workspace (api-contract.md §8.5); one failure never stops the rest. */
-export async function addDocuments(
+/**
+ * Splits, embeds and stores each document in the workspace (api-contract.md §8.5) with the active embedder;
+ * one failure never stops the rest. A re-embedding job in progress picks the new documents up before it
+ * switches, and a switch waits for this to end.
+ */
+export function addDocuments(
   deps: Deps,
   workspace: WorkspaceRow,
   locations: string[],
+  options: { signal?: AbortSignal } = {},
 ): Promise<EmbedOutcome> {
-  const failures: string[] = [];
-  let added = 0;
-  const embedder = deps.providers.embedder();
-  const namespace = workspaceNamespace(workspace.id, embedder);
-  const chunkSize = chunkSizeFor(
-    Number(deps.settings.label(LABELS.textSplitterChunkSize)),
-    embedder.maxChunkLength,
-  );
-  const overlapSetting = Number(deps.settings.label(LABELS.textSplitterChunkOverlap));
-  const chunkOverlap = Number.isFinite(overlapSetting) && overlapSetting >= 0
-    ? overlapSetting
-    : DEFAULT_CHUNK_OVERLAP;
-
-  for (const location of new Set(locations)) {
-    const docId = crypto.randomUUID();
+  return deps.providers.embedding.whileFixed(async () => {
+    const failures: string[] = [];
+    let added = 0;
+    let embedder: Embedder;
     try {
-      const already = await deps.db.select({ id: workspaceDocuments.id }).from(workspaceDocuments).where(
-        and(eq(workspaceDocuments.workspaceId, workspace.id), eq(workspaceDocuments.docpath, location)),
-      );
-      if (already.length > 0) continue;
-      const document = await deps.documents.read(location);
-      const metadata = metadataOf(document);
-      const header = chunkHeader(document);
-      const chunks = await splitText(document.pageContent, { chunkSize, chunkOverlap });
-      if (chunks.length === 0) throw new Error(`${document.title} has no text to embed`);
-      const texts = chunks.map((chunk) => header + chunk);
-      const pages = chunkPages(document.pageContent, chunks, document.pageBreaks);
-      const records: VectorRecord[] = [];
-      for (let start = 0; start < texts.length; start += embedder.maxInputsPerCall) {
-        const batch = texts.slice(start, start + embedder.maxInputsPerCall);
-        const vectors = await embedder.embed(batch);
-        batch.forEach((text, index) => {
-          const page = pages[start + index];
-          records.push({
-            id: crypto.randomUUID(),
-            docId,
-            vector: vectors[index],
-            text,
-            metadata: page === undefined ? metadata : { ...metadata, page },
-          });
-        });
-      }
-      await deps.vectors.upsert(namespace, records);
-      try {
-        await deps.db.insert(workspaceDocuments).values({
-          docId,
-          filename: location.split("/").pop() ?? location,
-          docpath: location,
-          workspaceId: workspace.id,
-          metadata: JSON.stringify(metadata),
-        });
-      } catch (error) {
-        await deps.vectors.deleteDocuments(namespace, [docId]).catch(() => {});
-        throw error;
-      }
-      added++;
+      embedder = deps.providers.embedder();
     } catch (error) {
-      deps.log.warn("Cannot embed document", {
-        workspace: workspace.slug,
-        location,
-        error: messageOf(error),
-      });
-      failures.push(`${location}: ${messageOf(error)}`);
+      return {
+        added,
+        failures: [...new Set(locations)].map((location) => `${location}: ${messageOf(error)}`),
+      };
     }
-  }
-  return { added, failures };
+    const namespace = workspaceNamespace(workspace.id, embedder);
+
+    for (const location of new Set(locations)) {
+      const docId = crypto.randomUUID();
+      try {
+        const already = await deps.db.select({ id: workspaceDocuments.id }).from(workspaceDocuments).where(
+          and(eq(workspaceDocuments.workspaceId, workspace.id), eq(workspaceDocuments.docpath, location)),
+        );
+        if (already.length > 0) continue;
+        const document = await deps.documents.read(location);
+        const metadata = metadataOf(document);
+        const { chunks } = await embeddedChunks(deps, embedder, location, document, options.signal);
+        const records: VectorRecord[] = chunks.map((chunk) => ({
+          id: crypto.randomUUID(),
+          docId,
+          vector: chunk.vector,
+          text: chunk.text,
+          metadata: chunk.page === undefined ? metadata : { ...metadata, page: chunk.page },
+        }));
+        await deps.vectors.upsert(namespace, records);
+        try {
+          await deps.db.insert(workspaceDocuments).values({
+            docId,
+            filename: location.split("/").pop() ?? location,
+            docpath: location,
+            workspaceId: workspace.id,
+            metadata: JSON.stringify(metadata),
+          });
+        } catch (error) {
+          await deps.vectors.deleteDocuments(namespace, [docId]).catch(() => {});
+          throw error;
+        }
+        added++;
+      } catch (error) {
+        deps.log.warn("Cannot embed document", {
+          workspace: workspace.slug,
+          location,
+          error: messageOf(error),
+        });
+        failures.push(`${location}: ${messageOf(error)}`);
+      }
+    }
+    return { added, failures };
+  });
 }
 
-/** Removes documents from the workspace: their vectors, then their rows. */
-export async function removeDocuments(
+/** Removes documents from the workspace: their vectors (the active and a job's new embedder's), then their rows. */
+export function removeDocuments(
   deps: Deps,
   workspace: WorkspaceRow,
   locations: string[],
 ): Promise<void> {
-  if (locations.length === 0) return;
-  const rows = await deps.db.select().from(workspaceDocuments).where(
-    and(eq(workspaceDocuments.workspaceId, workspace.id), inArray(workspaceDocuments.docpath, locations)),
-  );
-  if (rows.length === 0) return;
-  const docIds = rows.map((row) => row.docId);
-  await deps.vectors.deleteDocuments(workspaceNamespace(workspace.id, deps.providers.embedder()), docIds);
-  await deps.db.delete(workspaceDocuments).where(inArray(workspaceDocuments.docId, docIds));
+  if (locations.length === 0) return Promise.resolve();
+  return deps.providers.embedding.whileFixed(async () => {
+    const rows = await deps.db.select().from(workspaceDocuments).where(
+      and(eq(workspaceDocuments.workspaceId, workspace.id), inArray(workspaceDocuments.docpath, locations)),
+    );
+    if (rows.length === 0) return;
+    const docIds = rows.map((row) => row.docId);
+    for (const embedder of [activeOrNull(deps), deps.providers.targetEmbedder()]) {
+      if (embedder) await deps.vectors.deleteDocuments(workspaceNamespace(workspace.id, embedder), docIds);
+    }
+    await deps.db.delete(workspaceDocuments).where(inArray(workspaceDocuments.docId, docIds));
+  });
+}
+
+function activeOrNull(deps: Deps): Embedder | null {
+  try {
+    return deps.providers.embedder();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Drops a document's vector cache entries (for the active embedder and a job's new one), for callers that
+ * delete the document itself (api-contract.md §4 remove-document).
+ */
+export async function forgetCachedDocument(deps: Deps, location: string): Promise<void> {
+  const fingerprints = [activeOrNull(deps), deps.providers.targetEmbedder()]
+    .flatMap((embedder) => (embedder ? [embedder.fingerprint] : []));
+  await new VectorCache(deps.paths.vectorCache).forget(location, fingerprints);
 }

@@ -64,11 +64,16 @@ Deno.test("POST /api/workspace/:slug/upload stores the document JSON of api-cont
 Deno.test("upload refuses unsupported, binary, empty and missing files with clear messages", async () => {
   await using app = await createTestApp();
   const workspace = await newWorkspace(app);
-  const pdf = await upload(app, workspace.slug, "report.pdf", "%PDF-1.4");
-  assert.equal(pdf.status, 400);
+  const image = await upload(
+    app,
+    workspace.slug,
+    "photo.png",
+    new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]),
+  );
+  assert.equal(image.status, 400);
   assert.equal(
-    pdf.body.error,
-    "File extension .pdf not supported for parsing and cannot be assumed as text file type.",
+    image.body.error,
+    "File extension .png not supported for parsing and cannot be assumed as text file type.",
   );
   const binary = await upload(app, workspace.slug, "data.txt", new Uint8Array([72, 0, 1, 2]));
   assert.equal(binary.status, 400);

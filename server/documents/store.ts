@@ -1,4 +1,5 @@
 import { join, resolve, sep } from "node:path";
+import { eq } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { documents } from "../../db/schema.ts";
 import type { StoredDocument } from "../../shared/api/documents.ts";
@@ -31,6 +32,11 @@ export interface DocumentJson {
 
 export type DocumentMetadata = Omit<DocumentJson, "pageContent">;
 
+/** `wordCount` as the reference counts it (api-contract.md §8.1): pieces between single spaces. */
+export function wordCount(text: string): number {
+  return text.split(" ").length;
+}
+
 const SEGMENT = /^[\p{L}\p{N}_][\p{L}\p{N}._-]{0,200}$/u;
 
 /** Checks a `folder/file.json` location; anything else (a path, `..`, a bare name) is refused. */
@@ -54,11 +60,32 @@ export function pageAt(pageBreaks: number[], offset: number): number {
   return page;
 }
 
+export interface NewDocument {
+  /** What the JSON file is named after (the original file name, `url-<slug>` for a link); never a path. */
+  fileStem: string;
+  title: string;
+  url: string;
+  docAuthor: string;
+  description: string;
+  docSource: string;
+  chunkSource: string;
+  /** Defaults to now, as `toLocaleString("en-US")`. */
+  published?: string;
+  text: string;
+  pageBreaks?: number[];
+  /** A folder under `documents/` (default `custom-documents`): one name, no path. */
+  folder?: string;
+  /** Where the original bytes were kept (under `uploads/`), for reprocessing later. */
+  uploadName?: string;
+  /** The link a document was fetched from, for live sync. */
+  sourceUrl?: string;
+}
+
+/** The upload of earlier versions: a text file with the text defaults of api-contract.md §8.1. */
 export interface NewTextDocument {
   originalName: string;
   text: string;
   docSource: string;
-  /** Where the original bytes were kept, for reprocessing later. */
   uploadName: string;
 }
 
@@ -75,35 +102,43 @@ export class DocumentStore {
     return path;
   }
 
-  /** Writes the document JSON (generated name) and its index row; returns the picker fields plus `location`. */
-  async saveText(input: NewTextDocument): Promise<StoredDocument> {
+  /**
+   * Writes the document JSON of api-contract.md §8.1 under a generated name, and its index row; returns the
+   * picker fields plus `location`.
+   */
+  async save(input: NewDocument): Promise<StoredDocument> {
     const id = crypto.randomUUID();
-    const title = input.originalName.split(/[\\/]/).pop() || "document";
-    const filename = `${documentFileStem(title)}-${id}.json`;
-    const location = `${DEFAULT_FOLDER}/${filename}`;
+    const folder = input.folder ?? DEFAULT_FOLDER;
+    const filename = `${documentFileStem(input.fileStem)}-${id}.json`;
+    const location = `${folder}/${filename}`;
+    const path = this.pathOf(location);
     const document: DocumentJson = {
       id,
-      url: `file://${documentFileStem(title)}`,
-      title,
-      docAuthor: "Unknown",
-      description: "Unknown",
+      url: input.url,
+      title: input.title,
+      docAuthor: input.docAuthor,
+      description: input.description,
       docSource: input.docSource,
-      chunkSource: "",
-      published: new Date().toLocaleString("en-US"),
-      wordCount: input.text.split(" ").length,
+      chunkSource: input.chunkSource,
+      published: input.published ?? new Date().toLocaleString("en-US"),
+      wordCount: wordCount(input.text),
       pageContent: input.text,
       token_count_estimate: await estimateTokens(input.text),
+      ...(input.pageBreaks?.length ? { pageBreaks: input.pageBreaks } : {}),
     };
-    await Deno.mkdir(join(this.root, DEFAULT_FOLDER), { recursive: true });
-    const path = this.pathOf(location);
+    await Deno.mkdir(join(this.root, folder), { recursive: true });
     await writeFileAtomic(path, JSON.stringify(document, null, 4));
     try {
       await this.db.insert(documents).values({
         location,
-        folder: DEFAULT_FOLDER,
+        folder,
         filename,
-        title,
-        metadata: JSON.stringify({ ...metadataOf(document), uploadName: input.uploadName }),
+        title: document.title,
+        metadata: JSON.stringify({
+          ...metadataOf(document),
+          ...(input.uploadName ? { uploadName: input.uploadName } : {}),
+          ...(input.sourceUrl ? { sourceUrl: input.sourceUrl } : {}),
+        }),
         wordCount: document.wordCount,
         tokenCountEstimate: document.token_count_estimate,
       });
@@ -112,6 +147,60 @@ export class DocumentStore {
       throw error;
     }
     return { ...metadataOf(document), location };
+  }
+
+  saveText(input: NewTextDocument): Promise<StoredDocument> {
+    const title = input.originalName.split(/[\\/]/).pop() || "document";
+    return this.save({
+      fileStem: title,
+      title,
+      url: `file://${documentFileStem(title)}`,
+      docAuthor: "Unknown",
+      description: "Unknown",
+      docSource: input.docSource,
+      chunkSource: "",
+      text: input.text,
+      uploadName: input.uploadName,
+    });
+  }
+
+  /**
+   * Gives a stored document new text (a watched link that changed): pageContent, page offsets, counts and
+   * `published` are rewritten, everything else is kept. Embedding the new text is the caller's part.
+   */
+  async replaceContent(
+    location: string,
+    update: { text: string; pageBreaks?: number[]; published?: string },
+  ): Promise<DocumentJson> {
+    const current = await this.read(location);
+    const { pageBreaks: _old, ...rest } = current;
+    const document: DocumentJson = {
+      ...rest,
+      published: update.published ?? new Date().toLocaleString("en-US"),
+      wordCount: wordCount(update.text),
+      pageContent: update.text,
+      token_count_estimate: await estimateTokens(update.text),
+      ...(update.pageBreaks?.length ? { pageBreaks: update.pageBreaks } : {}),
+    };
+    await writeFileAtomic(this.pathOf(location), JSON.stringify(document, null, 4));
+    const [row] = await this.db.select({ metadata: documents.metadata }).from(documents).where(
+      eq(documents.location, location),
+    );
+    if (row) {
+      let extra: Record<string, unknown> = {};
+      try {
+        const { uploadName, sourceUrl } = JSON.parse(row.metadata) as Record<string, unknown>;
+        extra = { uploadName, sourceUrl };
+      } catch {
+        // A damaged index row is rewritten from the document.
+      }
+      await this.db.update(documents).set({
+        metadata: JSON.stringify({ ...metadataOf(document), ...extra }),
+        wordCount: document.wordCount,
+        tokenCountEstimate: document.token_count_estimate,
+      }).where(eq(documents.location, location));
+    }
+    return document;
   }
 
   /** Reads a stored document; a missing or damaged file is a clear 404 / 400. */

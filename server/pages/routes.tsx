@@ -24,6 +24,7 @@ import FineTuning from "../../client/islands/FineTuning.tsx";
 import Onboarding from "../../client/islands/Onboarding.tsx";
 import LlmPreference from "../../client/islands/LlmPreference.tsx";
 import EmbeddingPreference from "../../client/islands/EmbeddingPreference.tsx";
+import TextSplitter from "../../client/islands/TextSplitter.tsx";
 import VectorDatabase from "../../client/islands/VectorDatabase.tsx";
 import SettingsOverview from "../../client/islands/SettingsOverview.tsx";
 import Users from "../../client/islands/Users.tsx";
@@ -38,6 +39,7 @@ const SETTINGS_FORMS: Partial<
 > = {
   "llm-preference": { name: "LlmPreference", component: LlmPreference },
   "embedding-preference": { name: "EmbeddingPreference", component: EmbeddingPreference },
+  "text-splitter-preference": { name: "TextSplitter", component: TextSplitter },
   "vector-database": { name: "VectorDatabase", component: VectorDatabase },
   "security": { name: "Security", component: Security },
   "invites": { name: "Invites", component: Invites },

@@ -1,9 +1,6 @@
 import { z } from "zod";
 
-/** Extensions the upload accepts in this version, by MIME type (the shape of `accepted-document-types`). */
-export const ACCEPTED_DOCUMENT_TYPES: Record<string, string[]> = {
-  "text/plain": [".txt", ".md"],
-};
+export { ACCEPTED_DOCUMENT_TYPES } from "./document_types.ts";
 
 /** The stored document JSON of api-contract.md §8.1, without pageContent, plus its `location`. */
 export const StoredDocument = z.object({
@@ -26,3 +23,28 @@ export const UploadAnswer = z.object({
   error: z.string().nullable(),
   documents: z.array(StoredDocument).optional(),
 });
+
+export const UploadAndEmbedAnswer = z.object({
+  success: z.boolean(),
+  error: z.string().nullable(),
+  document: z.object({ id: z.string(), location: z.string() }).nullable(),
+});
+
+/** The optional `metadata` form field of an upload: these fields replace the per-type defaults. */
+export const UploadMetadata = z.object({
+  title: z.string().trim().min(1).max(500).optional(),
+  docAuthor: z.string().max(500).optional(),
+  description: z.string().max(5000).optional(),
+  docSource: z.string().max(500).optional(),
+  chunkSource: z.string().max(2000).optional(),
+});
+export type UploadMetadata = z.infer<typeof UploadMetadata>;
+
+/** `POST /workspace/:slug/upload-link`. */
+export const UploadLinkInput = z.object({
+  link: z.string({ error: "Not a valid URL." }).trim().min(1, "Not a valid URL.").max(
+    4096,
+    "Not a valid URL.",
+  ),
+});
+export type UploadLinkInput = z.infer<typeof UploadLinkInput>;

@@ -1,4 +1,4 @@
-import type { SettingField } from "./llm_catalog.ts";
+import type { AutoDetect, ModelLookup, SettingField } from "./llm_catalog.ts";
 
 /** The embedding engines named by spec 01 §3. */
 export const EMBEDDING_ENGINE_IDS = [
@@ -21,26 +21,233 @@ export interface EmbedderEntry {
   /** The settings form; an engine without a form and not built in cannot be chosen in this version. */
   fields: SettingField[];
   builtIn?: boolean;
+  /** How the form lists the engine's models (a "model" field). */
+  lookup?: ModelLookup;
+  /** Where a local server usually listens, for endpoint auto-detect. */
+  autoDetect?: AutoDetect;
+  /** Runs on the user's own machine or network. */
+  local?: boolean;
+  /**
+   * The largest chunk in characters when no EmbeddingModelMaxChunkLength is set (api-contract.md §8.3); engines
+   * with a fixed model family give theirs per model through `maxChunkLengthFor`.
+   */
+  defaultMaxChunkLength: number;
 }
 
+/** The models the native engine runs inside Lectern. */
+export interface NativeEmbeddingModel {
+  id: string;
+  name: string;
+  dimensions: number;
+  maxChunkLength: number;
+  /** Built into the code; the others are model files under STORAGE_DIR/models/<id>/. */
+  builtIn: boolean;
+  /** Approximate download size in megabytes. */
+  downloadMb?: number;
+}
+
+export const NATIVE_LEXICAL_MODEL = "lectern-lexical-v1";
+export const NATIVE_NEURAL_MODEL = "Xenova/all-MiniLM-L6-v2";
+
+export const NATIVE_EMBEDDING_MODELS: readonly NativeEmbeddingModel[] = [
+  { id: NATIVE_LEXICAL_MODEL, name: "Lectern lexical", dimensions: 384, maxChunkLength: 1000, builtIn: true },
+  {
+    id: NATIVE_NEURAL_MODEL,
+    name: "all-MiniLM-L6-v2",
+    dimensions: 384,
+    maxChunkLength: 1000,
+    builtIn: false,
+    downloadMb: 23,
+  },
+];
+
+export function nativeEmbeddingModel(id: string | undefined): NativeEmbeddingModel {
+  return NATIVE_EMBEDDING_MODELS.find((model) => model.id === id) ?? NATIVE_EMBEDDING_MODELS[0];
+}
+
+const options = (values: string[]) => values.map((value) => ({ value, label: value }));
+
+const maxChunkField: SettingField = {
+  key: "EmbeddingModelMaxChunkLength",
+  type: "number",
+  required: false,
+  placeholder: "1000",
+};
+
+/** Voyage AI models and the longest chunk, in characters, each takes. */
+const VOYAGE_MAX_CHUNK: Record<string, number> = {
+  "voyage-3.5": 32000,
+  "voyage-3.5-lite": 32000,
+  "voyage-3-large": 32000,
+  "voyage-3": 32000,
+  "voyage-3-lite": 32000,
+  "voyage-code-3": 32000,
+  "voyage-finance-2": 32000,
+  "voyage-multilingual-2": 32000,
+  "voyage-law-2": 16000,
+  "voyage-large-2-instruct": 16000,
+  "voyage-large-2": 16000,
+  "voyage-code-2": 16000,
+  "voyage-2": 4000,
+};
+
 export const EMBEDDERS: readonly EmbedderEntry[] = [
-  { id: "native", name: "Lectern Embedder", fields: [], builtIn: true },
-  { id: "openai", name: "OpenAI", fields: [] },
-  { id: "azure", name: "Azure OpenAI", fields: [] },
-  { id: "localai", name: "Local AI", fields: [] },
-  { id: "ollama", name: "Ollama", fields: [] },
-  { id: "lmstudio", name: "LM Studio", fields: [] },
-  { id: "cohere", name: "Cohere", fields: [] },
-  { id: "voyageai", name: "Voyage AI", fields: [] },
-  { id: "litellm", name: "LiteLLM", fields: [] },
+  {
+    id: "native",
+    name: "Lectern Embedder",
+    builtIn: true,
+    defaultMaxChunkLength: 1000,
+    fields: [{
+      key: "EmbeddingModelPref",
+      type: "select",
+      required: false,
+      defaultValue: NATIVE_LEXICAL_MODEL,
+      options: NATIVE_EMBEDDING_MODELS.map((model) => ({ value: model.id, label: model.name })),
+    }],
+  },
+  {
+    id: "openai",
+    name: "OpenAI",
+    defaultMaxChunkLength: 8191,
+    fields: [
+      { key: "OpenAiKey", type: "password", required: true },
+      {
+        key: "EmbeddingModelPref",
+        type: "select",
+        required: true,
+        defaultValue: "text-embedding-3-small",
+        options: options(["text-embedding-3-small", "text-embedding-3-large", "text-embedding-ada-002"]),
+      },
+    ],
+  },
+  {
+    id: "azure",
+    name: "Azure OpenAI",
+    defaultMaxChunkLength: 2048,
+    fields: [
+      {
+        key: "AzureOpenAiEndpoint",
+        type: "url",
+        required: true,
+        placeholder: "https://my-azure.openai.azure.com",
+      },
+      { key: "AzureOpenAiKey", type: "password", required: true },
+      {
+        key: "AzureOpenAiEmbeddingModelPref",
+        type: "text",
+        required: true,
+        placeholder: "my-embedding-deployment",
+      },
+    ],
+  },
+  {
+    id: "localai",
+    name: "Local AI",
+    local: true,
+    defaultMaxChunkLength: 1000,
+    lookup: {
+      provider: "localai",
+      basePathField: "EmbeddingBasePath",
+      apiKeyField: "LocalAiApiKey",
+      basePathMustContain: "/v1",
+    },
+    autoDetect: { suffix: ":8080/v1" },
+    fields: [
+      { key: "EmbeddingBasePath", type: "url", required: true, placeholder: "http://localhost:8080/v1" },
+      { key: "EmbeddingModelPref", type: "model", required: true },
+      maxChunkField,
+      { key: "LocalAiApiKey", type: "password", required: false },
+    ],
+  },
+  {
+    id: "ollama",
+    name: "Ollama",
+    local: true,
+    defaultMaxChunkLength: 1000,
+    lookup: { provider: "ollama", basePathField: "EmbeddingBasePath" },
+    autoDetect: { suffix: ":11434" },
+    fields: [
+      { key: "EmbeddingBasePath", type: "url", required: true, placeholder: "http://127.0.0.1:11434" },
+      { key: "EmbeddingModelPref", type: "model", required: true },
+      maxChunkField,
+    ],
+  },
+  {
+    id: "lmstudio",
+    name: "LM Studio",
+    local: true,
+    defaultMaxChunkLength: 1000,
+    lookup: { provider: "lmstudio", basePathField: "EmbeddingBasePath" },
+    autoDetect: { suffix: ":1234/v1" },
+    fields: [
+      { key: "EmbeddingBasePath", type: "url", required: true, placeholder: "http://localhost:1234/v1" },
+      { key: "EmbeddingModelPref", type: "model", required: true },
+      maxChunkField,
+    ],
+  },
+  {
+    id: "cohere",
+    name: "Cohere",
+    defaultMaxChunkLength: 1945,
+    fields: [
+      { key: "CohereApiKey", type: "password", required: true },
+      {
+        key: "EmbeddingModelPref",
+        type: "select",
+        required: true,
+        defaultValue: "embed-english-v3.0",
+        options: options([
+          "embed-english-v3.0",
+          "embed-multilingual-v3.0",
+          "embed-english-light-v3.0",
+          "embed-multilingual-light-v3.0",
+          "embed-v4.0",
+        ]),
+      },
+    ],
+  },
+  {
+    id: "voyageai",
+    name: "Voyage AI",
+    defaultMaxChunkLength: 4000,
+    fields: [
+      { key: "VoyageAiApiKey", type: "password", required: true },
+      {
+        key: "EmbeddingModelPref",
+        type: "select",
+        required: true,
+        defaultValue: "voyage-3.5-lite",
+        options: options(Object.keys(VOYAGE_MAX_CHUNK)),
+      },
+    ],
+  },
+  {
+    id: "litellm",
+    name: "LiteLLM",
+    local: true,
+    defaultMaxChunkLength: 1000,
+    fields: [
+      { key: "LiteLLMBasePath", type: "url", required: true, placeholder: "http://127.0.0.1:4000" },
+      { key: "EmbeddingModelPref", type: "text", required: true, placeholder: "text-embedding-3-small" },
+      maxChunkField,
+      { key: "LiteLLMAPIKey", type: "password", required: false },
+    ],
+  },
   {
     id: "generic-openai",
     name: "Generic OpenAI",
+    defaultMaxChunkLength: 1000,
     fields: [
       { key: "EmbeddingBasePath", type: "url", required: true, placeholder: "https://api.example.com/v1" },
       { key: "GenericOpenAiEmbeddingApiKey", type: "password", required: false },
       { key: "EmbeddingModelPref", type: "text", required: true, placeholder: "text-embedding-3-small" },
-      { key: "EmbeddingModelMaxChunkLength", type: "number", required: false, placeholder: "1000" },
+      maxChunkField,
+      {
+        key: "GenericOpenAiEmbeddingMaxConcurrentChunks",
+        type: "number",
+        required: false,
+        placeholder: "500",
+      },
     ],
   },
 ];
@@ -52,6 +259,31 @@ export function embedder(id: string): EmbedderEntry | undefined {
 export function isSelectableEmbedder(entry: EmbedderEntry): boolean {
   return entry.builtIn === true || entry.fields.length > 0;
 }
+
+/**
+ * The longest chunk, in characters, the engine's model takes (api-contract.md §8.3): the native model's, Voyage's
+ * per model, the operator's EmbeddingModelMaxChunkLength for servers that run any model, else the engine's.
+ */
+export function maxChunkLengthFor(
+  engine: string,
+  model: string | undefined,
+  configured: number | undefined,
+): number {
+  const entry = embedder(engine);
+  if (engine === "native") return nativeEmbeddingModel(model).maxChunkLength;
+  if (engine === "voyageai") return VOYAGE_MAX_CHUNK[model ?? ""] ?? entry?.defaultMaxChunkLength ?? 4000;
+  const takesSetting = entry?.fields.some((field) => field.key === "EmbeddingModelMaxChunkLength");
+  if (takesSetting && configured !== undefined && Number.isFinite(configured) && configured > 0) {
+    return configured;
+  }
+  return entry?.defaultMaxChunkLength ?? 1000;
+}
+
+/** Every update-env key an embedder's form uses, plus the engine choice itself. */
+export const EMBEDDER_SETTING_KEYS: readonly string[] = [
+  "EmbeddingEngine",
+  ...new Set(EMBEDDERS.flatMap((entry) => entry.fields.map((field) => field.key))),
+];
 
 /** The vector databases named by spec 01 §3; LanceDB is the embedded one. */
 export const VECTOR_DB_IDS = [
@@ -65,13 +297,33 @@ export const VECTOR_DB_IDS = [
   "astra",
 ] as const;
 export type VectorDbId = (typeof VECTOR_DB_IDS)[number];
-export const VECTOR_DBS: readonly { id: VectorDbId; name: string; builtIn: boolean }[] = [
-  { id: "lancedb", name: "LanceDB", builtIn: true },
-  { id: "chroma", name: "Chroma", builtIn: false },
-  { id: "pinecone", name: "Pinecone", builtIn: false },
-  { id: "qdrant", name: "Qdrant", builtIn: false },
-  { id: "weaviate", name: "Weaviate", builtIn: false },
-  { id: "milvus", name: "Milvus", builtIn: false },
-  { id: "zilliz", name: "Zilliz Cloud", builtIn: false },
-  { id: "astra", name: "AstraDB", builtIn: false },
+export interface VectorDbEntry {
+  id: VectorDbId;
+  name: string;
+  /** Available in this version: only these can be chosen. */
+  builtIn: boolean;
+  /** Stored inside Lectern's storage folder, with nothing to configure. */
+  embedded?: boolean;
+  /** The connection settings of a database that runs as its own server. */
+  fields: SettingField[];
+}
+
+export const VECTOR_DBS: readonly VectorDbEntry[] = [
+  { id: "lancedb", name: "LanceDB", builtIn: true, embedded: true, fields: [] },
+  {
+    id: "chroma",
+    name: "Chroma",
+    builtIn: true,
+    fields: [
+      { key: "ChromaEndpoint", type: "url", required: true, placeholder: "http://localhost:8000" },
+      { key: "ChromaApiHeader", type: "text", required: false, placeholder: "X-Chroma-Token" },
+      { key: "ChromaApiKey", type: "password", required: false },
+    ],
+  },
+  { id: "pinecone", name: "Pinecone", builtIn: false, fields: [] },
+  { id: "qdrant", name: "Qdrant", builtIn: false, fields: [] },
+  { id: "weaviate", name: "Weaviate", builtIn: false, fields: [] },
+  { id: "milvus", name: "Milvus", builtIn: false, fields: [] },
+  { id: "zilliz", name: "Zilliz Cloud", builtIn: false, fields: [] },
+  { id: "astra", name: "AstraDB", builtIn: false, fields: [] },
 ];

@@ -1,131 +1,114 @@
-import { type DragEvent, memo, useRef, useState } from "react";
+import { type DragEvent, memo, useCallback, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ACCEPTED_DOCUMENT_TYPES, UploadAnswer } from "../../../shared/api/documents.ts";
-import { UpdateEmbeddingsAnswer, type WorkspaceDetail } from "../../../shared/api/workspaces.ts";
-import { api } from "../../lib/api.ts";
-import { toast } from "../../lib/toast.ts";
-
-const ACCEPT = Object.values(ACCEPTED_DOCUMENT_TYPES).flat().join(",");
-
-type Upload = {
-  id: string;
-  name: string;
-  state: "uploading" | "embedding" | "done" | "failed";
-  error?: string;
-};
-
-function titleOf(metadata: string | null, fallback: string): string {
-  try {
-    const parsed = metadata ? JSON.parse(metadata) : null;
-    return typeof parsed?.title === "string" ? parsed.title : fallback;
-  } catch {
-    return fallback;
-  }
-}
+import type { WorkspaceDetail } from "../../../shared/api/workspaces.ts";
+import { fetchWorkspace } from "./api.ts";
+import { LibraryPane } from "./LibraryPane.tsx";
+import { UploadArea } from "./UploadArea.tsx";
+import { useUploads } from "./use_uploads.ts";
+import { WorkspacePane } from "./WorkspacePane.tsx";
 
 /**
- * Upload documents into the workspace (upload, then embed) and list what it holds. Memoized: an answer
- * streaming beside it does not render it again.
+ * The document manager beside the chat: uploads and links, the library of every stored document, and this
+ * workspace's documents. Side by side when there is room, one above the other otherwise; "Expand" gives it
+ * the whole width. Memoized: an answer streaming beside it does not render it again.
  */
 export const DocumentsPanel = memo(function DocumentsPanel(
-  { workspace, onChange }: { workspace: WorkspaceDetail; onChange: (workspace: WorkspaceDetail) => void },
+  { workspace, onChange, onOpenChange }: {
+    workspace: WorkspaceDetail;
+    onChange: (workspace: WorkspaceDetail) => void;
+    /** Called with false by the close button; a state setter keeps the memo effective. */
+    onOpenChange?: (open: boolean) => void;
+  },
 ) {
   const { t } = useTranslation();
-  const [uploads, setUploads] = useState<Upload[]>([]);
+  const [expanded, setExpanded] = useState(false);
   const [dragging, setDragging] = useState(false);
-  const input = useRef<HTMLInputElement>(null);
+  const [libraryVersion, setLibraryVersion] = useState(0);
+  const dragDepth = useRef(0);
+  const slug = workspace.slug;
 
-  const update = (id: string, patch: Partial<Upload>) =>
-    setUploads((current) => current.map((upload) => (upload.id === id ? { ...upload, ...patch } : upload)));
+  const onStored = useCallback(() => setLibraryVersion((version) => version + 1), []);
+  const uploads = useUploads(slug, { onWorkspace: onChange, onStored });
 
-  async function uploadOne(file: File) {
-    const id = crypto.randomUUID();
-    setUploads((current) => [...current, { id, name: file.name, state: "uploading" }]);
-    try {
-      const form = new FormData();
-      form.append("file", file, file.name);
-      const uploaded = await api(`/workspace/${encodeURIComponent(workspace.slug)}/upload`, {
-        form,
-        schema: UploadAnswer,
-      });
-      const location = uploaded.documents?.[0]?.location;
-      if (!uploaded.success || !location) throw new Error(uploaded.error ?? t("documents.uploadFailed"));
-      update(id, { state: "embedding" });
-      const embedded = await api(`/workspace/${encodeURIComponent(workspace.slug)}/update-embeddings`, {
-        json: { adds: [location] },
-        schema: UpdateEmbeddingsAnswer,
-      });
-      if (embedded.workspace) onChange(embedded.workspace);
-      if (embedded.message) throw new Error(embedded.message);
-      update(id, { state: "done" });
-      toast.success(t("documents.embedded", { name: file.name }));
-    } catch (caught) {
-      const message = (caught as Error).message;
-      update(id, { state: "failed", error: message });
-      toast.error(t("documents.failed", { name: file.name, error: message }));
-    }
-  }
+  const refreshWorkspace = useCallback(async () => {
+    const fresh = await fetchWorkspace(slug);
+    if (fresh) onChange(fresh);
+  }, [slug, onChange]);
 
-  async function uploadAll(files: FileList | File[]) {
-    for (const file of Array.from(files)) await uploadOne(file);
-  }
+  const inWorkspace = useMemo(
+    () => new Set(workspace.documents.map((document) => document.docpath)),
+    [workspace.documents],
+  );
 
-  const drop = (event: DragEvent) => {
+  const dragOver = (event: DragEvent) => {
+    if (!event.dataTransfer.types.includes("Files")) return;
     event.preventDefault();
+  };
+  const dragEnter = (event: DragEvent) => {
+    if (!event.dataTransfer.types.includes("Files")) return;
+    dragDepth.current++;
+    setDragging(true);
+  };
+  const dragLeave = () => {
+    dragDepth.current = Math.max(0, dragDepth.current - 1);
+    if (dragDepth.current === 0) setDragging(false);
+  };
+  const drop = (event: DragEvent) => {
+    if (!event.dataTransfer.files.length) return;
+    event.preventDefault();
+    dragDepth.current = 0;
     setDragging(false);
-    if (event.dataTransfer.files.length) uploadAll(event.dataTransfer.files);
+    uploads.addFiles(event.dataTransfer.files);
   };
 
   return (
-    <section className="documents" aria-labelledby="documents-heading">
-      <h2 id="documents-heading" className="panel-heading">{t("documents.heading")}</h2>
-      <div
-        className={`dropzone${dragging ? " dragging" : ""}`}
-        onDragOver={(event) => {
-          event.preventDefault();
-          setDragging(true);
-        }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={drop}
-      >
-        <p>{t("documents.dropHint")}</p>
-        <p className="muted small">{t("documents.accepted", { types: ACCEPT })}</p>
-        <button type="button" className="button secondary" onClick={() => input.current?.click()}>
-          {t("documents.choose")}
+    <section
+      className={`documents doc-manager${expanded ? " expanded" : ""}${dragging ? " dragging" : ""}`}
+      aria-labelledby="documents-heading"
+      onDragOver={dragOver}
+      onDragEnter={dragEnter}
+      onDragLeave={dragLeave}
+      onDrop={drop}
+    >
+      <header className="doc-header">
+        <h2 id="documents-heading" className="doc-heading">{t("documents.heading")}</h2>
+        <button
+          type="button"
+          className="button secondary small-button doc-expand"
+          onClick={() => setExpanded(!expanded)}
+        >
+          {t(expanded ? "documents.collapse" : "documents.expand")}
         </button>
-        <input
-          ref={input}
-          type="file"
-          multiple
-          accept={ACCEPT}
-          className="visually-hidden"
-          aria-label={t("documents.choose")}
-          data-testid="document-input"
-          onChange={(event) => {
-            if (event.target.files?.length) uploadAll(event.target.files);
-            event.target.value = "";
-          }}
-        />
-      </div>
-      {uploads.length > 0 && (
-        <ul className="upload-list" aria-live="polite">
-          {uploads.map((upload) => (
-            <li key={upload.id} className={`upload ${upload.state}`}>
-              <span className="upload-name">{upload.name}</span>
-              <span className="upload-state">{t(`documents.state.${upload.state}`)}</span>
-            </li>
-          ))}
-        </ul>
-      )}
-      {workspace.documents.length === 0
-        ? <p className="muted">{t("documents.empty")}</p>
-        : (
-          <ul className="document-list" aria-label={t("documents.listLabel")}>
-            {workspace.documents.map((document) => (
-              <li key={document.id} className="document">{titleOf(document.metadata, document.filename)}</li>
-            ))}
-          </ul>
+        {onOpenChange && (
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={t("documents.close")}
+            onClick={() => onOpenChange(false)}
+          >
+            ×
+          </button>
         )}
+      </header>
+      <div className="doc-body">
+        <UploadArea
+          uploads={uploads.uploads}
+          onFiles={uploads.addFiles}
+          onLink={uploads.addLink}
+          onClear={uploads.clearFinished}
+          dragging={dragging}
+        />
+        <div className="doc-panes">
+          <LibraryPane
+            slug={slug}
+            inWorkspace={inWorkspace}
+            version={libraryVersion}
+            onWorkspace={onChange}
+            refreshWorkspace={refreshWorkspace}
+          />
+          <WorkspacePane workspace={workspace} onWorkspace={onChange} />
+        </div>
+      </div>
     </section>
   );
 });

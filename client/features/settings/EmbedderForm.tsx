@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { EMBEDDERS, isSelectableEmbedder } from "../../../shared/providers/embedder_catalog.ts";
 import { ProviderChoiceForm } from "./ProviderChoiceForm.tsx";
+import { NativeModels } from "./NativeModels.tsx";
 import type { SetupResults } from "./setup.ts";
 
 const SELECTABLE_EMBEDDERS = EMBEDDERS.filter(isSelectableEmbedder);
@@ -13,7 +14,7 @@ type Props = {
   onBusyChange?: (busy: boolean) => void;
 };
 
-/** The embedding engine choice: the built-in embedder or an OpenAI-compatible service with its form. */
+/** The embedding engine choice: the built-in engine with its models, or a hosted or local service. */
 export function EmbedderForm({ setup, formId, showActions, onSaved, onBusyChange }: Props) {
   const { t } = useTranslation();
   return (
@@ -25,6 +26,7 @@ export function EmbedderForm({ setup, formId, showActions, onSaved, onBusyChange
       savedChoice={setup.EmbeddingEngine ?? "native"}
       namespace="embedder"
       showActions={showActions}
+      choiceNotice={(choice) => choice.id === "native" ? <NativeModels /> : null}
       footer={<p className="field-hint">{t("embedder.changeWarning")}</p>}
       onSaved={onSaved}
       onBusyChange={onBusyChange}

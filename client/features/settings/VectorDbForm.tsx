@@ -1,11 +1,15 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { VECTOR_DBS } from "../../../shared/providers/embedder_catalog.ts";
+import type { SettingField } from "../../../shared/providers/llm_catalog.ts";
+import { isMaskedSecret } from "../../../shared/settings.ts";
+import { TextField } from "../../components/TextField.tsx";
 import { ProviderPicker } from "./ProviderPicker.tsx";
 import { SettingsForm } from "./SettingsForm.tsx";
 import { type SetupResults, updateEnv } from "./setup.ts";
+import { useProviderForm } from "./useProviderForm.ts";
 
-/** Only the databases built into this version can be chosen; today that is LanceDB. */
+/** The databases built into this version: LanceDB (embedded) and Chroma (a server of the admin's). */
 const SELECTABLE_DBS = VECTOR_DBS.filter((database) => database.builtIn);
 
 type Props = {
@@ -16,18 +20,61 @@ type Props = {
   onBusyChange?: (busy: boolean) => void;
 };
 
-/** The vector database choice with the instance's current value. */
+/**
+ * The vector database choice with the chosen database's connection settings. A change applies to new
+ * embeddings; what is stored stays in the database it was written to, which the form says before saving.
+ */
 export function VectorDbForm({ setup, formId, showActions, onSaved, onBusyChange }: Props) {
   const { t } = useTranslation();
-  const saved = SELECTABLE_DBS.find((database) => database.id === setup.VectorDB)?.id;
-  const [selected, setSelected] = useState<string>(saved ?? SELECTABLE_DBS[0].id);
+  const form = useProviderForm(SELECTABLE_DBS, setup, setup.VectorDB ?? "lancedb");
   const [current, setCurrent] = useState(setup.VectorDB);
-  const locked = setup.LockedSettings?.includes("VectorDB") ?? false;
+  const choiceLocked = form.locked.includes("VectorDB");
   const currentName = VECTOR_DBS.find((database) => database.id === current)?.name ?? current;
+  const switching = current !== null && form.choice !== null && form.choice.id !== current;
 
   async function save() {
-    const newValues = await updateEnv(locked ? {} : { VectorDB: selected });
+    const newValues = await updateEnv({
+      ...(choiceLocked ? {} : { VectorDB: form.selected }),
+      ...form.fieldSettings(),
+    });
+    form.applySaved(newValues);
     if (newValues.VectorDB) setCurrent(newValues.VectorDB);
+  }
+
+  function field(setting: SettingField) {
+    const id = `vector-db-${setting.key}`;
+    const locked = form.locked.includes(setting.key);
+    const hint = [t(`vectorDb.fields.${setting.key}.hint`), locked ? t("common.lockedByEnvironment") : null]
+      .filter(Boolean).join(" ");
+    const type = setting.type === "url" || setting.type === "password" ? setting.type : "text";
+    return (
+      <TextField
+        key={setting.key}
+        id={id}
+        name={setting.key}
+        type={type}
+        label={
+          <>
+            {t(`vectorDb.fields.${setting.key}.label`)}
+            {setting.required && !locked && <span className="required-mark" aria-hidden="true">*</span>}
+          </>
+        }
+        hint={hint}
+        required={setting.required && !locked}
+        disabled={locked}
+        placeholder={setting.placeholder}
+        autoComplete={setting.type === "password" ? "new-password" : "off"}
+        spellCheck={false}
+        value={form.values[setting.key] ?? ""}
+        onFocus={(event) => {
+          if (setting.type === "password" && isMaskedSecret(event.currentTarget.value)) {
+            event.currentTarget
+              .select();
+          }
+        }}
+        onChange={(event) => form.setValue(setting.key, event.target.value)}
+      />
+    );
   }
 
   return (
@@ -39,23 +86,37 @@ export function VectorDbForm({ setup, formId, showActions, onSaved, onBusyChange
       failureKey="vectorDb.saveFailed"
       onSaved={onSaved}
       onBusyChange={onBusyChange}
+      disabled={!form.choice}
     >
       <p>
         {currentName ? t("vectorDb.current", { name: currentName }) : t("vectorDb.currentUnset")}
       </p>
       <ProviderPicker
-        name="vector-db"
+        name={`${formId}-choice`}
         legend={t("vectorDb.legend")}
         options={SELECTABLE_DBS.map((database) => ({
           id: database.id,
           name: database.name,
           description: t(`vectorDb.providers.${database.id}`),
         }))}
-        selected={selected}
-        onSelect={setSelected}
-        disabled={locked}
+        selected={form.selected}
+        onSelect={form.select}
+        disabled={choiceLocked}
       />
-      {locked && <p className="field-hint">{t("common.lockedByEnvironment")}</p>}
+      {choiceLocked && <p className="field-hint">{t("common.lockedByEnvironment")}</p>}
+      {form.choice && form.choice.fields.length > 0 && (
+        <section className="provider-form" aria-labelledby={`${formId}-provider`}>
+          <h2 id={`${formId}-provider`} className="provider-form-title">
+            {t("vectorDb.providerSettings", { name: form.choice.name })}
+          </h2>
+          <div className="provider-fields">{form.choice.fields.map(field)}</div>
+        </section>
+      )}
+      {switching && (
+        <p className="notice warning" role="note" data-testid="vector-db-switch-notice">
+          {t("vectorDb.switchNotice", { from: currentName, to: form.choice?.name })}
+        </p>
+      )}
     </SettingsForm>
   );
 }

@@ -24,7 +24,11 @@ export function thresholdOption(value: number): string {
 }
 
 function valuesOf(workspace: Workspace) {
-  return { topN: String(workspace.topN), threshold: thresholdOption(workspace.similarityThreshold) };
+  return {
+    topN: String(workspace.topN),
+    threshold: thresholdOption(workspace.similarityThreshold),
+    hybrid: workspace.hybridSearch,
+  };
 }
 
 type Props = TabProps & {
@@ -62,7 +66,11 @@ export function VectorTab({ workspace, save, vectorDb, onReset }: Props) {
   }, [loadCount]);
 
   async function submit() {
-    const row = await save({ topN: values.topN.trim(), similarityThreshold: values.threshold });
+    const row = await save({
+      topN: values.topN.trim(),
+      similarityThreshold: values.threshold,
+      hybridSearch: values.hybrid ? "true" : "false",
+    });
     if (row) setValues(valuesOf(row));
   }
 
@@ -132,6 +140,20 @@ export function VectorTab({ workspace, save, vectorDb, onReset }: Props) {
             label: k(`thresholds.${threshold.key}`),
           }))}
         />
+        <div className="field">
+          <label className="switch">
+            <input
+              type="checkbox"
+              role="switch"
+              name="hybridSearch"
+              checked={values.hybrid}
+              aria-describedby="ws-vector-hybrid-hint"
+              onChange={(event) => setValues((current) => ({ ...current, hybrid: event.target.checked }))}
+            />
+            <span>{k("hybrid")}</span>
+          </label>
+          <span id="ws-vector-hybrid-hint" className="field-hint">{k("hybridHint")}</span>
+        </div>
       </WorkspaceForm>
 
       <section className="card ws-section ws-danger" aria-labelledby="ws-vector-reset-title">

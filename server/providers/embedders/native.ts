@@ -1,7 +1,8 @@
+import { NATIVE_LEXICAL_MODEL } from "../../../shared/providers/embedder_catalog.ts";
 import type { Embedder } from "./types.ts";
 
 export const NATIVE_DIMENSIONS = 384;
-export const NATIVE_MODEL_ID = "lectern-lexical-v1";
+export const NATIVE_MODEL_ID = NATIVE_LEXICAL_MODEL;
 const HASHED_DIMENSIONS = NATIVE_DIMENSIONS - 1;
 /**
  * Share of every vector's squared length held by one constant dimension. Lexical overlap gives small raw
@@ -39,7 +40,7 @@ function addFeature(vector: Float64Array, feature: string, weight: number) {
 /**
  * A deterministic lexical embedding that needs no model file: hashed word unigrams and bigrams plus
  * character trigrams (so "capital" meets "capitals"), sub-linear term weights, unit length. It runs
- * offline on anything, including a Raspberry Pi and the tests; the documents issue adds a neural model.
+ * offline on anything, including a Raspberry Pi and the tests; neural.ts runs a neural model when one is installed.
  */
 export function embedLexical(text: string): number[] {
   const counts = new Map<string, { weight: number; count: number }>();
@@ -83,6 +84,9 @@ export function nativeEmbedder(): Embedder {
     maxInputsPerCall: 1000,
     embed(texts: string[]) {
       return Promise.resolve(texts.map(embedLexical));
+    },
+    embedQuery(text: string) {
+      return Promise.resolve(embedLexical(text));
     },
   };
 }

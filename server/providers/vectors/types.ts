@@ -13,17 +13,51 @@ export interface VectorHit {
   docId: string;
   text: string;
   metadata: Record<string, unknown>;
-  /** Similarity in [0, 1]: 1 − cosine distance, clamped (decisions.md). */
+  /**
+   * Similarity in [0, 1]: 1 − cosine distance, clamped (decisions.md). A chunk found only by full-text search
+   * has it too, so the similarity threshold judges every hit the same way.
+   */
   score: number;
+}
+
+export interface SearchOptions {
+  /** How many hits at most, best first. */
+  topK: number;
+  /**
+   * The question as the user typed it. A store that can search text (LanceDB: BM25) ranks chunks by both
+   * and fuses the two rankings; without it, or in a store that cannot, the search is by vector only.
+   */
+  text?: string;
 }
 
 /** One namespace per workspace and embedder; the store never chunks, embeds or caches. */
 export interface VectorStore {
   upsert(namespace: string, records: VectorRecord[]): Promise<void>;
-  search(namespace: string, vector: number[], options: { topK: number }): Promise<VectorHit[]>;
+  search(namespace: string, vector: number[], options: SearchOptions): Promise<VectorHit[]>;
   count(namespace: string): Promise<number>;
   deleteDocuments(namespace: string, docIds: string[]): Promise<void>;
   /** Drops every namespace whose name starts with `prefix`. */
   dropNamespaces(prefix: string): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Similarity from a cosine distance (decisions.md: 1 − d, clamped to [0, 1], no "d ≥ 1 → 1" quirk). */
+export function similarityOf(distance: number): number {
+  if (!Number.isFinite(distance)) return 0;
+  return Math.min(1, Math.max(0, 1 - distance));
+}
+
+/** Cosine similarity of two vectors, clamped to [0, 1] like `similarityOf`. */
+export function cosineSimilarity(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let dot = 0;
+  let normA = 0;
+  let normB = 0;
+  const length = Math.min(a.length, b.length);
+  for (let index = 0; index < length; index++) {
+    dot += a[index] * b[index];
+    normA += a[index] * a[index];
+    normB += b[index] * b[index];
+  }
+  if (normA === 0 || normB === 0) return 0;
+  return Math.min(1, Math.max(0, dot / Math.sqrt(normA * normB)));
 }

@@ -1,0 +1,79 @@
+// Ingest benchmark: every file of ../shared/corpus uploaded and embedded (built-in embedder) through the API of a
+// real server process. Prints files/s, chunks/s, the server's peak RSS, and the files the server refused with
+// their reasons (the corpus holds corrupt, encrypted and empty files on purpose).
+import { fileURLToPath } from "node:url";
+import { startServerProcess } from "../server/testing/process.ts";
+
+const CORPUS = fileURLToPath(new URL("../../shared/corpus/", import.meta.url));
+const CONCURRENCY = Number(Deno.env.get("BENCH_CONCURRENCY") ?? 2);
+const LIMIT = Number(Deno.env.get("BENCH_FILES") ?? Infinity);
+
+try {
+  Deno.statSync(CORPUS);
+} catch {
+  console.log(`Ingest benchmark skipped: ${CORPUS} is not here (it lives beside the project in ../shared).`);
+  Deno.exit(0);
+}
+
+function* walk(directory: string): Generator<string> {
+  for (const entry of [...Deno.readDirSync(directory)].sort((a, b) => a.name.localeCompare(b.name))) {
+    const path = `${directory}/${entry.name}`;
+    if (entry.isDirectory && entry.name !== "LICENSES") yield* walk(path);
+    else if (entry.isFile && !["SOURCE.md", "MANIFEST.tsv"].includes(entry.name)) yield path;
+  }
+}
+
+const files = [...walk(CORPUS.replace(/\/$/, ""))].slice(0, LIMIT);
+const storage = await Deno.makeTempDir({ prefix: "lectern-bench-ingest-" });
+const server = await startServerProcess({ STORAGE_DIR: storage, LOG_LEVEL: "warn" });
+const peakRss = () =>
+  Number(/VmHWM:\s+(\d+)/.exec(Deno.readTextFileSync(`/proc/${server.pid}/status`))?.[1] ?? 0) / 1024;
+try {
+  await fetch(`${server.url}/api/workspace/new`, { method: "POST", body: JSON.stringify({ name: "Corpus" }) })
+    .then((r) => r.body?.cancel());
+  let bytes = 0;
+  let accepted = 0;
+  const refused: string[] = [];
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (next < files.length) {
+      const path = files[next++];
+      const data = await Deno.readFile(path);
+      bytes += data.length;
+      const form = new FormData();
+      form.append("file", new File([data], path.split("/").pop()!));
+      const response = await fetch(`${server.url}/api/workspace/corpus/upload-and-embed`, {
+        method: "POST",
+        body: form,
+      });
+      const body = await response.json().catch(() => ({}));
+      if (response.ok && body.success) accepted++;
+      else refused.push(`${path.slice(CORPUS.length)}: ${body.error ?? response.status}`);
+    }
+  }));
+  const seconds = (performance.now() - started) / 1000;
+  const vectors = await (await fetch(`${server.url}/api/system/system-vectors?slug=corpus`)).json();
+  const figures = {
+    files: files.length,
+    accepted,
+    refused: refused.length,
+    megabytes: Number((bytes / 1024 / 1024).toFixed(1)),
+    seconds: Number(seconds.toFixed(1)),
+    filesPerSecond: Number((files.length / seconds).toFixed(1)),
+    chunks: vectors.vectorCount,
+    chunksPerSecond: Number((vectors.vectorCount / seconds).toFixed(0)),
+    peakRssMiB: Number(peakRss().toFixed(0)),
+  };
+  console.log(
+    `Ingested ${figures.accepted} of ${figures.files} files (${figures.megabytes} MB) in ${figures.seconds} s: ` +
+      `${figures.filesPerSecond} files/s, ${figures.chunks} chunks (${figures.chunksPerSecond} chunks/s), ` +
+      `peak RSS ${figures.peakRssMiB} MiB, ${CONCURRENCY} uploads at a time`,
+  );
+  if (refused.length) console.log(`Refused (${refused.length}):\n  ${refused.slice(0, 40).join("\n  ")}`);
+  console.log(JSON.stringify({ benchmark: "ingest", ...figures }));
+} finally {
+  server.child.kill("SIGTERM");
+  await server.exited();
+  await Deno.remove(storage, { recursive: true });
+}

@@ -1,0 +1,356 @@
+// Retrieval benchmark. Two parts:
+//  1. Latency of LanceDB retrieval (query embedding + search) at 10k and 100k chunks of real text from
+//     ../shared/corpus embedded with the built-in embedder (384-d), exact and with the ANN index, and recall@10
+//     of each against an exact brute-force search. Without the corpus the chunks are random vectors.
+//  2. Hybrid (vector + BM25, reciprocal rank fusion) against vector-only recall@k on a question set built from
+//     public documentation in ../shared/corpus: each Markdown section heading becomes a question whose answer is
+//     the chunk where that section's text starts (headings are left out of the indexed text).
+// BENCH_QUERIES (default 200) sets the latency queries per case; BENCH_SIZES (default "10000,100000") the sizes.
+import { fileURLToPath } from "node:url";
+import { chunkHeader, splitText } from "../server/documents/chunker.ts";
+import { embedLexical, NATIVE_DIMENSIONS } from "../server/providers/embedders/native.ts";
+import { type LanceStore, openLanceStore } from "../server/providers/vectors/lancedb.ts";
+import type { VectorRecord } from "../server/providers/vectors/types.ts";
+
+Deno.env.set("LANCEDB_LOG", "error");
+const CORPUS = fileURLToPath(new URL("../../shared/corpus/", import.meta.url));
+const QUERIES = Number(Deno.env.get("BENCH_QUERIES") ?? 200);
+const SIZES = (Deno.env.get("BENCH_SIZES") ?? "10000,100000").split(",").map(Number);
+const hasCorpus = (() => {
+  try {
+    return Deno.statSync(CORPUS).isDirectory;
+  } catch {
+    return false;
+  }
+})();
+
+function random(seed: number) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function* walk(directory: string, extension: RegExp): Generator<string> {
+  for (const entry of [...Deno.readDirSync(directory)].sort((a, b) => a.name.localeCompare(b.name))) {
+    const path = `${directory}/${entry.name}`;
+    if (entry.isDirectory) yield* walk(path, extension);
+    else if (entry.isFile && extension.test(entry.name)) yield path;
+  }
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+const ms = (value: number) => value.toFixed(1);
+
+// ---------------------------------------------------------------------------------------------------------
+// Part 1: latency and ANN recall
+
+interface Corpus {
+  texts: string[];
+  vectors: Float32Array;
+  queries: { text: string; vector: number[] }[];
+}
+
+/** N chunks of the corpus's books and Markdown, cut to the length that makes N of them (at most 1000 chars). */
+function corpusTexts(count: number): string[] {
+  const sources = [...walk(`${CORPUS}txt`, /\.txt$/), ...walk(`${CORPUS}md`, /\.md$/)]
+    .map((path) => Deno.readTextFileSync(path));
+  const total = sources.reduce((sum, text) => sum + text.length, 0);
+  const length = Math.max(200, Math.min(1000, Math.floor(total / count)));
+  const texts: string[] = [];
+  for (const text of sources) {
+    for (let start = 0; start + length / 2 < text.length && texts.length < count; start += length) {
+      texts.push(text.slice(start, start + length));
+    }
+    if (texts.length >= count) break;
+  }
+  return texts;
+}
+
+function buildCorpus(count: number): Corpus {
+  const next = random(count);
+  const vectors = new Float32Array(count * NATIVE_DIMENSIONS);
+  let texts: string[];
+  const queries: { text: string; vector: number[] }[] = [];
+  if (hasCorpus) {
+    texts = corpusTexts(count);
+    if (texts.length < count) throw new Error(`The corpus gives only ${texts.length} chunks`);
+    texts.forEach((text, index) => vectors.set(embedLexical(text), index * NATIVE_DIMENSIONS));
+    for (let index = 0; index < QUERIES; index++) {
+      // A question-sized piece of some chunk's text.
+      const source = texts[Math.floor(next() * count)];
+      const start = Math.floor(next() * Math.max(1, source.length - 150));
+      const text = source.slice(start, start + 150);
+      queries.push({ text, vector: embedLexical(text) });
+    }
+  } else {
+    texts = Array.from({ length: count }, (_, index) => `random chunk ${index}`);
+    const unit = () => {
+      const vector = Array.from({ length: NATIVE_DIMENSIONS }, () => next() - 0.5);
+      const norm = Math.hypot(...vector);
+      return vector.map((value) => value / norm);
+    };
+    for (let index = 0; index < count; index++) vectors.set(unit(), index * NATIVE_DIMENSIONS);
+    for (let index = 0; index < QUERIES; index++) queries.push({ text: "random", vector: unit() });
+  }
+  return { texts, vectors, queries };
+}
+
+function exactTop(corpus: Corpus, query: number[], k: number): number[] {
+  const best: { index: number; dot: number }[] = [];
+  const count = corpus.vectors.length / NATIVE_DIMENSIONS;
+  for (let row = 0; row < count; row++) {
+    let dot = 0;
+    const offset = row * NATIVE_DIMENSIONS;
+    for (let d = 0; d < NATIVE_DIMENSIONS; d++) dot += corpus.vectors[offset + d] * query[d];
+    if (best.length < k || dot > best[best.length - 1].dot) {
+      best.push({ index: row, dot });
+      best.sort((a, b) => b.dot - a.dot);
+      if (best.length > k) best.pop();
+    }
+  }
+  return best.map(({ index }) => index);
+}
+
+async function fill(store: LanceStore, corpus: Corpus): Promise<number> {
+  const started = performance.now();
+  const batch = 10_000;
+  for (let start = 0; start < corpus.texts.length; start += batch) {
+    const records: VectorRecord[] = [];
+    for (let index = start; index < Math.min(corpus.texts.length, start + batch); index++) {
+      records.push({
+        id: String(index),
+        docId: `doc-${Math.floor(index / 50)}`,
+        text: corpus.texts[index],
+        vector: Array.from(
+          corpus.vectors.subarray(index * NATIVE_DIMENSIONS, (index + 1) * NATIVE_DIMENSIONS),
+        ),
+        metadata: { title: `doc-${Math.floor(index / 50)}` },
+      });
+    }
+    await store.upsert("bench", records);
+  }
+  return (performance.now() - started) / 1000;
+}
+
+async function latencyCase(corpus: Corpus, exact: number[][], annMinRows: number, label: string) {
+  const directory = await Deno.makeTempDir({ prefix: "lectern-bench-retrieval-" });
+  // Maintenance waits until idle() below, so the index is built once, on every row.
+  const store = await openLanceStore(directory, { annMinRows, maintenanceDelayMs: 3_600_000 });
+  try {
+    const insertSeconds = await fill(store, corpus);
+    const started = performance.now();
+    await store.idle();
+    const indexSeconds = (performance.now() - started) / 1000;
+    const state = await store.indexState("bench");
+    const run = async (hybrid: boolean, count = corpus.queries.length) => {
+      const times: number[] = [];
+      let found = 0;
+      for (const [index, query] of corpus.queries.slice(0, count).entries()) {
+        const begin = performance.now();
+        const vector = hasCorpus ? embedLexical(query.text) : query.vector;
+        const hits = await store.search("bench", vector, { topK: 10, text: hybrid ? query.text : undefined });
+        times.push(performance.now() - begin);
+        if (!hybrid) found += hits.filter((hit) => exact[index].includes(Number(hit.id))).length;
+      }
+      times.sort((a, b) => a - b);
+      return { p50: percentile(times, 0.5), p95: percentile(times, 0.95), recall: found / (count * 10) };
+    };
+    await run(false, 20); // warms the caches
+    const vector = await run(false);
+    const hybrid = await run(true);
+    console.log(
+      `| ${corpus.texts.length.toLocaleString("en-US")} | ${label}${state?.ann ? " (IVF_HNSW_SQ)" : ""} | ` +
+        `${insertSeconds.toFixed(1)} s | ${indexSeconds.toFixed(1)} s | ${ms(vector.p50)} / ${
+          ms(vector.p95)
+        } ms | ` +
+        `${ms(hybrid.p50)} / ${ms(hybrid.p95)} ms | ${vector.recall.toFixed(3)} |`,
+    );
+  } finally {
+    await store.close();
+    await Deno.remove(directory, { recursive: true });
+  }
+}
+
+async function latency() {
+  console.log(
+    `\nRetrieval latency (query embedding + search, top 10, ${QUERIES} queries, ${
+      hasCorpus ? "real text from ../shared/corpus" : "random vectors: ../shared/corpus is absent"
+    }, 384-d, ${navigator.hardwareConcurrency} cores)`,
+  );
+  console.log(
+    "| chunks | search | insert | index build (background) | vector p50 / p95 | hybrid p50 / p95 | recall@10 vs exact |",
+  );
+  console.log("| ---: | --- | ---: | ---: | ---: | ---: | ---: |");
+  for (const size of SIZES) {
+    const corpus = buildCorpus(size);
+    const exact = corpus.queries.map((query) => exactTop(corpus, query.vector, 10));
+    await latencyCase(corpus, exact, Infinity, "exact");
+    await latencyCase(corpus, exact, 1, "ANN");
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Part 2: hybrid vs vector-only recall on questions from documentation headings
+
+interface Section {
+  heading: string;
+  start: number;
+  length: number;
+}
+
+const TEMPLATES = [
+  (heading: string) => `${heading}?`,
+  (heading: string) => `Can you explain ${heading.toLowerCase()}?`,
+  (heading: string) => `What should I know about ${heading.toLowerCase()}?`,
+];
+
+function cleanHeading(raw: string): string {
+  return raw
+    .replace(/\{\s*#[^}]*\}/g, "")
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/[`*_<>]/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** The document's text without its headings, and where each heading's section starts in it. */
+function sectionsOf(markdown: string): { text: string; sections: Section[] } {
+  const lines = markdown.split("\n");
+  let text = "";
+  let fenced = false;
+  const sections: Section[] = [];
+  let open: Section | null = null;
+  for (const line of lines) {
+    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+    const heading = fenced ? null : /^#{1,6}\s+(.+)$/.exec(line);
+    if (heading) {
+      if (open) open.length = text.length - open.start;
+      open = { heading: cleanHeading(heading[1]), start: text.length, length: 0 };
+      sections.push(open);
+      continue;
+    }
+    text += line + "\n";
+  }
+  if (open) open.length = text.length - open.start;
+  return { text, sections };
+}
+
+async function questionSet() {
+  const roots = ["md/rust-book", "md/fastapi-docs", "md/deno-docs"].map((folder) => `${CORPUS}${folder}`);
+  const records: VectorRecord[] = [];
+  const questions: { text: string; answers: Set<string> }[] = [];
+  const headings = new Map<string, number>();
+  const candidates: { heading: string; answers: string[] }[] = [];
+  for (const path of roots.flatMap((root) => [...walk(root, /\.md$/)])) {
+    const title = path.split("/").pop()!;
+    const { text, sections } = sectionsOf(Deno.readTextFileSync(path));
+    const chunks = await splitText(text, { chunkSize: 1000, chunkOverlap: 20 });
+    const header = chunkHeader({ title, published: "1/1/2025, 12:00:00 PM" });
+    let cursor = 0;
+    const spans = chunks.map((chunk, index) => {
+      const found = text.indexOf(chunk, Math.max(0, cursor - chunk.length));
+      if (found >= 0) cursor = found + 1;
+      return { id: `${title}#${index}`, start: found, end: found + chunk.length };
+    });
+    chunks.forEach((chunk, index) => {
+      records.push({
+        id: spans[index].id,
+        docId: title,
+        text: header + chunk,
+        vector: embedLexical(header + chunk),
+        metadata: { title },
+      });
+    });
+    for (const section of sections) {
+      const words = section.heading.split(" ").length;
+      const body = text.slice(section.start, section.start + section.length).trim();
+      if (words < 3 || body.length < 200) continue;
+      headings.set(section.heading.toLowerCase(), (headings.get(section.heading.toLowerCase()) ?? 0) + 1);
+      // The answer: the chunks holding the first 200 characters of the section's text.
+      const from = section.start;
+      const to = section.start + 200;
+      const answers = spans.filter((span) => span.start >= 0 && span.start < to && span.end > from)
+        .map((span) => span.id);
+      if (answers.length > 0) candidates.push({ heading: section.heading, answers });
+    }
+  }
+  // Headings used in several places ("Try it out") have no single answer; they are left out.
+  const unique = candidates.filter((candidate) => headings.get(candidate.heading.toLowerCase()) === 1);
+  const next = random(42);
+  const chosen = unique.map((candidate) => ({ candidate, order: next() }))
+    .sort((a, b) => a.order - b.order).slice(0, 400).map(({ candidate }) => candidate);
+  chosen.forEach((candidate, index) => {
+    questions.push({
+      text: TEMPLATES[index % TEMPLATES.length](candidate.heading),
+      answers: new Set(candidate.answers),
+    });
+  });
+  return { records, questions };
+}
+
+async function hybridVsVector() {
+  if (!hasCorpus) {
+    console.log(
+      `\nHybrid vs vector-only recall skipped: ${CORPUS} is not here (it lives beside the project).`,
+    );
+    return;
+  }
+  const { records, questions } = await questionSet();
+  const directory = await Deno.makeTempDir({ prefix: "lectern-bench-hybrid-" });
+  const store = await openLanceStore(directory, { maintenanceDelayMs: 3_600_000 });
+  try {
+    for (let start = 0; start < records.length; start += 5_000) {
+      await store.upsert("docs", records.slice(start, start + 5_000));
+    }
+    await store.idle();
+    const ks = [1, 4, 10];
+    const score = async (hybrid: boolean) => {
+      const hits = new Map(ks.map((k) => [k, 0]));
+      let reciprocal = 0;
+      for (const question of questions) {
+        const results = await store.search("docs", embedLexical(question.text), {
+          topK: 10,
+          text: hybrid ? question.text : undefined,
+        });
+        const rank = results.findIndex((hit) => question.answers.has(hit.id));
+        if (rank >= 0) reciprocal += 1 / (rank + 1);
+        for (const k of ks) if (rank >= 0 && rank < k) hits.set(k, hits.get(k)! + 1);
+      }
+      return { recall: ks.map((k) => hits.get(k)! / questions.length), mrr: reciprocal / questions.length };
+    };
+    const vector = await score(false);
+    const hybrid = await score(true);
+    console.log(
+      `\nHybrid vs vector-only: ${questions.length} questions from section headings of the Rust book, FastAPI and ` +
+        `Deno docs (../shared/corpus), ${
+          records.length.toLocaleString("en-US")
+        } chunks of 1000 chars, built-in embedder`,
+    );
+    console.log(`| retrieval | ${ks.map((k) => `recall@${k}`).join(" | ")} | MRR@10 |`);
+    console.log(`| --- | ${ks.map(() => "---:").join(" | ")} | ---: |`);
+    for (const [label, result] of [["vector only", vector], ["hybrid (RRF)", hybrid]] as const) {
+      console.log(
+        `| ${label} | ${result.recall.map((value) => value.toFixed(3)).join(" | ")} | ${
+          result.mrr.toFixed(3)
+        } |`,
+      );
+    }
+    console.log(
+      "Examples:",
+      questions.slice(0, 3).map((question) => JSON.stringify(question.text)).join(", "),
+    );
+  } finally {
+    await store.close();
+    await Deno.remove(directory, { recursive: true });
+  }
+}
+
+const only = Deno.args[0];
+if (only !== "hybrid") await latency();
+if (only !== "latency") await hybridVsVector();

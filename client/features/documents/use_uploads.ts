@@ -1,0 +1,106 @@
+import { useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { WorkspaceDetail } from "../../../shared/api/workspaces.ts";
+import { toast } from "../../lib/toast.ts";
+import { updateEmbeddings, uploadFile, uploadLink } from "./api.ts";
+
+export type UploadState = "queued" | "uploading" | "fetching" | "embedding" | "done" | "failed";
+
+export interface Upload {
+  id: string;
+  name: string;
+  state: UploadState;
+  /** Bytes sent so far, while uploading. */
+  percent: number;
+  error?: string;
+  /** A link kept in the library without being added to the workspace. */
+  libraryOnly?: boolean;
+  /** A link: its error shows under the link field instead. */
+  link?: boolean;
+}
+
+/**
+ * Uploads files (and links) one after another: upload with progress, then embed into the workspace. Each item
+ * ends done or failed with the server's own message; `onStored` runs when the library gained a document.
+ */
+export function useUploads(
+  slug: string,
+  { onWorkspace, onStored }: { onWorkspace: (workspace: WorkspaceDetail) => void; onStored: () => void },
+) {
+  const { t } = useTranslation();
+  const [uploads, setUploads] = useState<Upload[]>([]);
+  const queue = useRef<Promise<void>>(Promise.resolve());
+
+  const update = (id: string, patch: Partial<Upload>) =>
+    setUploads((current) => current.map((upload) => (upload.id === id ? { ...upload, ...patch } : upload)));
+
+  async function embed(id: string, location: string) {
+    update(id, { state: "embedding" });
+    const answer = await updateEmbeddings(slug, { adds: [location] });
+    if (answer.workspace) onWorkspace(answer.workspace);
+    if (answer.message) throw new Error(answer.message);
+  }
+
+  async function processFile(id: string, file: File) {
+    try {
+      update(id, { state: "uploading", percent: 0 });
+      let shown = 0;
+      const progress = (percent: number) => {
+        if (percent !== shown) update(id, { percent: shown = percent });
+      };
+      const location = await uploadFile(slug, file, progress, {
+        failed: t("documents.upload.failed"),
+        offline: t("documents.upload.offline"),
+      });
+      onStored();
+      await embed(id, location);
+      update(id, { state: "done", percent: 100 });
+      toast.success(t("documents.upload.added", { name: file.name }));
+    } catch (caught) {
+      const message = (caught as Error).message;
+      update(id, { state: "failed", error: message });
+      toast.error(t("documents.upload.notAdded", { name: file.name, error: message }));
+    }
+  }
+
+  function enqueue(item: Upload, work: () => Promise<void>) {
+    setUploads((current) => [...current, item]);
+    const next = queue.current.then(work);
+    queue.current = next;
+    return next;
+  }
+
+  function addFiles(files: FileList | File[]) {
+    for (const file of Array.from(files)) {
+      const id = crypto.randomUUID();
+      enqueue({ id, name: file.name, state: "queued", percent: 0 }, () => processFile(id, file));
+    }
+  }
+
+  /** Fetches a link into the library and the workspace; rejects with the server's message. */
+  function addLink(link: string): Promise<void> {
+    const id = crypto.randomUUID();
+    let failure: Error | null = null;
+    return enqueue({ id, name: link, state: "queued", percent: 0, link: true }, async () => {
+      try {
+        update(id, { state: "fetching" });
+        const location = await uploadLink(slug, link, t("documents.link.failed"));
+        onStored();
+        if (location) await embed(id, location);
+        update(id, { state: "done", percent: 100, libraryOnly: !location });
+        toast.success(t(location ? "documents.upload.added" : "documents.link.inLibrary", { name: link }));
+      } catch (caught) {
+        failure = caught as Error;
+        update(id, { state: "failed", error: failure.message });
+      }
+    }).then(() => {
+      if (failure) throw failure;
+    });
+  }
+
+  const busy = uploads.some((upload) => upload.state !== "done" && upload.state !== "failed");
+  const clearFinished = () =>
+    setUploads((current) => current.filter((upload) => upload.state !== "done" && upload.state !== "failed"));
+
+  return { uploads, busy, addFiles, addLink, clearFinished };
+}

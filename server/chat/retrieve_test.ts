@@ -1,0 +1,185 @@
+import assert from "node:assert/strict";
+import { and, eq } from "drizzle-orm";
+import { workspaceDocuments, workspaces } from "../../db/schema.ts";
+import { workspaceNamespace } from "../providers/vectors/namespace.ts";
+import type { SearchOptions, VectorHit } from "../providers/vectors/types.ts";
+import { createTestApp, type TestApp } from "../testing/test_app.ts";
+import type { StoredResponse } from "./history.ts";
+import { retrieve } from "./retrieve.ts";
+
+const CONTINUED = "...continued on in source document...";
+
+async function workspace(app: TestApp, name: string) {
+  const created = await app.json<{ workspace: { slug: string } }>("/api/workspace/new", { json: { name } });
+  return created.body.workspace.slug;
+}
+
+async function addDocument(app: TestApp, slug: string, name: string, text: string): Promise<string> {
+  const form = new FormData();
+  form.append("file", new File([text], name, { type: "text/plain" }));
+  const upload = await app.json<{ documents: { location: string }[] }>(`/api/workspace/${slug}/upload`, {
+    method: "POST",
+    body: form,
+  });
+  assert.equal(upload.status, 200, JSON.stringify(upload.body));
+  const location = upload.body.documents[0].location;
+  const embedded = await app.json(`/api/workspace/${slug}/update-embeddings`, { json: { adds: [location] } });
+  assert.equal(embedded.status, 200, JSON.stringify(embedded.body));
+  return location;
+}
+
+async function rowOf(app: TestApp, slug: string) {
+  const [row] = await app.deps.db.select().from(workspaces).where(eq(workspaces.slug, slug));
+  return row;
+}
+
+async function pin(app: TestApp, slug: string, location: string) {
+  const row = await rowOf(app, slug);
+  await app.deps.db.update(workspaceDocuments).set({ pinned: true }).where(
+    and(eq(workspaceDocuments.workspaceId, row.id), eq(workspaceDocuments.docpath, location)),
+  );
+}
+
+function ask(
+  app: TestApp,
+  row: Awaited<ReturnType<typeof rowOf>>,
+  message: string,
+  options = {},
+  history: StoredResponse[] = [],
+) {
+  return retrieve(
+    app.deps,
+    row,
+    app.deps.providers.embedder(),
+    message,
+    history,
+    new AbortController().signal,
+    options,
+  );
+}
+
+const HERONS = "Grey herons nest in tall trees near rivers. They eat fish, frogs and small mammals.";
+const CHEESE = "Freedonia exports cheese and violins. Its cheese is aged in caves for two years.";
+const MOUNTAINS = "The Blue Mountains rise above Fredville. Snow stays on the peaks until June.";
+
+Deno.test("retrieve: pinned documents go whole into the context first, cited with a preview and no score; their chunks are not searched", async () => {
+  await using app = await createTestApp();
+  const slug = await workspace(app, "Pins");
+  const long = `${HERONS} ${"Herons wade in shallow water. ".repeat(60)}`;
+  const pinned = await addDocument(app, slug, "herons.txt", long);
+  await addDocument(app, slug, "cheese.txt", CHEESE);
+  await pin(app, slug, pinned);
+  const row = await rowOf(app, slug);
+
+  const result = await ask(app, row, "Where do grey herons nest?");
+  assert.equal(result.contextTexts[0], long, "the pinned document's full text comes first");
+  const [first, ...rest] = result.sources;
+  assert.equal(first.title, "herons.txt");
+  assert.equal(first.text, long.slice(0, 1000) + CONTINUED);
+  assert.equal(first.score, undefined);
+  assert.equal((first as Record<string, unknown>).pageContent, undefined);
+  assert.ok(typeof (first as Record<string, unknown>).token_count_estimate === "number");
+  assert.ok(
+    rest.every((source) => source.title !== "herons.txt"),
+    "no chunk of the pinned document is cited again",
+  );
+  assert.ok(rest.every((source) => typeof source.score === "number"));
+  assert.ok(result.vectorCount > 0);
+});
+
+Deno.test("retrieve: pinned documents stop once their token estimates reach the context window (the one that crosses is kept)", async () => {
+  await using app = await createTestApp();
+  const slug = await workspace(app, "Window");
+  const documents = [HERONS, CHEESE, MOUNTAINS];
+  for (const [index, text] of documents.entries()) {
+    await pin(app, slug, await addDocument(app, slug, `doc${index}.txt`, text));
+  }
+  const row = await rowOf(app, slug);
+  const texts = (await ask(app, row, "anything", { contextWindow: 1 })).contextTexts;
+  assert.equal(texts[0], HERONS);
+  assert.ok(!texts.includes(CHEESE), "the second pinned document is past the window");
+  const all = (await ask(app, row, "anything", { contextWindow: 100_000 })).contextTexts;
+  assert.deepEqual(all.slice(0, 3), documents, "in the order they were added");
+});
+
+Deno.test("retrieve: hybrid search sends the question's text unless the workspace turned it off; the threshold judges the vector score", async () => {
+  await using app = await createTestApp();
+  const slug = await workspace(app, "Hybrid");
+  await addDocument(app, slug, "cheese.txt", CHEESE);
+  const row = await rowOf(app, slug);
+  const [document] = await app.deps.db.select().from(workspaceDocuments).where(
+    eq(workspaceDocuments.workspaceId, row.id),
+  );
+  const calls: SearchOptions[] = [];
+  const hit = (id: string, score: number, docId = document.docId): VectorHit => ({
+    id,
+    docId,
+    text: `chunk ${id}`,
+    metadata: { title: "cheese.txt", published: "then" },
+    score,
+  });
+  app.deps.vectors.search = (_namespace: string, _vector: number[], options: SearchOptions) => {
+    calls.push(options);
+    // Fused order: a word match with a weak vector score first, then close chunks, one of a removed document.
+    return Promise.resolve([
+      hit("words-only", 0.1),
+      hit("close", 0.8),
+      hit("orphan", 0.9, "gone"),
+      hit("near", 0.3),
+    ]);
+  };
+
+  const result = await ask(
+    app,
+    { ...row, topN: 4, similarityThreshold: 0.25 },
+    "How long is the cheese aged?",
+  );
+  assert.deepEqual(calls[0], { topK: 4, text: "How long is the cheese aged?" });
+  assert.deepEqual(result.sources.map((source) => source.id), ["close", "near"]);
+  assert.deepEqual(result.sources.map((source) => source.score), [0.8, 0.3]);
+
+  await ask(app, { ...row, hybridSearch: false }, "How long is the cheese aged?");
+  assert.deepEqual(calls[1], { topK: row.topN, text: undefined });
+});
+
+Deno.test("retrieve: backfill from recent citations fills up to topN uncited, skipping pinned documents and seen chunks", async () => {
+  await using app = await createTestApp();
+  const slug = await workspace(app, "Backfill");
+  const pinned = await addDocument(app, slug, "herons.txt", HERONS);
+  await pin(app, slug, pinned);
+  const row = await rowOf(app, slug);
+  const { published } = await app.deps.documents.read(pinned);
+  const history: StoredResponse[] = [{
+    text: "earlier",
+    type: "chat",
+    attachments: [],
+    metrics: {},
+    sources: [
+      { id: "old-1", text: "old chunk one", score: 0.5, title: "old.txt" },
+      { id: "old-2", text: "old pinned chunk", score: 0.5, title: "herons.txt", published },
+      { id: "old-3", text: "no score" },
+      { id: "old-4", text: "old chunk four", score: 0.4, title: "old.txt" },
+      { id: "old-5", text: "old chunk five", score: 0.4, title: "old.txt" },
+    ],
+  }];
+  app.deps.vectors.search = () => Promise.resolve([]);
+  const result = await ask(app, { ...row, topN: 2 }, "nothing matches", {}, history);
+  assert.deepEqual(result.contextTexts, [HERONS, "old chunk one", "old chunk four"]);
+  assert.equal(result.sources.length, 1, "backfill is never cited");
+});
+
+Deno.test("retrieve: hybrid retrieval through the real store finds a chunk by a rare word and cites its similarity", async () => {
+  await using app = await createTestApp();
+  const slug = await workspace(app, "Real");
+  await addDocument(app, slug, "cheese.txt", CHEESE);
+  await addDocument(app, slug, "mountains.txt", MOUNTAINS);
+  await addDocument(app, slug, "herons.txt", HERONS);
+  const row = await rowOf(app, slug);
+  const namespace = workspaceNamespace(row.id, app.deps.providers.embedder());
+  assert.equal(await app.deps.vectors.count(namespace), 3);
+  const result = await ask(app, { ...row, topN: 1, similarityThreshold: 0 }, "Snow on the peaks?");
+  assert.equal(result.sources.length, 1);
+  assert.equal(result.sources[0].title, "mountains.txt");
+  assert.ok(typeof result.sources[0].score === "number" && result.sources[0].score > 0);
+  assert.ok(result.sources[0].text.includes("<document_metadata>"));
+});

@@ -1,0 +1,130 @@
+import { Hono } from "hono";
+import type { Deps } from "../deps.ts";
+import type { AppEnv } from "../http/env.ts";
+import { parseJson } from "../http/body.ts";
+import { requirePermission } from "../http/auth_guard.ts";
+import { AppError, fail, withErrorBody } from "../errors.ts";
+import { requireWorkspace } from "../workspaces/service.ts";
+import {
+  DEFAULT_PAGE_SIZE,
+  FolderInput,
+  MAX_PAGE_SIZE,
+  MoveFilesInput,
+  RemoveAndUnembedInput,
+  RemoveDocumentInput,
+  RemoveDocumentsInput,
+  UpdatePinInput,
+  UpdateWatchInput,
+} from "../../shared/api/library.ts";
+import {
+  createFolder,
+  listFolder,
+  listFolders,
+  moveFiles,
+  type PageOptions,
+  purgeDocument,
+  purgeDocuments,
+  removeFolder,
+  searchDocuments,
+  setPinned,
+  setWatched,
+} from "./library.ts";
+
+const messageBody = (message: string) => ({ success: false, message });
+
+/** `offset`, `limit` (1–1000 or `all`) and `q` of a listing; anything else is a 400. */
+function pageOptions(query: (name: string) => string | undefined): PageOptions {
+  const offsetText = query("offset") ?? "0";
+  const limitText = query("limit") ?? String(DEFAULT_PAGE_SIZE);
+  const offset = Number(offsetText);
+  if (!/^\d+$/.test(offsetText) || !Number.isSafeInteger(offset)) {
+    fail("invalid_input", "offset must be a whole number, 0 or more.");
+  }
+  let limit: number | null = null;
+  if (limitText !== "all") {
+    limit = Number(limitText);
+    if (!/^\d+$/.test(limitText) || limit < 1 || limit > MAX_PAGE_SIZE) {
+      fail("invalid_input", `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}, or "all".`);
+    }
+  }
+  const q = (query("q") ?? "").trim();
+  if (q.length > 200) fail("invalid_input", "The search text is too long (at most 200 characters).");
+  return { offset, limit, query: q };
+}
+
+/**
+ * The document store calls of the document manager (api-contract.md §4, §5.2): listing folders and pages of
+ * documents, removing and moving them, and pinning or watching them in a workspace. Admins and managers only.
+ */
+export function libraryRoutes(deps: Deps) {
+  const manage = requirePermission("documents:manage");
+  return new Hono<AppEnv>()
+    // The chat screen asks this of every user: parsing runs inside the server, so it is always online.
+    .get("/system/document-processing-status", (c) => c.json({ online: true }))
+    .get("/system/local-files", manage, async (c) => {
+      const folder = c.req.query("folder");
+      if (folder === undefined) {
+        return c.json({ localFiles: { name: "documents", type: "folder", items: await listFolders(deps) } });
+      }
+      try {
+        return c.json(await listFolder(deps, folder, pageOptions((name) => c.req.query(name))));
+      } catch (error) {
+        // The reference answers a bad page with its shape plus `code`, the HTTP status.
+        if (error instanceof AppError && !error.options.body) {
+          const body = { folder, documents: [], totalCount: 0, hasMore: false, code: error.status };
+          throw new AppError(error.code, error.message, { body: { ...body, error: error.message } });
+        }
+        throw error;
+      }
+    })
+    .get("/system/local-files/search", manage, async (c) => {
+      return c.json(await searchDocuments(deps, pageOptions((name) => c.req.query(name))));
+    })
+    .delete("/system/remove-document", manage, async (c) => {
+      const input = await parseJson(c, RemoveDocumentInput);
+      await purgeDocument(deps, input.name);
+      return c.json({ success: true, error: null });
+    })
+    .delete("/system/remove-documents", manage, async (c) => {
+      const input = await parseJson(c, RemoveDocumentsInput);
+      const removed = await purgeDocuments(deps, input.names);
+      return c.json({ success: true, error: null, removed });
+    })
+    .delete("/system/remove-folder", manage, async (c) => {
+      const input = await parseJson(c, FolderInput);
+      const removed = await removeFolder(deps, input.name);
+      return c.json({ success: true, error: null, removed });
+    })
+    .post("/document/create-folder", requirePermission("documents:manage", messageBody), async (c) => {
+      const input = await parseJson(c, FolderInput, messageBody);
+      const folder = await withErrorBody(messageBody, () => createFolder(deps, input.name));
+      return c.json({ success: true, message: `Folder "${folder}" created.`, folder });
+    })
+    .post("/document/move-files", requirePermission("documents:manage", messageBody), async (c) => {
+      const input = await parseJson(c, MoveFilesInput, messageBody);
+      const failures = await withErrorBody(messageBody, () => moveFiles(deps, input.files));
+      if (failures.length === 0) return c.json({ success: true, message: null });
+      const message = `${failures.length} of ${input.files.length} documents could not be moved.\n\n${
+        failures.join("\n")
+      }`;
+      return c.json({ success: false, message, failures });
+    })
+    .delete("/workspace/:slug/remove-and-unembed", manage, async (c) => {
+      await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
+      const input = await parseJson(c, RemoveAndUnembedInput);
+      await purgeDocuments(deps, [input.documentLocation]);
+      return c.json({ success: true, error: null });
+    })
+    .post("/workspace/:slug/update-pin", manage, async (c) => {
+      const workspace = await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
+      const input = await parseJson(c, UpdatePinInput);
+      await setPinned(deps, workspace, input.docPath, input.pinStatus);
+      return c.json({ success: true, error: null });
+    })
+    .post("/workspace/:slug/update-watch-status", manage, async (c) => {
+      const workspace = await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
+      const input = await parseJson(c, UpdateWatchInput);
+      await setWatched(deps, workspace, input.docPath, input.watchStatus);
+      return c.json({ success: true, error: null });
+    });
+}

@@ -1,0 +1,202 @@
+import type { Deps } from "../deps.ts";
+import { AppError, fail } from "../errors.ts";
+import { guardedFetch } from "../http/url_guard.ts";
+import { documentFileStem } from "../workspaces/slug.ts";
+import type { StoredDocument } from "../../shared/api/documents.ts";
+import { parseFile, parseLimits } from "./parse_worker.ts";
+import { type ParsedDocument, ParseFailure } from "./parsers/types.ts";
+import { ACCEPTED_EXTENSIONS, extensionForMime, extensionOf, looksLikeText } from "./text.ts";
+
+/** A page or file must arrive within this long, body included. */
+export const LINK_TIMEOUT_MS = 30_000;
+
+// Some sites answer scripts with an error page; a browser's User-Agent gets the page readers see.
+const USER_AGENT =
+  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36 Lectern";
+
+export type LinkDeps = Pick<Deps, "config" | "log" | "linkFetch">;
+
+export interface LinkDocument {
+  /** The normalised link (api-contract.md §12: `https://` added when there is no scheme, no trailing `/`). */
+  url: string;
+  /** `page`: HTML made readable; `file`: a document type served as a file (PDF, DOCX …). */
+  kind: "page" | "file";
+  /** The title the stored document gets: `<slug>.html` for a page, `<slug>` with the file's extension else. */
+  title: string;
+  /** The page's own title (`<title>`, the article's headline, the PDF's metadata), when it has one. */
+  pageTitle: string | null;
+  /** Text and metadata, as the parser of the content's type read them. */
+  parsed: ParsedDocument;
+}
+
+const notValid = () => new AppError("invalid_input", "Not a valid URL.");
+
+/** Adds `https://` when the link has no scheme and checks it is an http(s) URL; anything else is refused. */
+export function normalizeLink(raw: string): URL {
+  const trimmed = raw.trim();
+  if (!trimmed || /\s/.test(trimmed)) throw notValid();
+  const withScheme = /^[a-z][a-z0-9+.-]*:/i.test(trimmed) && !/^[^:/]+:\d+(\/|$)/.test(trimmed)
+    ? trimmed
+    : `https://${trimmed}`;
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    throw notValid();
+  }
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || !url.hostname) throw notValid();
+  return url;
+}
+
+/** The display form of a link: the URL without a trailing `/`. */
+export function linkText(url: URL): string {
+  return url.href.replace(/\/$/, "");
+}
+
+/** `example.com_docs_page` for `https://example.com/docs/page/` (api-contract.md §8.1, link documents). */
+export function linkSlug(url: URL): string {
+  const path = decodeURIComponentSafe(url.pathname).replace(/\/+$/, "").replace(/\//g, "_");
+  return documentFileStem(`${url.hostname}${path}`).replace(/[_.-]+$/, "") || "link";
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+async function readLimited(response: Response, limit: number, link: string): Promise<Uint8Array> {
+  const tooLarge = () =>
+    new AppError(
+      "too_large",
+      `The content at ${link} is larger than the upload limit of ${Math.round(limit / 1024 / 1024)} MB.`,
+    );
+  const declared = Number(response.headers.get("content-length") ?? NaN);
+  if (Number.isFinite(declared) && declared > limit) {
+    await response.body?.cancel().catch(() => {});
+    throw tooLarge();
+  }
+  if (!response.body) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    size += chunk.length;
+    if (size > limit) throw tooLarge();
+    chunks.push(chunk);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return bytes;
+}
+
+function unreachable(link: string, error: unknown): AppError {
+  const name = (error as Error)?.name;
+  const reason = name === "TimeoutError" || name === "AbortError"
+    ? `no answer within ${LINK_TIMEOUT_MS / 1000} s`
+    : ((error as Error)?.message ?? String(error)).replace(/\.$/, "");
+  return new AppError("provider_failed", `Could not reach ${link}: ${reason}.`);
+}
+
+/**
+ * Fetches a link through the URL guard (private, loopback, link-local and metadata addresses refused, each
+ * redirect checked again) within the upload size limit and LINK_TIMEOUT_MS, and parses it in the parse worker:
+ * HTML as readable Markdown, a document type (by Content-Type, else by the path's extension) as that file.
+ * Throws AppError with the message to show: "Not a valid URL.", the guard's refusal, "Could not reach …",
+ * "No URL content found at …".
+ *
+ * Live sync calls this to re-fetch a watched link and compare the text.
+ */
+export async function fetchLinkDocument(deps: LinkDeps, rawLink: string): Promise<LinkDocument> {
+  const url = normalizeLink(rawLink);
+  const link = linkText(url);
+  const signal = AbortSignal.timeout(LINK_TIMEOUT_MS);
+  let response: Response;
+  let bytes: Uint8Array;
+  try {
+    response = await guardedFetch(url.href, {
+      signal,
+      headers: {
+        "User-Agent": USER_AGENT,
+        Accept: "text/html,application/xhtml+xml,application/pdf,text/plain;q=0.9,*/*;q=0.8",
+      },
+    }, deps.linkFetch ?? {});
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => {});
+      throw new AppError(
+        "provider_failed",
+        `Could not reach ${link}: the server answered ${response.status}${
+          response.statusText ? ` ${response.statusText}` : ""
+        }.`,
+      );
+    }
+    bytes = await readLimited(response, deps.config.maxUploadBytes, link);
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw unreachable(link, error);
+  }
+
+  const mime = (response.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  const pathExtension = extensionOf(url.pathname);
+  let extension = mime && mime !== "application/octet-stream" ? extensionForMime(mime) : null;
+  if (!extension && ACCEPTED_EXTENSIONS.has(pathExtension)) extension = pathExtension;
+  if (!extension && (mime.startsWith("text/") || !mime) && looksLikeText(bytes)) extension = ".txt";
+  if (!extension) {
+    fail(
+      "invalid_input",
+      `${link} serves ${mime || "content of an unknown type"}, which Lectern cannot read.`,
+    );
+  }
+  if (bytes.length === 0) fail("invalid_input", `No URL content found at ${link}.`);
+
+  const kind = extension === ".html" || extension === ".htm" ? "page" : "file";
+  const slug = linkSlug(url);
+  const title = kind === "page"
+    ? `${slug}.html`
+    : slug.toLowerCase().endsWith(extension)
+    ? slug
+    : `${slug}${extension}`;
+  let parsed: ParsedDocument;
+  try {
+    parsed = await parseFile(
+      { name: title, bytes, contentType: response.headers.get("content-type") ?? undefined },
+      parseLimits(deps.config),
+      deps.log,
+    );
+  } catch (error) {
+    if (error instanceof ParseFailure) {
+      fail("invalid_input", error.kind === "empty" ? `No URL content found at ${link}.` : error.message);
+    }
+    throw error;
+  }
+  return { url: link, kind, title, pageTitle: parsed.innerTitle ?? null, parsed };
+}
+
+/** Stores a fetched link as a document with the link fields of api-contract.md §8.1. */
+export function saveLinkDocument(
+  deps: Pick<Deps, "documents">,
+  fetched: LinkDocument,
+): Promise<StoredDocument> {
+  const { parsed } = fetched;
+  // Pages get the reference's link defaults; a file keeps the author and description its metadata names.
+  const fromPage = fetched.kind === "page";
+  return deps.documents.save({
+    fileStem: `url-${fetched.title.replace(/\.html$/, "")}`,
+    title: fetched.title,
+    url: `file://${fetched.title}`,
+    docAuthor: fromPage || parsed.docAuthor === "Unknown" ? "no author found" : parsed.docAuthor,
+    description: fromPage
+      ? (parsed.description !== "Unknown" ? parsed.description : "No description found.")
+      : parsed.description,
+    docSource: "URL link uploaded by the user.",
+    chunkSource: `link://${fetched.url}`,
+    text: parsed.text,
+    pageBreaks: parsed.pageBreaks,
+    sourceUrl: fetched.url,
+  });
+}

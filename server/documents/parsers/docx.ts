@@ -1,0 +1,75 @@
+import { Buffer } from "node:buffer";
+import { officeMeta } from "./office_meta.ts";
+import { corruptMessage, type ParsedDocument, ParseFailure, type ParseInput } from "./types.ts";
+import { type ParagraphRules, paragraphsOf, parseOrdered } from "./xml.ts";
+import { openZip, readEntry } from "./zip.ts";
+
+const WORD_TEXT: ParagraphRules = {
+  paragraph: new Set(["p"]),
+  text: new Set(["t"]),
+  characters: (name) => (name === "br" || name === "cr" ? "\n" : name === "tab" ? "\t" : null),
+  skip: new Set(["instrText", "delText"]),
+};
+
+type Mammoth = typeof import("mammoth");
+
+let mammoth: Promise<Mammoth> | null = null;
+
+/**
+ * mammoth sets prototypes through `__proto__` when it loads, which Deno turns off. The accessor works again
+ * only while mammoth loads (in the parse worker process, where parsing runs).
+ */
+function loadMammoth(): Promise<Mammoth> {
+  mammoth ??= (async () => {
+    // Deno keeps an accessor there that refuses to set prototypes; a working one stands in while mammoth loads.
+    const original = Object.getOwnPropertyDescriptor(Object.prototype, "__proto__");
+    Object.defineProperty(Object.prototype, "__proto__", {
+      configurable: true,
+      get() {
+        return Object.getPrototypeOf(this);
+      },
+      set(prototype: unknown) {
+        if (prototype === null || typeof prototype === "object" || typeof prototype === "function") {
+          Object.setPrototypeOf(this, prototype as object | null);
+        }
+      },
+    });
+    try {
+      const module = await import("mammoth");
+      return (module.default ?? module) as Mammoth;
+    } finally {
+      if (original) Object.defineProperty(Object.prototype, "__proto__", original);
+      // deno-lint-ignore no-explicit-any
+      else delete (Object.prototype as any).__proto__;
+    }
+  })();
+  return mammoth;
+}
+
+export async function parseDocx(input: ParseInput): Promise<ParsedDocument> {
+  // Opening the archive first tells an encrypted or damaged file apart before mammoth sees it.
+  const zip = await openZip(input.bytes, input.name, "Word (.docx)");
+  const meta = await officeMeta(zip);
+  const library = await loadMammoth();
+  let text: string;
+  try {
+    const result = await library.extractRawText({ buffer: Buffer.from(input.bytes) });
+    text = result.value;
+  } catch (error) {
+    throw new ParseFailure("corrupt", corruptMessage(input.name, "Word (.docx)", (error as Error).message));
+  }
+  // mammoth's raw text leaves footnotes and endnotes out; they often carry sources and definitions.
+  const notes: string[] = [];
+  for (const part of ["word/footnotes.xml", "word/endnotes.xml"]) {
+    const xml = await readEntry(zip, part).catch(() => null);
+    if (xml) notes.push(...paragraphsOf(parseOrdered(xml), WORD_TEXT));
+  }
+  const body = text.replace(/\n{3,}/g, "\n\n").trim();
+  return {
+    text: notes.length > 0 ? `${body}\n\n## Notes\n\n${notes.join("\n\n")}`.trim() : body,
+    docAuthor: meta.author ?? "no author found",
+    description: meta.description ?? meta.title ?? "No description found.",
+    docSource: "a docx file uploaded by the user.",
+    innerTitle: meta.title,
+  };
+}

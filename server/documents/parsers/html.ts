@@ -1,0 +1,144 @@
+import { charsetFrom } from "../text.ts";
+import { readText } from "./plain.ts";
+import type { ParsedDocument, ParseInput } from "./types.ts";
+
+export interface Markdown {
+  markdown: string;
+  title: string;
+  byline: string | null;
+  excerpt: string | null;
+}
+
+// Loaded on first use: linkedom, Readability and Turndown are only needed for HTML, EPUB and mail bodies.
+async function libraries() {
+  const [{ parseHTML }, { Readability }, { default: TurndownService }] = await Promise.all([
+    import("linkedom"),
+    import("@mozilla/readability"),
+    import("turndown"),
+  ]);
+  return { parseHTML, Readability, TurndownService };
+}
+
+type Libraries = Awaited<ReturnType<typeof libraries>>;
+
+function turndown(TurndownService: Libraries["TurndownService"]) {
+  const service = new TurndownService({
+    headingStyle: "atx",
+    codeBlockStyle: "fenced",
+    bulletListMarker: "-",
+    emDelimiter: "_",
+  });
+  service.remove(["script", "style", "noscript", "template", "iframe", "object", "canvas"]);
+  service.remove((node) => node.nodeName.toLowerCase() === "svg");
+  // Turndown fences only `<pre><code>`; manuals often put configuration straight in a `<pre>`.
+  service.addRule("bare-pre", {
+    filter: (node) => node.nodeName === "PRE" && node.firstElementChild?.nodeName !== "CODE",
+    replacement: (_content, node) =>
+      `\n\n\`\`\`\n${(node.textContent ?? "").replace(/\n+$/, "")}\n\`\`\`\n\n`,
+  });
+  // Link targets and images are noise to a reader of chunks and to the embedder; their text is kept.
+  service.addRule("link-text", { filter: "a", replacement: (content) => content });
+  service.addRule("image-alt", {
+    filter: "img",
+    replacement: (_content, node) => {
+      const alt = (node as Element).getAttribute?.("alt")?.trim();
+      return alt ? alt : "";
+    },
+  });
+  return service;
+}
+
+/** The title as a heading on top, unless the text already starts with it. */
+function withTitle(markdown: string, title: string): string {
+  if (!title || markdown.slice(0, title.length + 50).includes(title)) return markdown;
+  return `# ${title}\n\n${markdown}`;
+}
+
+const NAVIGATION = "nav, [role=navigation], [aria-hidden=true]";
+
+function tidy(markdown: string): string {
+  return markdown
+    .replace(/\u00a0/g, " ")
+    .replace(/[ \t]+\n/g, "\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}
+
+function htmlDocument(parseHTML: Libraries["parseHTML"], html: string) {
+  // linkedom needs a whole document; a fragment gets one.
+  const whole = /<html[\s>]/i.test(html)
+    ? html
+    : `<!doctype html><html><head></head><body>${html}</body></html>`;
+  return parseHTML(whole).document;
+}
+
+/**
+ * HTML as Markdown. With `readable` (a web page), the main article (Mozilla Readability) when it holds most of
+ * the page's text, under the page's title; otherwise, or when Readability finds nothing, the whole body without
+ * scripts, styles and navigation.
+ */
+export async function htmlToMarkdown(html: string, options: { readable: boolean }): Promise<Markdown> {
+  const libs = await libraries();
+  const service = turndown(libs.TurndownService);
+  const page = htmlDocument(libs.parseHTML, html);
+  const pageTitle = (page.querySelector("title")?.textContent ?? "").replace(/\s+/g, " ").trim();
+  for (const element of page.querySelectorAll("script, style, noscript, template")) element.remove();
+  const bodyText = (page.body?.textContent ?? "").replace(/\s+/g, " ").trim();
+
+  if (options.readable && bodyText.length > 0) {
+    try {
+      const source = htmlDocument(libs.parseHTML, html);
+      for (const element of source.querySelectorAll(NAVIGATION)) element.remove();
+      const article = new libs.Readability(source as unknown as Document, { charThreshold: 100 }).parse();
+      const articleText = (article?.textContent ?? "").replace(/\s+/g, " ").trim();
+      // An index or a form page can leave Readability with a fragment; then the whole page reads better.
+      if (article?.content && articleText.length >= Math.min(500, bodyText.length * 0.5)) {
+        const title = (article.title ?? "").trim() || pageTitle;
+        return {
+          markdown: withTitle(tidy(service.turndown(article.content)), title),
+          title,
+          byline: article.byline?.trim() || null,
+          excerpt: article.excerpt?.trim() || null,
+        };
+      }
+    } catch {
+      // Readability gives up on some pages; the body below is the fallback.
+    }
+  }
+  for (const element of page.querySelectorAll(NAVIGATION)) element.remove();
+  let markdown: string;
+  try {
+    markdown = tidy(service.turndown(page.body?.innerHTML ?? ""));
+  } catch {
+    markdown = tidy(page.body?.textContent ?? "");
+  }
+  return {
+    markdown: markdown && options.readable ? withTitle(markdown, pageTitle) : markdown,
+    title: pageTitle,
+    byline: null,
+    excerpt: null,
+  };
+}
+
+/** The charset a page declares in `<meta charset>` or `<meta http-equiv>`, read from its first bytes. */
+function declaredCharset(bytes: Uint8Array): string | undefined {
+  const head = new TextDecoder("latin1").decode(bytes.subarray(0, 4096));
+  const meta = /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(head);
+  return meta ? charsetFrom(`charset=${meta[1]}`) : undefined;
+}
+
+export async function parseHtml(input: ParseInput): Promise<ParsedDocument> {
+  const contentType = charsetFrom(input.contentType) ? input.contentType : (() => {
+    const declared = declaredCharset(input.bytes);
+    return declared ? `text/html; charset=${declared}` : input.contentType;
+  })();
+  const html = readText({ ...input, contentType });
+  const { markdown, title, byline, excerpt } = await htmlToMarkdown(html, { readable: true });
+  return {
+    text: markdown,
+    docAuthor: byline ?? "Unknown",
+    description: excerpt ?? "Unknown",
+    docSource: "an html file uploaded by the user.",
+    innerTitle: title || undefined,
+  };
+}

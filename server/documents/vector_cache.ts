@@ -1,0 +1,131 @@
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import { writeFileAtomic } from "../storage.ts";
+
+/** The RFC 4122 URL namespace, as the reference names its cache files. */
+const URL_NAMESPACE = "6ba7b811-9dad-11d1-80b4-00c04fd430c8";
+
+/** A name-based (SHA-1) UUID, RFC 4122 version 5. */
+export function uuidv5(name: string, namespace = URL_NAMESPACE): string {
+  const space = Uint8Array.from(
+    namespace.replaceAll("-", "").match(/../g)!.map((byte) => parseInt(byte, 16)),
+  );
+  const hash = createHash("sha1").update(space).update(new TextEncoder().encode(name)).digest();
+  hash[6] = (hash[6] & 0x0f) | 0x50;
+  hash[8] = (hash[8] & 0x3f) | 0x80;
+  const hex = Array.from(hash.subarray(0, 16), (byte) => byte.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+export interface CachedChunk {
+  /** The embedded text: metadata header plus chunk. */
+  text: string;
+  vector: number[];
+  page?: number;
+}
+
+/** What a cache entry was made from; any difference makes it a miss. */
+export interface CacheKey {
+  docpath: string;
+  fingerprint: string;
+  /** Hash of the document text and the header its chunks carry. */
+  contentHash: string;
+  chunkSize: number;
+  chunkOverlap: number;
+}
+
+interface CacheFile extends CacheKey {
+  version: 1;
+  chunks: { text: string; page?: number; vector: string }[];
+}
+
+// Vectors are kept as base64 float32: a third of the size of JSON numbers and much faster to read back.
+function encodeVector(vector: number[]): string {
+  const bytes = new Uint8Array(Float32Array.from(vector).buffer);
+  let binary = "";
+  for (let index = 0; index < bytes.length; index += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(index, index + 0x8000));
+  }
+  return btoa(binary);
+}
+
+function decodeVector(text: string): number[] {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let index = 0; index < binary.length; index++) bytes[index] = binary.charCodeAt(index);
+  return Array.from(new Float32Array(bytes.buffer));
+}
+
+export function contentHash(parts: unknown[]): string {
+  return createHash("sha256").update(JSON.stringify(parts)).digest("hex");
+}
+
+/**
+ * Embedded chunks per document and embedder under STORAGE_DIR/vector-cache/, so adding a document that was
+ * embedded before (into any workspace, or again after a switch back to an earlier embedder) costs no
+ * embedding calls. Files are written atomically; a damaged or outdated file is treated as absent.
+ */
+export class VectorCache {
+  constructor(private readonly directory: string) {}
+
+  fileFor(docpath: string, fingerprint: string): string {
+    return join(this.directory, `${uuidv5(`${docpath}\n${fingerprint}`)}.json`);
+  }
+
+  async read(key: CacheKey): Promise<CachedChunk[] | null> {
+    let file: CacheFile;
+    try {
+      file = JSON.parse(await Deno.readTextFile(this.fileFor(key.docpath, key.fingerprint)));
+    } catch {
+      return null;
+    }
+    if (
+      file?.version !== 1 || file.docpath !== key.docpath || file.fingerprint !== key.fingerprint ||
+      file.contentHash !== key.contentHash || file.chunkSize !== key.chunkSize ||
+      file.chunkOverlap !== key.chunkOverlap || !Array.isArray(file.chunks)
+    ) {
+      return null;
+    }
+    return file.chunks.map((chunk) => ({
+      text: chunk.text,
+      vector: decodeVector(chunk.vector),
+      ...(chunk.page === undefined ? {} : { page: chunk.page }),
+    }));
+  }
+
+  async write(key: CacheKey, chunks: CachedChunk[]): Promise<void> {
+    await Deno.mkdir(this.directory, { recursive: true });
+    const file: CacheFile = {
+      version: 1,
+      ...key,
+      chunks: chunks.map((chunk) => ({
+        text: chunk.text,
+        ...(chunk.page === undefined ? {} : { page: chunk.page }),
+        vector: encodeVector(chunk.vector),
+      })),
+    };
+    await writeFileAtomic(this.fileFor(key.docpath, key.fingerprint), JSON.stringify(file));
+  }
+
+  /** Drops a document's entries for the given embedders (a removed document, api-contract.md §4). */
+  async forget(docpath: string, fingerprints: string[]): Promise<void> {
+    for (const fingerprint of new Set(fingerprints)) {
+      await Deno.remove(this.fileFor(docpath, fingerprint)).catch(() => {});
+    }
+  }
+
+  /** Empties the cache (the text splitter settings changed, api-contract.md §8.2). */
+  async purge(): Promise<number> {
+    let removed = 0;
+    try {
+      for await (const entry of Deno.readDir(this.directory)) {
+        if (!entry.isFile || !entry.name.endsWith(".json")) continue;
+        await Deno.remove(join(this.directory, entry.name)).catch(() => {});
+        removed++;
+      }
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+    return removed;
+  }
+}

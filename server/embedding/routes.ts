@@ -1,0 +1,170 @@
+import { Hono } from "hono";
+import type { Deps } from "../deps.ts";
+import type { AppEnv } from "../http/env.ts";
+import { parseJson, readJson } from "../http/body.ts";
+import { requirePermission } from "../http/auth_guard.ts";
+import { sseResponse } from "../http/sse.ts";
+import { fail, messageOf } from "../errors.ts";
+import { LABELS } from "../settings/service.ts";
+import { chunkSettings, DEFAULT_CHUNK_OVERLAP, splitterProblems } from "../documents/chunker.ts";
+import { VectorCache } from "../documents/vector_cache.ts";
+import { missingModelFiles } from "../providers/embedders/neural.ts";
+import {
+  type EmbeddingProgressFrame,
+  READABLE_PREFERENCES,
+  TextSplitterPreferences,
+} from "../../shared/api/embedding.ts";
+import { NATIVE_EMBEDDING_MODELS } from "../../shared/providers/embedder_catalog.ts";
+import type { EmbeddingService } from "./service.ts";
+
+const TERMINAL = new Set<EmbeddingProgressFrame["type"]>(["idle", "done", "failed", "cancelled"]);
+
+/**
+ * The progress stream of the re-embedding job: the current state first, then every change until the job ends.
+ * Progress frames that pile up while the client reads slowly collapse into the latest one.
+ */
+export async function* progressFrames(
+  service: EmbeddingService,
+  signal: AbortSignal,
+): AsyncGenerator<EmbeddingProgressFrame> {
+  const queue: EmbeddingProgressFrame[] = [];
+  let wake: (() => void) | null = null;
+  const unsubscribe = service.subscribe((frame) => {
+    if (frame.type === "progress" && queue.at(-1)?.type === "progress") queue[queue.length - 1] = frame;
+    else queue.push(frame);
+    wake?.();
+  });
+  const aborted = new Promise<void>((resolve) =>
+    signal.addEventListener("abort", () => resolve(), { once: true })
+  );
+  try {
+    const first = service.currentFrame();
+    yield first;
+    if (TERMINAL.has(first.type)) return;
+    while (!signal.aborted) {
+      if (queue.length === 0) {
+        await Promise.race([new Promise<void>((resolve) => wake = resolve), aborted]);
+        wake = null;
+      }
+      while (queue.length > 0) {
+        const frame = queue.shift()!;
+        yield frame;
+        if (TERMINAL.has(frame.type)) return;
+      }
+    }
+  } finally {
+    unsubscribe();
+  }
+}
+
+/** The largest chunk the embedder the settings name takes (the one documents will be embedded with). */
+function configuredMaximum(deps: Deps): number {
+  for (const embedder of [() => deps.providers.targetEmbedder(), () => deps.providers.embedder()]) {
+    try {
+      const found = embedder();
+      if (found) return found.maxChunkLength;
+    } catch {
+      // Try the next one.
+    }
+  }
+  return 1000;
+}
+
+/**
+ * Embedder calls: the re-embedding job and its progress, the native models, and the text splitter preferences
+ * (api-contract.md §10 system-preferences; mounted before the admin routes so a single-user instance has them).
+ */
+export function embeddingRoutes(deps: Deps) {
+  const service = deps.providers.embedding;
+  return new Hono<AppEnv>()
+    // After a settings save that names another embedder, the re-embedding job starts (decisions.md).
+    .use("/system/update-env", async (c, next) => {
+      await next();
+      if (c.req.method !== "POST" || c.res.status !== 200) return;
+      await service.reconcile().catch((error) =>
+        deps.log.error("Cannot start re-embedding", { error: messageOf(error) })
+      );
+    })
+    .get(
+      "/system/embedding-jobs",
+      requirePermission("documents:manage"),
+      (c) => c.json({ active: service.activeInfo(), job: service.job() }),
+    )
+    .get(
+      "/system/embedding-jobs/progress",
+      requirePermission("settings:manage"),
+      (c) => sseResponse(deps, c.req.raw, (signal) => progressFrames(service, signal)),
+    )
+    .post("/system/embedding-jobs/retry", requirePermission("settings:manage"), async (c) => {
+      await service.restart();
+      return c.json({ success: true, error: null, job: service.job() });
+    })
+    .get("/system/native-embedding-models", requirePermission("documents:manage"), async (c) => {
+      const models = [];
+      for (const model of NATIVE_EMBEDDING_MODELS) {
+        const installed = model.builtIn ||
+          (await missingModelFiles(deps.paths.models, model.id)).length === 0;
+        models.push({
+          id: model.id,
+          name: model.name,
+          builtIn: model.builtIn,
+          installed,
+          downloadMb: model.downloadMb ?? null,
+          download: service.models.status(model.id),
+        });
+      }
+      return c.json({ models });
+    })
+    .post("/system/native-embedding-models/download", requirePermission("settings:manage"), async (c) => {
+      const body = await readJson(c) as { model?: unknown };
+      const model = NATIVE_EMBEDDING_MODELS.find((entry) => entry.id === body?.model);
+      if (!model) fail("invalid_input", `Unknown native embedding model "${String(body?.model ?? "")}".`);
+      if (model.builtIn) fail("invalid_input", `${model.name} is built in and needs no download.`);
+      service.models.start(model.id).then(() => {
+        const status = service.models.status(model.id);
+        if (status.error) deps.log.warn("Model download failed", { model: model.id, error: status.error });
+        else deps.log.info("Model downloaded", { model: model.id });
+      });
+      return c.json({ success: true, error: null, download: service.models.status(model.id) }, 202);
+    })
+    .get("/admin/system-preferences-for", requirePermission("documents:manage"), (c) => {
+      const asked = (c.req.query("labels") ?? "").split(",").map((label) => label.trim()).filter(Boolean);
+      const maximum = configuredMaximum(deps);
+      const splitter = chunkSettings(deps.settings, maximum);
+      const settings: Record<string, string | number | null> = {};
+      for (const label of asked) {
+        if (!(READABLE_PREFERENCES as readonly string[]).includes(label)) continue;
+        if (label === "text_splitter_chunk_size") settings[label] = splitter.chunkSize;
+        else if (label === "text_splitter_chunk_overlap") settings[label] = splitter.chunkOverlap;
+        else if (label === "max_embed_chunk_size") settings[label] = maximum;
+        else settings[label] = deps.settings.label(label) ?? null;
+      }
+      return c.json({ settings });
+    })
+    .post("/admin/system-preferences", requirePermission("settings:manage"), async (c) => {
+      const input = await parseJson(c, TextSplitterPreferences);
+      const maximum = configuredMaximum(deps);
+      const stored = (label: string) => {
+        const value = Number(deps.settings.label(label));
+        return deps.settings.label(label) !== undefined && Number.isFinite(value) ? value : undefined;
+      };
+      const before = chunkSettings(deps.settings, maximum);
+      const next = {
+        chunkSize: input.text_splitter_chunk_size ?? stored(LABELS.textSplitterChunkSize) ?? maximum,
+        chunkOverlap: input.text_splitter_chunk_overlap ?? stored(LABELS.textSplitterChunkOverlap) ??
+          DEFAULT_CHUNK_OVERLAP,
+      };
+      const problems = splitterProblems(next, maximum);
+      if (problems.length > 0) fail("invalid_input", problems.join("\n"));
+      await deps.settings.setLabels({
+        [LABELS.textSplitterChunkSize]: String(next.chunkSize),
+        [LABELS.textSplitterChunkOverlap]: String(next.chunkOverlap),
+      });
+      // Cached chunks were cut with the old sizes (api-contract.md §8.2).
+      if (before.chunkSize !== next.chunkSize || before.chunkOverlap !== next.chunkOverlap) {
+        const removed = await new VectorCache(deps.paths.vectorCache).purge();
+        deps.log.info("Text splitter changed; vector cache purged", { ...next, removed });
+      }
+      return c.json({ success: true, error: null });
+    });
+}

@@ -1,0 +1,21 @@
+// Without zod on purpose: the parse worker reads this list, and a worker starts for every uploaded file.
+
+/**
+ * Extensions the upload accepts in this version, by MIME type (the shape of `accepted-document-types`,
+ * api-contract.md §12). Images and audio of the reference's list are left out: Lectern does not run OCR or
+ * speech-to-text, so it would only refuse them after the upload.
+ */
+export const ACCEPTED_DOCUMENT_TYPES: Record<string, string[]> = {
+  "text/plain": [".txt", ".md", ".org", ".adoc", ".rst"],
+  "text/html": [".html", ".htm"],
+  "text/csv": [".csv"],
+  "application/json": [".json"],
+  "application/vnd.openxmlformats-officedocument.wordprocessingml.document": [".docx"],
+  "application/vnd.openxmlformats-officedocument.presentationml.presentation": [".pptx"],
+  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": [".xlsx"],
+  "application/vnd.oasis.opendocument.text": [".odt"],
+  "application/vnd.oasis.opendocument.presentation": [".odp"],
+  "application/pdf": [".pdf"],
+  "application/mbox": [".mbox"],
+  "application/epub+zip": [".epub"],
+};

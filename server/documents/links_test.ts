@@ -133,7 +133,7 @@ Deno.test("upload-link refuses every private, loopback, link-local and metadata 
     [`http://127.0.0.1:${port}/page`, /^127\.0\.0\.1 points to a loopback address \(127\.0\.0\.1\)/],
     [`localhost:${port}/page`, /^localhost points to a loopback address/],
     [`http://[::1]:${port}/page`, /^::1 points to a loopback address/],
-    [`http://0.0.0.0:${port}/page`, /^0\.0\.0\.0 points to a unspecified address/],
+    [`http://0.0.0.0:${port}/page`, /^0\.0\.0\.0 points to an unspecified address/],
     [`http://2130706433:${port}/page`, /^127\.0\.0\.1 points to a loopback address/],
     ["http://10.0.0.5/", /^10\.0\.0\.5 points to a private address \(10\.0\.0\.5\)/],
     ["http://172.16.3.4/", /^172\.16\.3\.4 points to a private address/],

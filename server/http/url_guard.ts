@@ -88,7 +88,11 @@ export async function checkUrl(raw: string, options: UrlGuardOptions = {}): Prom
     const kind = addressClass(address) ?? "public";
     if (kind === "public") continue;
     if ((kind === "loopback" || kind === "private") && options.allowPrivate) continue;
-    throw refuse(`${host} points to a ${kind} address (${address}); Lectern does not fetch from there.`);
+    throw refuse(
+      `${host} points to ${
+        /^[aeiou]/.test(kind) ? "an" : "a"
+      } ${kind} address (${address}); Lectern does not fetch from there.`,
+    );
   }
   return url;
 }

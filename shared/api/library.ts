@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { StoredDocument } from "./documents.ts";
 
 /** The default folder of uploads; it can never be removed (api-contract.md §8.2). */
 export const DEFAULT_FOLDER = "custom-documents";
@@ -15,21 +16,12 @@ export const FOLDER_NAME = /^[\p{L}\p{N}_][\p{L}\p{N} _.-]{0,63}$/u;
 
 /** A stored document as the picker lists it (api-contract.md §8.1): its metadata plus where it is used. */
 export const LocalFile = z.looseObject({
+  ...StoredDocument.shape,
   name: z.string(),
   type: z.literal("file"),
   /** `folder/name`, the value `update-embeddings` takes (Lectern's addition). */
   location: z.string(),
   folder: z.string(),
-  id: z.string(),
-  url: z.string(),
-  title: z.string(),
-  docAuthor: z.string(),
-  description: z.string(),
-  docSource: z.string(),
-  chunkSource: z.string(),
-  published: z.string(),
-  wordCount: z.number(),
-  token_count_estimate: z.number(),
   cached: z.boolean(),
   canWatch: z.boolean(),
   pinnedWorkspaces: z.array(z.number()),

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Source } from "../../../shared/api/chat.ts";
 import { Dialog } from "../../components/Dialog.tsx";
-import { chunkBody, groupSources } from "./messages.ts";
+import { chunkBody, citedPages, groupSources } from "./messages.ts";
 
 /** Citations under an answer: one button per document; it opens the cited chunks with their scores. */
 export function Citations({ sources }: { sources: Source[] }) {
@@ -15,13 +15,21 @@ export function Citations({ sources }: { sources: Source[] }) {
     <div className="citations">
       <span className="citations-label">{t("chat.citations")}</span>
       <ul className="citation-list">
-        {groups.map((group) => (
-          <li key={group.title}>
-            <button type="button" className="citation" onClick={() => setOpen(group.title)}>
-              {group.title}
-            </button>
-          </li>
-        ))}
+        {groups.map((group) => {
+          const pages = citedPages(group.chunks);
+          return (
+            <li key={group.title}>
+              <button type="button" className="citation" onClick={() => setOpen(group.title)}>
+                {group.title}
+                {pages.length > 0 && (
+                  <span className="citation-pages">
+                    {t("chat.pages", { count: pages.length, pages: pages.join(", ") })}
+                  </span>
+                )}
+              </button>
+            </li>
+          );
+        })}
       </ul>
       <Dialog open={shown !== undefined} title={shown?.title ?? ""} onClose={() => setOpen(null)}>
         {shown && (
@@ -29,11 +37,13 @@ export function Citations({ sources }: { sources: Source[] }) {
             <ol className="citation-chunks">
               {shown.chunks.map((chunk, index) => (
                 <li key={chunk.id ?? index} className="citation-chunk">
-                  {typeof chunk.score === "number" && (
-                    <p className="citation-score">
-                      {t("chat.similarity", { percent: Math.round(chunk.score * 100) })}
-                    </p>
-                  )}
+                  <p className="citation-score">
+                    {typeof chunk.page === "number" && (
+                      <span className="citation-page">{t("chat.page", { page: chunk.page })}</span>
+                    )}
+                    {typeof chunk.score === "number" &&
+                      t("chat.similarity", { percent: Math.round(chunk.score * 100) })}
+                  </p>
                   <blockquote>{chunkBody(chunk.text)}</blockquote>
                 </li>
               ))}

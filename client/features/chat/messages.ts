@@ -253,6 +253,16 @@ export function groupSources(sources: Source[]): { title: string; chunks: Source
   return [...groups].map(([title, chunks]) => ({ title, chunks }));
 }
 
+/** The pages a document's cited chunks come from, in order, without repeats (paged formats such as PDF). */
+export function citedPages(chunks: Source[]): number[] {
+  const pages = new Set<number>();
+  for (const chunk of chunks) {
+    const page = (chunk as { page?: unknown }).page;
+    if (typeof page === "number" && Number.isInteger(page) && page > 0) pages.add(page);
+  }
+  return [...pages].sort((a, b) => a - b);
+}
+
 /** The chunk text without the metadata header the embedder saw. */
 export function chunkBody(text: string): string {
   return text.replace(/^<document_metadata>[\s\S]*?<\/document_metadata>\s*/, "");

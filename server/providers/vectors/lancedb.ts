@@ -283,7 +283,8 @@ export function openLanceStore(directory: string, options: LanceStoreOptions = {
   }
 
   async function vectorSide(state: TableState, vector: number[], limit: number): Promise<VectorHit[]> {
-    let query = state.table.vectorSearch(vector).distanceType("cosine").select(HIT_COLUMNS).limit(limit);
+    let query = state.table.vectorSearch(vector).distanceType("cosine").select([...HIT_COLUMNS, "_distance"])
+      .limit(limit);
     if (state.ann) {
       query = query.refineFactor(ANN_REFINE_FACTOR).ef(Math.max(ANN_MIN_EF, limit * ANN_REFINE_FACTOR));
       // Every HNSW graph is probed: with one graph per 500k rows there are few, and each is searched fast.
@@ -302,7 +303,7 @@ export function openLanceStore(directory: string, options: LanceStoreOptions = {
   ): Promise<VectorHit[]> {
     try {
       const rows: Row[] = await state.table.query().fullTextSearch(text, { columns: ["text"] })
-        .select([...HIT_COLUMNS, "vector"]).limit(limit).toArray();
+        .select([...HIT_COLUMNS, "vector", "_score"]).limit(limit).toArray();
       // The threshold judges every hit by its vector similarity, so a chunk found by its words gets one too.
       return rows.map((row) => hitOf(row, cosineSimilarity(vector, vectorOf(row.vector))));
     } catch (error) {

@@ -9,6 +9,7 @@ import "./styles/chat.css";
 import "./styles/workspace_settings.css";
 import "./styles/embedding.css";
 import "./styles/documents.css";
+import "./styles/live_sync.css";
 import "./lib/i18n.ts";
 import { guardPage, pageGuard } from "./lib/page_guard.ts";
 import { toast } from "./lib/toast.ts";

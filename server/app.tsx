@@ -12,6 +12,7 @@ import { publicSystemRoutes, systemRoutes } from "./system/routes.ts";
 import { workspaceRoutes } from "./workspaces/routes.ts";
 import { documentRoutes } from "./documents/routes.ts";
 import { libraryRoutes } from "./documents/library_routes.ts";
+import { liveSyncRoutes } from "./documents/live_sync_routes.ts";
 import { chatRoutes } from "./chat/routes.ts";
 import { threadRoutes } from "./threads/routes.ts";
 import { chatActionRoutes } from "./chat/action_routes.ts";
@@ -101,6 +102,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   api.route("/", workspaceRoutes(deps));
   api.route("/", documentRoutes(deps));
   api.route("/", libraryRoutes(deps));
+  api.route("/", liveSyncRoutes(deps));
   api.route("/", chatRoutes(deps));
   api.route("/", threadRoutes(deps));
   api.route("/", chatActionRoutes(deps));

@@ -12,6 +12,7 @@ import { chatModelFromSettings, type ProviderDeps } from "./providers/llm/regist
 import { EmbeddingService } from "./embedding/service.ts";
 import { type ClientAssets, loadClientAssets } from "./pages/assets.ts";
 import { createAuthLimits } from "./auth/rate_limit.ts";
+import { LiveSync } from "./documents/live_sync.ts";
 
 export interface Booted {
   deps: Deps;
@@ -27,6 +28,8 @@ export async function boot(
     assets?: ClientAssets;
     providerDeps?: ProviderDeps;
     providers?: Partial<Providers>;
+    /** How often live sync looks for stale watched documents (tests make it short). */
+    liveSyncIntervalMs?: number;
   } = {},
 ): Promise<Booted> {
   const log = options.log ?? createLogger(config.logLevel);
@@ -69,11 +72,14 @@ export async function boot(
       assets: options.assets ?? loadClientAssets(undefined, { reload: config.dev }),
       limits: createAuthLimits(),
       providerDeps: options.providerDeps ?? {},
+      liveSync: new LiveSync({ intervalMs: options.liveSyncIntervalMs }),
     };
     await embedding.start(deps);
+    await deps.liveSync.start(deps);
     return {
       deps,
       async close() {
+        await deps.liveSync.stop();
         await embedding.stop();
         await vectors.close();
         database.close();

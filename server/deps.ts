@@ -13,6 +13,7 @@ import type { ClientAssets } from "./pages/assets.ts";
 import type { AuthLimits } from "./auth/rate_limit.ts";
 import type { ProviderDeps } from "./providers/llm/registry.ts";
 import type { UrlGuardOptions } from "./http/url_guard.ts";
+import type { LiveSync } from "./documents/live_sync.ts";
 
 /** Open SSE streams, ended on shutdown so the server can stop without waiting for them. */
 export class StreamRegistry {
@@ -87,4 +88,6 @@ export interface Deps {
   providerDeps: ProviderDeps;
   /** How links are fetched for a user (upload-link, live sync); tests pass a resolver and a fetch. */
   linkFetch?: UrlGuardOptions & { fetch?: typeof fetch };
+  /** Live document sync (beta): the worker that re-fetches watched links, and its switch. */
+  liveSync: LiveSync;
 }

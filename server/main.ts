@@ -2,6 +2,10 @@ if (Deno.args[0] === "parse-worker") {
   // One file's parse in a process of its own (documents/parse_worker.ts); the server is never loaded here.
   const { runParseWorker } = await import("./documents/parse_worker.ts");
   await runParseWorker(Deno.args[1]);
+} else if (Deno.args[0] === "vector-worker") {
+  // Vector table maintenance in a process of its own (providers/vectors/maintenance_worker.ts).
+  const { runVectorWorker } = await import("./providers/vectors/maintenance_worker.ts");
+  await runVectorWorker(Deno.args[1]);
 } else {
   // LanceDB's native logger reads LANCEDB_LOG when it loads; keep its warnings out of the log by default.
   if (!Deno.env.get("LANCEDB_LOG")) Deno.env.set("LANCEDB_LOG", "error");

@@ -30,6 +30,8 @@ import SettingsOverview from "../../client/islands/SettingsOverview.tsx";
 import Users from "../../client/islands/Users.tsx";
 import Invites from "../../client/islands/Invites.tsx";
 import Security from "../../client/islands/Security.tsx";
+import BetaFeatures from "../../client/islands/BetaFeatures.tsx";
+import LiveSyncManage from "../../client/islands/LiveSyncManage.tsx";
 
 const APP_NAME = "Lectern";
 
@@ -44,6 +46,8 @@ const SETTINGS_FORMS: Partial<
   "security": { name: "Security", component: Security },
   "invites": { name: "Invites", component: Invites },
   "users": { name: "Users", component: Users },
+  "beta-features": { name: "BetaFeatures", component: BetaFeatures },
+  "beta-features/live-document-sync/manage": { name: "LiveSyncManage", component: LiveSyncManage },
 };
 
 /** Every route of spec 01 §2.1 and spec 02 §2 as a server-rendered page whose islands hydrate. */

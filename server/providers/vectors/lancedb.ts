@@ -1,6 +1,13 @@
-import type { Connection, IndexOptions, Table } from "@lancedb/lancedb";
+import type { Connection, Table } from "@lancedb/lancedb";
 import type { Logger } from "../../log.ts";
 import { fullTextQuery, reciprocalRankFusion } from "./fusion.ts";
+import {
+  FTS_INDEX,
+  fullTextIndexOptions,
+  type MaintenanceTask,
+  runMaintenance,
+  type RunningTask,
+} from "./maintenance_worker.ts";
 import {
   cosineSimilarity,
   type SearchOptions,
@@ -32,10 +39,9 @@ const HNSW_ROWS_PER_PARTITION = 500_000;
 const MAINTENANCE_DELAY_MS = 2_000;
 /** Old table versions are kept this long (a reader may still be on one), then their files are removed. */
 const KEEP_VERSIONS_MS = 10 * 60_000;
-/** How long close() waits for background work before closing the connection anyway. */
+/** How long close() waits for background work before stopping it and closing the connection. */
 const CLOSE_WAIT_MS = 5_000;
 
-const FTS_INDEX = "text_fts";
 const ANN_INDEX = /^vector_ann_(\d+)$/;
 const HIT_COLUMNS = ["id", "doc_id", "text", "metadata"];
 
@@ -140,21 +146,36 @@ export function openLanceStore(directory: string, options: LanceStoreOptions = {
   const builds = new Map<string, Promise<void>>();
   let closed = false;
 
-  const ftsConfig = async (): Promise<Partial<IndexOptions>> => {
-    const lancedb = await lanceModule();
-    // No positions: questions are matched word by word, never as phrases, and the index stays small.
-    return {
-      config: lancedb.Index.fts({
-        withPosition: false,
-        stem: true,
-        removeStopWords: true,
-        lowercase: true,
-        asciiFolding: true,
-      }),
-      name: FTS_INDEX,
-      replace: true,
-    };
-  };
+  // No positions: questions are matched word by word, never as phrases, and the index stays small.
+  const ftsConfig = async () => fullTextIndexOptions(await lanceModule(), FTS_INDEX);
+  const children = new Map<string, Set<RunningTask>>();
+
+  /** Runs a maintenance task in its own process (maintenance_worker.ts) and gives the table's rows after it. */
+  async function inChild(namespace: string, task: MaintenanceTask): Promise<number> {
+    const running = runMaintenance(task);
+    const set = children.get(namespace) ?? new Set();
+    children.set(namespace, set);
+    set.add(running);
+    try {
+      const result = await running.result;
+      if (!result.ok) throw new Error(result.error);
+      return result.rows;
+    } finally {
+      set.delete(running);
+      if (set.size === 0) children.delete(namespace);
+    }
+  }
+
+  /** The shared handle moves to the latest version, which holds what a maintenance process committed. */
+  function refresh(namespace: string, state: TableState): Promise<void> {
+    return queue.run(namespace, async () => {
+      if (tables.get(namespace) !== state) return;
+      await state.table.checkoutLatest();
+      const latest = await stateOf(state.table);
+      state.fts = latest.fts;
+      if (latest.ann && latest.ann.rows !== state.ann?.rows) state.ann = latest.ann;
+    });
+  }
 
   function track(task: Promise<void>) {
     background.add(task);
@@ -210,22 +231,24 @@ export function openLanceStore(directory: string, options: LanceStoreOptions = {
     );
   }
 
-  /** Compacts the table, folds new rows into its indexes and starts an ANN build when the table needs one. */
+  /**
+   * Compacts the table and folds new rows into its indexes (in a maintenance process, so adds, deletes and
+   * searches go on meanwhile), then starts an ANN build when the table needs one.
+   */
   async function maintain(namespace: string): Promise<void> {
     if (closed || builds.has(namespace)) return; // a running build schedules maintenance when it ends
     try {
       const state = tables.get(namespace);
       if (!state) return;
-      await queue.run(namespace, async () => {
-        if (tables.get(namespace) !== state) return;
-        if (!state.fts) {
-          await state.table.createIndex("text", await ftsConfig());
-          state.fts = true;
-        }
-        await state.table.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) });
+      const rows = await inChild(namespace, {
+        kind: "maintain",
+        directory,
+        namespace,
+        keepVersionsMs: KEEP_VERSIONS_MS,
+        fullText: !state.fts,
       });
-      if (tables.get(namespace) !== state) return;
-      const rows = await state.table.countRows();
+      if (closed || tables.get(namespace) !== state) return;
+      await refresh(namespace, state);
       const grown = !state.ann || rows >= state.ann.rows * ANN_REBUILD_GROWTH;
       const retry = state.annFailedAt === null || rows >= state.annFailedAt * 1.1;
       if (rows >= annMinRows && grown && retry) startBuild(namespace, state, rows);
@@ -235,29 +258,20 @@ export function openLanceStore(directory: string, options: LanceStoreOptions = {
   }
 
   /**
-   * Builds the ANN index outside the write queue: adds and deletes go on meanwhile (Lance merges them), and the
-   * rows they add are searched exactly until the next maintenance folds them in. Compaction would preempt the
-   * build's commit, so maintenance waits for it.
+   * Builds the ANN index in a maintenance process: adds and deletes go on meanwhile (Lance merges the commits),
+   * and the rows they add are searched exactly until the next maintenance folds them in. Compaction would
+   * preempt the build's commit, so maintenance waits for it.
    */
   function startBuild(namespace: string, state: TableState, rows: number) {
     const partitions = Math.max(1, Math.ceil(rows / HNSW_ROWS_PER_PARTITION));
     const name = `vector_ann_${rows}`;
     const build = (async () => {
-      const lancedb = await lanceModule();
       const startedAt = performance.now();
-      for (let attempt = 1;; attempt++) {
-        try {
-          await state.table.createIndex("vector", {
-            config: lancedb.Index.hnswSq({ distanceType: "cosine", numPartitions: partitions }),
-            name,
-            replace: true,
-          });
-          break;
-        } catch (error) {
-          if (attempt >= 3 || !isCommitConflict(error) || closed) throw error;
-        }
-      }
+      await inChild(namespace, { kind: "ann", directory, namespace, name, partitions });
+      if (closed) return;
       await queue.run(namespace, async () => {
+        // The shared handle learns of the new index from the latest version (adds meanwhile are kept).
+        await state.table.checkoutLatest();
         for (const index of await state.table.listIndices()) {
           if (index.columns.includes("vector") && index.name !== name) {
             await state.table.dropIndex(index.name);
@@ -367,7 +381,17 @@ export function openLanceStore(directory: string, options: LanceStoreOptions = {
       if (docIds.length === 0) return Promise.resolve();
       return queue.run(namespace, async () => {
         const state = await table(namespace);
-        if (state) await state.table.delete(`doc_id IN (${docIds.map(quote).join(", ")})`);
+        if (!state) return;
+        for (let attempt = 1;; attempt++) {
+          try {
+            await state.table.delete(`doc_id IN (${docIds.map(quote).join(", ")})`);
+            return;
+          } catch (error) {
+            // A maintenance process compacted the rows meanwhile: delete again on the latest version.
+            if (attempt >= 3 || !isCommitConflict(error)) throw error;
+            await state.table.checkoutLatest();
+          }
+        }
       });
     },
 
@@ -377,6 +401,7 @@ export function openLanceStore(directory: string, options: LanceStoreOptions = {
         if (!name.startsWith(prefix)) continue;
         clearTimeout(timers.get(name));
         timers.delete(name);
+        for (const running of children.get(name) ?? []) running.kill();
         await queue.run(name, async () => {
           const state = tables.get(name);
           tables.delete(name);
@@ -413,6 +438,8 @@ export function openLanceStore(directory: string, options: LanceStoreOptions = {
         new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS))),
       ]);
       clearTimeout(timer);
+      for (const set of children.values()) for (const running of set) running.kill();
+      await Promise.allSettled([...background]);
       for (const state of tables.values()) state.table.close();
       tables.clear();
       if (connecting) (await connecting).close();

@@ -1,0 +1,161 @@
+// Heavy LanceDB work (compaction, index updates, ANN index builds) runs in a child process of its own. In the
+// server's process it would hold LanceDB's native worker threads for tens of seconds on a large table (2 cores:
+// all of them), and every add, delete and search of every workspace would wait for it. The child is this same
+// program with the arguments `vector-worker <task JSON>`; it writes one JSON result on stdout.
+import { fileURLToPath } from "node:url";
+
+export type MaintenanceTask =
+  | {
+    kind: "maintain";
+    directory: string;
+    namespace: string;
+    /** Old table versions older than this many milliseconds are removed. */
+    keepVersionsMs: number;
+    /** Make the full-text index first (a table from before full-text search). */
+    fullText: boolean;
+  }
+  | { kind: "ann"; directory: string; namespace: string; name: string; partitions: number };
+
+export type MaintenanceResult = { ok: true; rows: number } | { ok: false; error: string };
+
+export interface RunningTask {
+  result: Promise<MaintenanceResult>;
+  /** Stops the child at once; LanceDB commits are atomic, so nothing half-written stays behind. */
+  kill(): void;
+}
+
+/** The full-text index of the chunk text: word by word (no positions), stemmed, without stop words. */
+export function fullTextIndexOptions(lancedb: typeof import("@lancedb/lancedb"), name: string) {
+  return {
+    config: lancedb.Index.fts({
+      withPosition: false,
+      stem: true,
+      removeStopWords: true,
+      lowercase: true,
+      asciiFolding: true,
+    }),
+    name,
+    replace: true,
+  };
+}
+
+export const FTS_INDEX = "text_fts";
+
+const isCommitConflict = (error: unknown) => /commit conflict|preempted|retry/i.test(String(error));
+
+function command(task: MaintenanceTask): { command: string; args: string[] } {
+  if (Deno.build.standalone) {
+    return { command: Deno.execPath(), args: ["vector-worker", JSON.stringify(task)] };
+  }
+  const configPath = fileURLToPath(new URL("../../../deno.json", import.meta.url));
+  let config: string[] = [];
+  try {
+    if (Deno.statSync(configPath).isFile) config = ["--config", configPath];
+  } catch {
+    // Without the project's config Deno finds its own from the working directory.
+  }
+  return {
+    command: Deno.execPath(),
+    args: [
+      "run",
+      "-A",
+      "--quiet",
+      ...config,
+      fileURLToPath(import.meta.url),
+      "vector-worker",
+      JSON.stringify(task),
+    ],
+  };
+}
+
+/** Starts one maintenance task in a child process. */
+export function runMaintenance(task: MaintenanceTask): RunningTask {
+  const { command: program, args } = command(task);
+  const child = new Deno.Command(program, {
+    args,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    env: { LANCEDB_LOG: Deno.env.get("LANCEDB_LOG") ?? "error", NO_COLOR: "1" },
+  }).spawn();
+  const result = (async (): Promise<MaintenanceResult> => {
+    const [status, stdout, stderr] = await Promise.all([
+      child.status,
+      new Response(child.stdout).text(),
+      new Response(child.stderr).text(),
+    ]);
+    try {
+      const parsed = JSON.parse(stdout) as MaintenanceResult;
+      if (typeof parsed?.ok === "boolean") return parsed;
+    } catch {
+      // Reported below.
+    }
+    const reason = status.signal ? `stopped by ${status.signal}` : `exit code ${status.code}`;
+    return { ok: false, error: `The vector maintenance process ended (${reason}): ${stderr.slice(-1000)}` };
+  })();
+  return {
+    result,
+    kill() {
+      try {
+        child.kill("SIGKILL");
+      } catch {
+        // It has ended already.
+      }
+    },
+  };
+}
+
+async function perform(task: MaintenanceTask): Promise<number> {
+  const lancedb = await import("@lancedb/lancedb");
+  const connection = await lancedb.connect(task.directory);
+  const table = await connection.openTable(task.namespace);
+  try {
+    if (task.kind === "maintain") {
+      if (task.fullText) await table.createIndex("text", fullTextIndexOptions(lancedb, FTS_INDEX));
+      for (let attempt = 1;; attempt++) {
+        try {
+          await table.optimize({ cleanupOlderThan: new Date(Date.now() - task.keepVersionsMs) });
+          break;
+        } catch (error) {
+          // A delete in the server committed meanwhile: start again from the latest version.
+          if (attempt >= 3 || !isCommitConflict(error)) throw error;
+          await table.checkoutLatest();
+        }
+      }
+    } else {
+      for (let attempt = 1;; attempt++) {
+        try {
+          await table.createIndex("vector", {
+            config: lancedb.Index.hnswSq({ distanceType: "cosine", numPartitions: task.partitions }),
+            name: task.name,
+            replace: true,
+          });
+          break;
+        } catch (error) {
+          if (attempt >= 3 || !isCommitConflict(error)) throw error;
+          await table.checkoutLatest();
+        }
+      }
+    }
+    return await table.countRows();
+  } finally {
+    table.close();
+    connection.close();
+  }
+}
+
+/** The worker's side: `vector-worker <task JSON>`. */
+export async function runVectorWorker(taskJson: string | undefined): Promise<never> {
+  let result: MaintenanceResult;
+  try {
+    result = { ok: true, rows: await perform(JSON.parse(taskJson ?? "") as MaintenanceTask) };
+  } catch (error) {
+    result = { ok: false, error: (error as Error)?.message ?? String(error) };
+  }
+  const bytes = new TextEncoder().encode(JSON.stringify(result));
+  let offset = 0;
+  while (offset < bytes.length) offset += await Deno.stdout.write(bytes.subarray(offset));
+  Deno.exit(0);
+}
+
+if (import.meta.main && Deno.args[0] === "vector-worker") await runVectorWorker(Deno.args[1]);

@@ -125,9 +125,16 @@ Deno.test("POST /api/experimental/toggle-live-sync stores the switch; GET /api/e
   const status = async () => LiveSyncStatus.parse((await app.json("/api/experimental/live-sync")).body);
   assert.deepEqual(await status(), { enabled: false, intervalMs: 60_000 }, "off by default");
 
+  const preference = async () =>
+    (await app.json<{ settings: Record<string, unknown> }>(
+      "/api/admin/system-preferences-for?labels=experimental_live_file_sync",
+    )).body.settings.experimental_live_file_sync;
+  assert.equal(await preference(), "disabled");
+
   await enable(app);
   assert.equal(app.deps.settings.label(LIVE_SYNC_LABEL), "enabled");
   assert.equal((await status()).enabled, true);
+  assert.equal(await preference(), "enabled", "the reference's label reads the switch too");
   assert.equal(app.deps.liveSync.enabled, true);
 
   const off = await app.json("/api/experimental/toggle-live-sync", { json: { updatedStatus: false } });

@@ -137,7 +137,9 @@ export function embeddingRoutes(deps: Deps) {
         if (label === "text_splitter_chunk_size") settings[label] = splitter.chunkSize;
         else if (label === "text_splitter_chunk_overlap") settings[label] = splitter.chunkOverlap;
         else if (label === "max_embed_chunk_size") settings[label] = maximum;
-        else settings[label] = deps.settings.label(label) ?? null;
+        else if (label === "experimental_live_file_sync") {
+          settings[label] = deps.settings.label(label) === "enabled" ? "enabled" : "disabled";
+        } else settings[label] = deps.settings.label(label) ?? null;
       }
       return c.json({ settings });
     })

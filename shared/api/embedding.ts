@@ -65,6 +65,7 @@ export const READABLE_PREFERENCES = [
   "custom_app_name",
   "support_email",
   "footer_data",
+  "experimental_live_file_sync",
 ] as const;
 
 /** `POST /api/admin/system-preferences` for the text splitter: whole numbers, as numbers or digit strings. */

@@ -28,6 +28,8 @@ const storage = await Deno.makeTempDir({ prefix: "lectern-bench-ingest-" });
 const server = await startServerProcess({ STORAGE_DIR: storage, LOG_LEVEL: "warn" });
 const peakRss = () =>
   Number(/VmHWM:\s+(\d+)/.exec(Deno.readTextFileSync(`/proc/${server.pid}/status`))?.[1] ?? 0) / 1024;
+const rss = () =>
+  Number(/VmRSS:\s+(\d+)/.exec(Deno.readTextFileSync(`/proc/${server.pid}/status`))?.[1] ?? 0) / 1024;
 try {
   await fetch(`${server.url}/api/workspace/new`, { method: "POST", body: JSON.stringify({ name: "Corpus" }) })
     .then((r) => r.body?.cancel());
@@ -64,11 +66,12 @@ try {
     chunks: vectors.vectorCount,
     chunksPerSecond: Number((vectors.vectorCount / seconds).toFixed(0)),
     peakRssMiB: Number(peakRss().toFixed(0)),
+    rssAfterMiB: Number(rss().toFixed(0)),
   };
   console.log(
     `Ingested ${figures.accepted} of ${figures.files} files (${figures.megabytes} MB) in ${figures.seconds} s: ` +
       `${figures.filesPerSecond} files/s, ${figures.chunks} chunks (${figures.chunksPerSecond} chunks/s), ` +
-      `peak RSS ${figures.peakRssMiB} MiB, ${CONCURRENCY} uploads at a time`,
+      `peak RSS ${figures.peakRssMiB} MiB (${figures.rssAfterMiB} MiB after), ${CONCURRENCY} uploads at a time`,
   );
   if (refused.length) console.log(`Refused (${refused.length}):\n  ${refused.slice(0, 40).join("\n  ")}`);
   console.log(JSON.stringify({ benchmark: "ingest", ...figures }));

@@ -39,6 +39,13 @@ const HNSW_ROWS_PER_PARTITION = 500_000;
 const MAINTENANCE_DELAY_MS = 2_000;
 /** Old table versions are kept this long (a reader may still be on one), then their files are removed. */
 const KEEP_VERSIONS_MS = 10 * 60_000;
+/**
+ * LanceDB's caches default to 6 GB of index data and 1 GB of file metadata per process, which a long ingest
+ * fills (the server grew past 1.3 GB on the corpus benchmark). These bounds keep an HNSW index of a few hundred
+ * thousand 384-d chunks and the full-text indexes of the busy workspaces in memory.
+ */
+const INDEX_CACHE_BYTES = 256n * 1024n * 1024n;
+const METADATA_CACHE_BYTES = 64n * 1024n * 1024n;
 /** How long close() waits for background work before stopping it and closing the connection. */
 const CLOSE_WAIT_MS = 5_000;
 
@@ -137,7 +144,10 @@ export function openLanceStore(directory: string, options: LanceStoreOptions = {
   let loading: Promise<typeof import("@lancedb/lancedb")> | null = null;
   const lanceModule = () => (loading ??= import("@lancedb/lancedb"));
   let connecting: Promise<Connection> | null = null;
-  const connect = () => (connecting ??= lanceModule().then((lancedb) => lancedb.connect(directory)));
+  const connect =
+    () => (connecting ??= lanceModule().then((lancedb) =>
+      lancedb.connect(directory, {}, new lancedb.Session(INDEX_CACHE_BYTES, METADATA_CACHE_BYTES))
+    ));
   const tables = new Map<string, TableState>();
   const opening = new Map<string, Promise<TableState | null>>();
   const queue = new KeyedQueue();

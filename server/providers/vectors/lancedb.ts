@@ -2,6 +2,7 @@ import type { Connection, Table } from "@lancedb/lancedb";
 import type { Logger } from "../../log.ts";
 import { fullTextQuery, reciprocalRankFusion } from "./fusion.ts";
 import {
+  configureLanceRuntime,
   FTS_INDEX,
   fullTextIndexOptions,
   type MaintenanceTask,
@@ -142,7 +143,10 @@ export function openLanceStore(directory: string, options: LanceStoreOptions = {
   const delay = options.maintenanceDelayMs ?? MAINTENANCE_DELAY_MS;
   const log = options.log;
   let loading: Promise<typeof import("@lancedb/lancedb")> | null = null;
-  const lanceModule = () => (loading ??= import("@lancedb/lancedb"));
+  const lanceModule = () => {
+    configureLanceRuntime();
+    return (loading ??= import("@lancedb/lancedb"));
+  };
   let connecting: Promise<Connection> | null = null;
   const connect =
     () => (connecting ??= lanceModule().then((lancedb) =>

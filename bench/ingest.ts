@@ -26,10 +26,12 @@ function* walk(directory: string): Generator<string> {
 const files = [...walk(CORPUS.replace(/\/$/, ""))].slice(0, LIMIT);
 const storage = await Deno.makeTempDir({ prefix: "lectern-bench-ingest-" });
 const server = await startServerProcess({ STORAGE_DIR: storage, LOG_LEVEL: "warn" });
-const peakRss = () =>
-  Number(/VmHWM:\s+(\d+)/.exec(Deno.readTextFileSync(`/proc/${server.pid}/status`))?.[1] ?? 0) / 1024;
-const rss = () =>
-  Number(/VmRSS:\s+(\d+)/.exec(Deno.readTextFileSync(`/proc/${server.pid}/status`))?.[1] ?? 0) / 1024;
+/** A figure of the server's /proc status in MiB: VmHWM (peak), VmRSS, RssAnon (heap), RssFile (mapped files). */
+const status = (field: string) =>
+  Number(
+    new RegExp(`${field}:\\s+(\\d+)`).exec(Deno.readTextFileSync(`/proc/${server.pid}/status`))?.[1] ?? 0,
+  ) /
+  1024;
 try {
   await fetch(`${server.url}/api/workspace/new`, { method: "POST", body: JSON.stringify({ name: "Corpus" }) })
     .then((r) => r.body?.cancel());
@@ -65,13 +67,16 @@ try {
     filesPerSecond: Number((files.length / seconds).toFixed(1)),
     chunks: vectors.vectorCount,
     chunksPerSecond: Number((vectors.vectorCount / seconds).toFixed(0)),
-    peakRssMiB: Number(peakRss().toFixed(0)),
-    rssAfterMiB: Number(rss().toFixed(0)),
+    peakRssMiB: Number(status("VmHWM").toFixed(0)),
+    rssAfterMiB: Number(status("VmRSS").toFixed(0)),
+    anonymousAfterMiB: Number(status("RssAnon").toFixed(0)),
+    fileBackedAfterMiB: Number(status("RssFile").toFixed(0)),
   };
   console.log(
     `Ingested ${figures.accepted} of ${figures.files} files (${figures.megabytes} MB) in ${figures.seconds} s: ` +
       `${figures.filesPerSecond} files/s, ${figures.chunks} chunks (${figures.chunksPerSecond} chunks/s), ` +
-      `peak RSS ${figures.peakRssMiB} MiB (${figures.rssAfterMiB} MiB after), ${CONCURRENCY} uploads at a time`,
+      `peak RSS ${figures.peakRssMiB} MiB (${figures.rssAfterMiB} MiB after: ` +
+      `${figures.anonymousAfterMiB} anonymous, ${figures.fileBackedAfterMiB} mapped files), ${CONCURRENCY} uploads at a time`,
   );
   if (refused.length) console.log(`Refused (${refused.length}):\n  ${refused.slice(0, 40).join("\n  ")}`);
   console.log(JSON.stringify({ benchmark: "ingest", ...figures }));

@@ -68,3 +68,12 @@ Deno.test("loadConfig() bounds parsing: PARSE_TIMEOUT_SECONDS and PARSE_MEMORY_M
     },
   );
 });
+
+Deno.test("loadConfig() reads MEMORY_TRIM_SECONDS: 30 by default, 0 turns trimming off, words are refused", () => {
+  assert.equal(loadConfig({}).memoryTrimSeconds, 30);
+  assert.equal(loadConfig({ MEMORY_TRIM_SECONDS: "0" }).memoryTrimSeconds, 0);
+  assert.throws(
+    () => loadConfig({ MEMORY_TRIM_SECONDS: "often" }),
+    /MEMORY_TRIM_SECONDS must be a whole number/,
+  );
+});

@@ -2,6 +2,7 @@ import { ConfigError, loadConfig } from "./config.ts";
 import { boot } from "./boot.ts";
 import { createApp } from "./app.tsx";
 import { messageOf } from "./errors.ts";
+import { startMemoryTrim } from "./memory_trim.ts";
 
 /** Responses still being delivered; shutdown waits for them so no answer is cut mid-body. */
 class InFlight {
@@ -32,6 +33,7 @@ export async function serve(): Promise<void> {
   }
   const { deps, close } = await boot(config);
   const app = createApp(deps);
+  const memoryTrim = startMemoryTrim(config.memoryTrimSeconds);
   const shutdown = new AbortController();
   const inFlight = new InFlight();
   const server = Deno.serve({
@@ -68,6 +70,7 @@ export async function serve(): Promise<void> {
     shutdown.abort();
     await server.finished;
     await close();
+    memoryTrim.stop();
     clearTimeout(force);
     deps.log.info("Stopped");
     Deno.exit(0);

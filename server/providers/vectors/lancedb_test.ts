@@ -261,3 +261,43 @@ Deno.test("LanceDB store: a large table gets an ANN index in the background with
     }
   });
 });
+
+Deno.test("LanceDB store: after many commits the tables move to a fresh connection while searches, adds and deletes go on", async () => {
+  await withStore({ reconnectAfterCommits: 4, maintenanceDelayMs: 50 }, async (store) => {
+    const vectors = clustered(240, 7);
+    const batches = [0, 1].map((side) => records(vectors.slice(side * 120, side * 120 + 120), `ws${side}`));
+    let searching = true;
+    let searches = 0;
+    // Searches run all along on both tables, several at once; one on a closed handle would throw.
+    const searcher = Promise.all(Array.from({ length: 6 }, async () => {
+      while (searching) {
+        for (const namespace of ["ws1_move", "ws2_move"]) {
+          await store.search(namespace, vectors[searches % vectors.length], {
+            topK: 3,
+            text: "chunk",
+          });
+          await store.count(namespace);
+          searches++;
+        }
+      }
+    }));
+    for (let step = 0; step < 12; step++) {
+      await Promise.all([
+        store.upsert("ws1_move", batches[0].slice(step * 10, step * 10 + 10)),
+        store.upsert("ws2_move", batches[1].slice(step * 10, step * 10 + 10)),
+      ]);
+      if (step === 6) await store.deleteDocuments("ws1_move", ["ws0-doc-3"]);
+    }
+    await store.idle();
+    searching = false;
+    await searcher;
+    assert.ok(store.connectionsOpened() >= 4, `connections opened: ${store.connectionsOpened()}`);
+    assert.ok(searches > 0);
+    // The 7 rows of document 3 added by then are removed; its 5 rows added later stay.
+    assert.equal(await store.count("ws1_move"), 120 - 7);
+    assert.equal(await store.count("ws2_move"), 120);
+    const hits = await store.search("ws2_move", vectors[130], { topK: 1 });
+    assert.equal(hits[0].id, "ws1-10");
+    assert.deepEqual(await store.indexState("ws1_move"), { fullText: true, ann: null });
+  });
+});

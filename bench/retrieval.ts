@@ -12,6 +12,7 @@ import { chunkHeader, splitText } from "../server/documents/chunker.ts";
 import { embedLexical, NATIVE_DIMENSIONS } from "../server/providers/embedders/native.ts";
 import { type LanceStore, openLanceStore } from "../server/providers/vectors/lancedb.ts";
 import type { VectorRecord } from "../server/providers/vectors/types.ts";
+import { seededRandom as random } from "../server/testing/random.ts";
 
 Deno.env.set("LANCEDB_LOG", "error");
 const CORPUS = fileURLToPath(new URL("../../shared/corpus/", import.meta.url));
@@ -24,17 +25,6 @@ const hasCorpus = (() => {
     return false;
   }
 })();
-
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function* walk(directory: string, extension: RegExp): Generator<string> {
   for (const entry of [...Deno.readDirSync(directory)].sort((a, b) => a.name.localeCompare(b.name))) {

@@ -2,7 +2,7 @@
 // memory"): a hostile or huge file can only take that process down, never stall or exhaust the server.
 // The child is this same program with the arguments `parse-worker <request JSON>`; it reads the file's bytes on
 // stdin and writes one JSON result on stdout.
-import { fileURLToPath } from "node:url";
+import { workerCommand } from "../worker_command.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
 import {
@@ -58,40 +58,6 @@ const ENV_KEPT = [
   "LOCALAPPDATA",
   "APPDATA",
 ];
-
-/**
- * The command that starts a worker. In an executable made by `deno compile` that is the executable itself,
- * through main.ts (its V8 flags are fixed at build time, so there the resident-size watch below is the memory
- * bound). Under `deno run` it is Deno with this module as the main module and the project's config: starting
- * from main.ts would load the server's module graph too, which costs about 0.4 s per file.
- */
-function workerCommand(request: WorkerRequest, memoryMb: number): { command: string; args: string[] } {
-  const heapFlag = `--max-old-space-size=${memoryMb}`;
-  if (Deno.build.standalone) {
-    return { command: Deno.execPath(), args: ["parse-worker", JSON.stringify(request)] };
-  }
-  const main = fileURLToPath(import.meta.url);
-  const configPath = fileURLToPath(new URL("../../deno.json", import.meta.url));
-  let config: string[] = [];
-  try {
-    if (Deno.statSync(configPath).isFile) config = ["--config", configPath];
-  } catch {
-    // Without the project's config Deno finds its own from the working directory.
-  }
-  return {
-    command: Deno.execPath(),
-    args: [
-      "run",
-      "-A",
-      "--quiet",
-      `--v8-flags=${heapFlag}`,
-      ...config,
-      main,
-      "parse-worker",
-      JSON.stringify(request),
-    ],
-  };
-}
 
 function workerEnv(memoryMb: number): Record<string, string> {
   // The worker gets no secrets: only what Deno needs to find its cache and temporary files.
@@ -216,7 +182,10 @@ export async function parseInWorker(
 
 async function runWorker(input: ParseInput, limits: ParseLimits, log?: Logger): Promise<ParsedDocument> {
   const request: WorkerRequest = { name: input.name, contentType: input.contentType };
-  const { command, args } = workerCommand(request, limits.memoryMb);
+  // Compiled, the executable's V8 flags are fixed, so there the resident-size watch below is the memory bound.
+  const { command, args } = workerCommand(import.meta.url, "parse-worker", request, [
+    `--max-old-space-size=${limits.memoryMb}`,
+  ]);
   const child = new Deno.Command(command, {
     args,
     stdin: "piped",

@@ -2,20 +2,9 @@ import assert from "node:assert/strict";
 import { embedLexical } from "../embedders/native.ts";
 import { type LanceStore, openLanceStore } from "./lancedb.ts";
 import type { VectorRecord } from "./types.ts";
+import { seededRandom as random } from "../../testing/random.ts";
 
 const DIMENSIONS = 384;
-
-/** A seeded generator, so a failing run can be repeated. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function normalise(vector: number[]): number[] {
   const norm = Math.hypot(...vector);

@@ -2,7 +2,7 @@
 // server's process it would hold LanceDB's native worker threads for tens of seconds on a large table (2 cores:
 // all of them), and every add, delete and search of every workspace would wait for it. The child is this same
 // program with the arguments `vector-worker <task JSON>`; it writes one JSON result on stdout.
-import { fileURLToPath } from "node:url";
+import { workerCommand } from "../../worker_command.ts";
 
 export type MaintenanceTask =
   | {
@@ -58,31 +58,6 @@ export function configureLanceRuntime(): void {
 
 const isCommitConflict = (error: unknown) => /commit conflict|preempted|retry/i.test(String(error));
 
-function command(task: MaintenanceTask): { command: string; args: string[] } {
-  if (Deno.build.standalone) {
-    return { command: Deno.execPath(), args: ["vector-worker", JSON.stringify(task)] };
-  }
-  const configPath = fileURLToPath(new URL("../../../deno.json", import.meta.url));
-  let config: string[] = [];
-  try {
-    if (Deno.statSync(configPath).isFile) config = ["--config", configPath];
-  } catch {
-    // Without the project's config Deno finds its own from the working directory.
-  }
-  return {
-    command: Deno.execPath(),
-    args: [
-      "run",
-      "-A",
-      "--quiet",
-      ...config,
-      fileURLToPath(import.meta.url),
-      "vector-worker",
-      JSON.stringify(task),
-    ],
-  };
-}
-
 /**
  * The longest a task may run before it is stopped (a native stall must not leave a process behind forever):
  * compaction and index updates take seconds, an ANN build about 1.5 s per 1,000 rows on 2 cores.
@@ -94,7 +69,7 @@ export function runMaintenance(
   task: MaintenanceTask,
   timeoutMs: number = MAINTENANCE_TIMEOUT_MS[task.kind],
 ): RunningTask {
-  const { command: program, args } = command(task);
+  const { command: program, args } = workerCommand(import.meta.url, "vector-worker", task);
   const child = new Deno.Command(program, {
     args,
     stdin: "null",

@@ -1,0 +1,36 @@
+import { fileURLToPath } from "node:url";
+
+/**
+ * The command that starts a worker process: `mode` is the first argument main.ts dispatches on, `payload` the
+ * task as JSON. In an executable made by `deno compile` that is the executable itself (through main.ts; its V8
+ * flags are fixed at build time). Under `deno run` it is Deno with the worker's own module as the main module
+ * and the project's config: starting from main.ts would load the server's whole module graph for every task.
+ */
+export function workerCommand(
+  module: string,
+  mode: string,
+  payload: unknown,
+  v8Flags: string[] = [],
+): { command: string; args: string[] } {
+  if (Deno.build.standalone) return { command: Deno.execPath(), args: [mode, JSON.stringify(payload)] };
+  const configPath = fileURLToPath(new URL("../deno.json", import.meta.url));
+  let config: string[] = [];
+  try {
+    if (Deno.statSync(configPath).isFile) config = ["--config", configPath];
+  } catch {
+    // Without the project's config Deno finds its own from the working directory.
+  }
+  return {
+    command: Deno.execPath(),
+    args: [
+      "run",
+      "-A",
+      "--quiet",
+      ...(v8Flags.length > 0 ? [`--v8-flags=${v8Flags.join(",")}`] : []),
+      ...config,
+      fileURLToPath(module),
+      mode,
+      JSON.stringify(payload),
+    ],
+  };
+}

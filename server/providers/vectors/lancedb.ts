@@ -328,10 +328,13 @@ export function openLanceStore(directory: string, options: LanceStoreOptions = {
         retired.push(state.table);
         state.table = table;
         state.generation = fresh;
+      }).catch((error) => {
+        // This table stays on the old connection; its next commit starts another move.
+        log?.warn("Cannot reopen a vector table", { namespace, error: String(error) });
       });
     }
     await Promise.all(retired.map(closeWhenRead));
-    old.connection.close();
+    if (![...tables.values()].some((state) => state.generation === old)) old.connection.close();
   }
 
   /** Runs a read on the table's current handle, which stays open until the read has ended. */

@@ -9,7 +9,7 @@ import {
 } from "../../shared/api/live_sync.ts";
 import { paths } from "../../shared/routes.ts";
 import { LoadingBlock } from "../components/LoadingBlock.tsx";
-import { ConfirmDialog } from "../features/admin/ConfirmDialog.tsx";
+import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
 import { formatDate } from "../features/dates.ts";
 import { SettingsPage } from "../features/settings/SettingsPage.tsx";
 import { api } from "../lib/api.ts";

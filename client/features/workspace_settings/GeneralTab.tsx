@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { paths } from "../../../shared/routes.ts";
 import { TextField } from "../../components/TextField.tsx";
 import { toast } from "../../lib/toast.ts";
-import { ConfirmDialog } from "../admin/ConfirmDialog.tsx";
+import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { deleteWorkspace } from "./api.ts";
 import { AssistantPicture } from "./AssistantPicture.tsx";
 import { SuggestedMessagesEditor } from "./SuggestedMessagesEditor.tsx";

@@ -4,7 +4,7 @@ import type { Workspace } from "../../../shared/api/workspaces.ts";
 import { paths } from "../../../shared/routes.ts";
 import { TextField } from "../../components/TextField.tsx";
 import { toast } from "../../lib/toast.ts";
-import { ConfirmDialog } from "../admin/ConfirmDialog.tsx";
+import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { fetchVectorCount, resetVectorDatabase } from "./api.ts";
 import { SelectField } from "./fields.tsx";
 import type { TabProps } from "./types.ts";

@@ -5,7 +5,7 @@ import { type Workspace, WorkspaceList } from "../../../../shared/api/workspaces
 import { LoadingBlock } from "../../../components/LoadingBlock.tsx";
 import { api } from "../../../lib/api.ts";
 import { toast } from "../../../lib/toast.ts";
-import { ConfirmDialog } from "../ConfirmDialog.tsx";
+import { ConfirmDialog } from "../../../components/ConfirmDialog.tsx";
 import { act, messageOf } from "../requests.ts";
 import { CreateInviteDialog } from "./CreateInviteDialog.tsx";
 import { InviteRow } from "./InviteRow.tsx";

@@ -6,7 +6,7 @@ import type { Role } from "../../../../shared/roles.ts";
 import { LoadingBlock } from "../../../components/LoadingBlock.tsx";
 import { api, ApiError } from "../../../lib/api.ts";
 import { toast } from "../../../lib/toast.ts";
-import { ConfirmDialog } from "../ConfirmDialog.tsx";
+import { ConfirmDialog } from "../../../components/ConfirmDialog.tsx";
 import { useCurrentUser } from "../current_user.ts";
 import { act, errorIn, messageOf } from "../requests.ts";
 import { AddUserDialog } from "./AddUserDialog.tsx";

@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import { createTestApp } from "./testing/test_app.ts";
-import { ONBOARDING_STEPS, SETTINGS_PAGES, WORKSPACE_SETTINGS_TABS } from "../shared/routes.ts";
+import {
+  BUILT_SETTINGS_PAGES,
+  ONBOARDING_STEPS,
+  SETTINGS_PAGES,
+  WORKSPACE_SETTINGS_TABS,
+} from "../shared/routes.ts";
 
 Deno.test("GET /api/ping answers online", async () => {
   await using app = await createTestApp();
@@ -40,13 +45,14 @@ const PAGES: [string, string[]][] = [
   ...WORKSPACE_SETTINGS_TABS.map((
     tab,
   ): [string, string[]] => [`/workspace/w/settings/${tab}`, ["WorkspaceSettings"]]),
-  ["/fine-tuning", ["FineTuning"]],
   ["/onboarding", ["Onboarding"]],
   ...ONBOARDING_STEPS.map((step): [string, string[]] => [`/onboarding/${step}`, ["Onboarding"]]),
   ["/onboarding/survey", ["Onboarding"]],
   ["/onboarding/embedding-preference", ["Onboarding"]],
   ["/onboarding/vector-database", ["Onboarding"]],
-  ...Object.keys(SETTINGS_PAGES).map((page): [string, string[]] => [`/settings/${page}`, ["Sidebar"]]),
+  ...BUILT_SETTINGS_PAGES.map((
+    page,
+  ): [string, string[]] => [`/settings/${page}`, ["Sidebar", "SettingsMenu"]]),
 ];
 
 Deno.test("every route of the spec's route table renders a page whose islands and scripts are present", async () => {
@@ -79,6 +85,21 @@ Deno.test("an unknown page or workspace settings tab is a 404 page", async () =>
     assert.equal(response.status, 404, path);
     assert.match(await response.text(), /<!DOCTYPE html>/);
   }
+});
+
+Deno.test("a screen that is not built yet is a 404 page, and the settings menu does not list it", async () => {
+  await using app = await createTestApp();
+  const unbuilt = Object.keys(SETTINGS_PAGES).filter((page) =>
+    !(BUILT_SETTINGS_PAGES as string[]).includes(page)
+  );
+  for (const path of ["/fine-tuning", ...unbuilt.map((page) => `/settings/${page}`)]) {
+    const response = await app.request(path);
+    assert.equal(response.status, 404, path);
+    await response.body?.cancel();
+  }
+  const menu = await (await app.request("/settings/llm-preference")).text();
+  for (const page of unbuilt) assert.ok(!menu.includes(`href="/settings/${page}"`), page);
+  for (const page of BUILT_SETTINGS_PAGES) assert.ok(menu.includes(`href="/settings/${page}"`), page);
 });
 
 Deno.test("built assets are served with immutable caching; the manifest is not served", async () => {

@@ -47,6 +47,31 @@ export const SETTINGS_PAGES = {
 } as const satisfies Record<string, Guard>;
 export type SettingsPage = keyof typeof SETTINGS_PAGES;
 
+/**
+ * The settings menu, grouped as the reference groups it. Only pages that are built are listed: a page of the
+ * route table that is not here answers 404 until the issue that builds it adds it to its group.
+ */
+export const SETTINGS_MENU = [
+  {
+    group: "aiProviders",
+    pages: ["llm-preference", "embedding-preference", "text-splitter-preference", "vector-database"],
+  },
+  { group: "administration", pages: ["users", "invites"] },
+  { group: "security", pages: ["security", "privacy"] },
+  { group: "experimental", pages: ["beta-features", "beta-features/live-document-sync/manage"] },
+] as const satisfies readonly { group: string; pages: readonly SettingsPage[] }[];
+export type SettingsMenuGroup = (typeof SETTINGS_MENU)[number]["group"];
+export type BuiltSettingsPage = (typeof SETTINGS_MENU)[number]["pages"][number];
+export const BUILT_SETTINGS_PAGES: readonly BuiltSettingsPage[] = SETTINGS_MENU.flatMap((entry) =>
+  entry.pages
+);
+
+/** The least restrictive guard among some pages: who sees a menu group at all. */
+export function loosestGuard(guards: readonly Guard[]): Guard {
+  const order: Guard[] = ["public", "any", "adminOrManager", "admin"];
+  return order[Math.min(...guards.map((guard) => order.indexOf(guard)))] ?? "admin";
+}
+
 export const paths = {
   home: () => "/",
   login: () => "/login",
@@ -55,6 +80,7 @@ export const paths = {
     `/workspace/${encodeURIComponent(slug)}/t/${encodeURIComponent(threadSlug)}`,
   workspaceSettings: (slug: string, tab: WorkspaceSettingsTab = "general-appearance") =>
     `/workspace/${encodeURIComponent(slug)}/settings/${tab}`,
-  settings: (page: SettingsPage) => `/settings/${page}`,
+  /** Only pages that are built can be linked to. */
+  settings: (page: BuiltSettingsPage) => `/settings/${page}`,
   onboarding: (step?: string) => (step ? `/onboarding/${step}` : "/onboarding"),
 };

@@ -44,6 +44,8 @@ export async function guardPage(guard: Guard): Promise<GuardOutcome> {
     if (decision.state === "unauthenticated") return leave(paths.login());
     if (decision.state === "needsOnboarding") return leave(paths.onboarding());
     if (!guardAllows(guard, decision.multiUser, decision.user)) return leave(paths.home());
+    // Menu entries marked data-requires hide by this role before the page shows (app.css).
+    root.dataset.role = decision.multiUser ? decision.user?.role ?? "default" : "owner";
     onUnauthorized(sessionEnded);
     outcome = { proceed: true, problem: null };
   } catch (error) {

@@ -5,14 +5,15 @@ import type { AppEnv } from "../http/env.ts";
 import { LABELS } from "../settings/service.ts";
 import { t } from "../../client/lib/i18n.ts";
 import {
+  BUILT_SETTINGS_PAGES,
+  type BuiltSettingsPage,
   LEGACY_ONBOARDING_STEPS,
   ONBOARDING_STEPS,
   SETTINGS_PAGES,
-  type SettingsPage,
   WORKSPACE_SETTINGS_TABS,
 } from "../../shared/routes.ts";
 import { Island } from "./island.tsx";
-import { AppShell, BareShell, SettingsNav, SHELL_ISLANDS } from "./shell.tsx";
+import { AppShell, BareShell, SHELL_ISLANDS } from "./shell.tsx";
 import { documentRenderer } from "./layout.tsx";
 import Home from "../../client/islands/Home.tsx";
 import Login from "../../client/islands/Login.tsx";
@@ -20,13 +21,13 @@ import SsoLanding from "../../client/islands/SsoLanding.tsx";
 import AcceptInvite from "../../client/islands/AcceptInvite.tsx";
 import WorkspaceChat from "../../client/islands/WorkspaceChat.tsx";
 import WorkspaceSettings from "../../client/islands/WorkspaceSettings.tsx";
-import FineTuning from "../../client/islands/FineTuning.tsx";
 import Onboarding from "../../client/islands/Onboarding.tsx";
 import LlmPreference from "../../client/islands/LlmPreference.tsx";
 import EmbeddingPreference from "../../client/islands/EmbeddingPreference.tsx";
 import TextSplitter from "../../client/islands/TextSplitter.tsx";
 import VectorDatabase from "../../client/islands/VectorDatabase.tsx";
-import SettingsOverview from "../../client/islands/SettingsOverview.tsx";
+import Privacy from "../../client/islands/Privacy.tsx";
+import SettingsMenu from "../../client/islands/SettingsMenu.tsx";
 import Users from "../../client/islands/Users.tsx";
 import Invites from "../../client/islands/Invites.tsx";
 import Security from "../../client/islands/Security.tsx";
@@ -35,9 +36,10 @@ import LiveSyncManage from "../../client/islands/LiveSyncManage.tsx";
 
 const APP_NAME = "Lectern";
 
-/** Settings pages with a form of their own; the rest show the instance's current state for that area. */
-const SETTINGS_FORMS: Partial<
-  Record<SettingsPage, { name: string; component: ComponentType<Record<string, never>> }>
+/** The island of every settings page in the menu; the other pages of the route table are not built yet. */
+const SETTINGS_SCREENS: Record<
+  BuiltSettingsPage,
+  { name: string; component: ComponentType<Record<string, never>> }
 > = {
   "llm-preference": { name: "LlmPreference", component: LlmPreference },
   "embedding-preference": { name: "EmbeddingPreference", component: EmbeddingPreference },
@@ -48,9 +50,13 @@ const SETTINGS_FORMS: Partial<
   "users": { name: "Users", component: Users },
   "beta-features": { name: "BetaFeatures", component: BetaFeatures },
   "beta-features/live-document-sync/manage": { name: "LiveSyncManage", component: LiveSyncManage },
+  "privacy": { name: "Privacy", component: Privacy },
 };
 
-/** Every route of spec 01 §2.1 and spec 02 §2 as a server-rendered page whose islands hydrate. */
+/**
+ * Every built route of spec 01 §2.1 and spec 02 §2 as a server-rendered page whose islands hydrate. Routes
+ * whose screens are not built yet (/fine-tuning and the settings pages missing from SETTINGS_MENU) are 404.
+ */
 export function pagesApp(deps: Deps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const appName = () => deps.settings.label(LABELS.customAppName) || APP_NAME;
@@ -138,18 +144,6 @@ export function pagesApp(deps: Deps): Hono<AppEnv> {
     );
   });
 
-  app.get("/fine-tuning", (c) =>
-    c.render(
-      <AppShell appName={appName()}>
-        <Island name="FineTuning" component={FineTuning} props={{}} />
-      </AppShell>,
-      {
-        title: t("pages.fineTuning.title"),
-        islands: [...SHELL_ISLANDS, "FineTuning"],
-        guard: "adminOrManager",
-      },
-    ));
-
   const onboardingPage = (c: Context<AppEnv>, step: string) =>
     c.render(
       <BareShell>
@@ -164,23 +158,21 @@ export function pagesApp(deps: Deps): Hono<AppEnv> {
     return known.includes(step) ? onboardingPage(c, step) : notFound(c);
   });
 
-  for (const page of Object.keys(SETTINGS_PAGES) as SettingsPage[]) {
-    const form = SETTINGS_FORMS[page];
+  for (const page of BUILT_SETTINGS_PAGES) {
+    const screen = SETTINGS_SCREENS[page];
     app.get(`/settings/${page}`, (c) =>
       c.render(
         <AppShell appName={appName()}>
           <div className="settings-layout">
-            <SettingsNav current={page} />
+            <Island name="SettingsMenu" component={SettingsMenu} props={{ current: page }} />
             <div className="settings-content">
-              {form
-                ? <Island name={form.name} component={form.component} props={{}} />
-                : <Island name="SettingsOverview" component={SettingsOverview} props={{ page }} />}
+              <Island name={screen.name} component={screen.component} props={{}} />
             </div>
           </div>
         </AppShell>,
         {
           title: t(`settings.pages.${page}.title`),
-          islands: [...SHELL_ISLANDS, form?.name ?? "SettingsOverview"],
+          islands: [...SHELL_ISLANDS, "SettingsMenu", screen.name],
           guard: SETTINGS_PAGES[page],
         },
       ));

@@ -3,8 +3,6 @@ import { Island } from "./island.tsx";
 import AccountMenu from "../../client/islands/AccountMenu.tsx";
 import Sidebar from "../../client/islands/Sidebar.tsx";
 import Toaster from "../../client/islands/Toaster.tsx";
-import { SETTINGS_PAGES, type SettingsPage } from "../../shared/routes.ts";
-import { t } from "../../client/lib/i18n.ts";
 
 /** The app shell: sidebar with the workspace list, the page, the toast area. */
 export function AppShell(
@@ -34,27 +32,6 @@ export function BareShell({ children }: { children: ReactNode }) {
       <main className="bare-main" id="main">{children}</main>
       <Island name="Toaster" component={Toaster} props={{}} />
     </div>
-  );
-}
-
-/** The instance settings menu, rendered on the server: plain links. */
-export function SettingsNav({ current }: { current: SettingsPage }) {
-  return (
-    <nav className="settings-nav" aria-label={t("settings.navLabel")}>
-      <ul>
-        {(Object.keys(SETTINGS_PAGES) as SettingsPage[]).map((page) => (
-          <li key={page}>
-            <a
-              href={`/settings/${page}`}
-              className={page === current ? "active" : undefined}
-              aria-current={page === current ? "page" : undefined}
-            >
-              {t(`settings.pages.${page}.title`)}
-            </a>
-          </li>
-        ))}
-      </ul>
-    </nav>
   );
 }
 

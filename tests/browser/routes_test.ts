@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createTestApp, genericOpenAiSettings } from "../../server/testing/test_app.ts";
-import { ONBOARDING_STEPS, SETTINGS_PAGES, WORKSPACE_SETTINGS_TABS } from "../../shared/routes.ts";
+import { BUILT_SETTINGS_PAGES, ONBOARDING_STEPS, WORKSPACE_SETTINGS_TABS } from "../../shared/routes.ts";
 import { browserTestOptions, hydrated, launchChromium, watchErrors } from "./chromium.ts";
 
 // Calls these pages make that fail by design on a fresh instance: single sign-on is off (403) and the
@@ -22,13 +22,12 @@ Deno.test({
       "/sso/simple?token=abc",
       "/accept-invite/CODE-1",
       "/workspace/routes",
-      "/fine-tuning",
       "/onboarding",
       ...ONBOARDING_STEPS.map((step) => `/onboarding/${step}`),
       "/onboarding/embedding-preference",
       "/onboarding/vector-database",
       ...WORKSPACE_SETTINGS_TABS.map((tab) => `/workspace/routes/settings/${tab}`),
-      ...Object.keys(SETTINGS_PAGES).map((page) => `/settings/${page}`),
+      ...BUILT_SETTINGS_PAGES.map((page) => `/settings/${page}`),
     ];
     const browser = await launchChromium();
     try {

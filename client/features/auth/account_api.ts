@@ -5,8 +5,6 @@ import { api, apiBlob, ApiError } from "../../lib/api.ts";
 import { localStore, STORAGE_KEYS } from "../../lib/storage.ts";
 import { t } from "../../lib/i18n.ts";
 
-/** The Support address when the instance has none configured (spec 01 §2.5). */
-export const DEFAULT_SUPPORT_EMAIL = "support@lectern.invalid";
 /** The support address is cached for an hour (spec 01 §9). */
 const SUPPORT_EMAIL_CACHE_MS = 60 * 60 * 1000;
 
@@ -14,10 +12,13 @@ const SupportEmailAnswer = z.looseObject({
   supportEmail: z.string().nullable().optional(),
   email: z.string().nullable().optional(),
 });
-const CachedSupportEmail = z.object({ email: z.string(), at: z.number() });
+const CachedSupportEmail = z.object({ email: z.string().nullable(), at: z.number() });
 
-/** The configured support address (`GET /system/support-email`), else the default one. */
-export async function fetchSupportEmail(now = Date.now()): Promise<string> {
+/**
+ * The configured support address (`GET /system/support-email`), or null when the instance has none: the
+ * account menu then offers no Support entry rather than an address nobody reads.
+ */
+export async function fetchSupportEmail(now = Date.now()): Promise<string | null> {
   const store = localStore();
   try {
     const cached = CachedSupportEmail.safeParse(
@@ -29,13 +30,13 @@ export async function fetchSupportEmail(now = Date.now()): Promise<string> {
   } catch {
     // An unreadable cache is fetched again.
   }
-  let email = DEFAULT_SUPPORT_EMAIL;
+  let email: string | null = null;
   try {
     const answer = await api("/system/support-email", { schema: SupportEmailAnswer });
-    email = answer.supportEmail?.trim() || answer.email?.trim() || DEFAULT_SUPPORT_EMAIL;
+    email = answer.supportEmail?.trim() || answer.email?.trim() || null;
   } catch (error) {
-    // A server without the setting (or the call) answers 404: the default address applies, and is cached.
-    if (!(error instanceof ApiError && error.status === 404)) return DEFAULT_SUPPORT_EMAIL;
+    // A server without the setting (or the call) answers 404: there is no address, and that is cached.
+    if (!(error instanceof ApiError && error.status === 404)) return null;
   }
   store?.setItem(STORAGE_KEYS.supportEmail, JSON.stringify({ email, at: now }));
   return email;

@@ -15,6 +15,7 @@ const LONG_THREAD = (
 ).slice(0, 200);
 const LONG_WORKSPACE =
   "Research Notes and Documentation for the Quarterly Review of Everything the Team Has Collected So Far";
+const RENAME_PROMPT = "What would you like to rename this thread to?";
 
 type Named = { slug: string; name: string };
 
@@ -205,6 +206,98 @@ Deno.test({
         assert.deepEqual(errors, [], `${screen}: no console or hydration errors`);
         await page.close();
       }
+    } finally {
+      await browser.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "browser: renaming a thread from the keyboard uses an in-app dialog with the full name",
+  ...browserTestOptions,
+  async fn() {
+    await using llm = startFakeOpenAi();
+    const { app, workspace, threads } = await instance(llm.baseURL, [LONG_THREAD]);
+    await using _app = app;
+    const url = app.listen();
+    await Deno.mkdir(SCREENSHOTS, { recursive: true });
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: DESKTOP, colorScheme: "light" });
+      page.setDefaultTimeout(10_000);
+      const errors = watchErrors(page);
+      const browserDialogs: string[] = [];
+      page.on("dialog", async (dialog) => {
+        browserDialogs.push(`${dialog.type()}: ${dialog.message()}`);
+        await dialog.dismiss();
+      });
+      const updates: string[] = [];
+      page.on("request", (request) => {
+        if (/\/thread\/[^/]+\/update$/.test(request.url())) updates.push(request.postData() ?? "");
+      });
+      await page.goto(`${url}/workspace/${workspace.slug}`);
+      await hydrated(page);
+      const list = page.getByRole("list", { name: `Threads of ${LONG_WORKSPACE}` });
+      await list.getByRole("link", { name: "Summarize the notes in th…", exact: true }).waitFor();
+      const focused = () =>
+        page.evaluate(() => {
+          const element = document.activeElement;
+          return element?.getAttribute("aria-label") ?? element?.textContent ?? null;
+        });
+
+      // Tab to the thread's ⋯, open it with Enter: the menu takes focus on Rename.
+      const actions = (name: string) => `Thread actions for ${name}`;
+      for (let presses = 0; (await focused()) !== actions(LONG_THREAD); presses++) {
+        assert.ok(presses < 20, "Tab reaches the thread's ⋯");
+        await page.keyboard.press("Tab");
+      }
+      const openRename = async () => {
+        await page.keyboard.press("Enter");
+        assert.equal(await focused(), "Rename", "the menu's first item has focus");
+        await page.keyboard.press("Enter");
+      };
+      await openRename();
+
+      // The dialog asks the spec's question, with the full name in the field, focused and selected.
+      const dialog = page.getByRole("dialog", { name: RENAME_PROMPT });
+      await dialog.waitFor();
+      const field = dialog.getByRole("textbox", { name: "Thread name" });
+      assert.equal(await field.inputValue(), LONG_THREAD, "the full name, not the cut one");
+      assert.deepEqual(
+        await field.evaluate((input: HTMLInputElement) => [
+          document.activeElement === input,
+          input.selectionStart,
+          input.selectionEnd,
+        ]),
+        [true, 0, LONG_THREAD.length],
+        "the field has focus with all of its text selected",
+      );
+      await page.screenshot({ path: shot("thread-rename-desktop-light.png") });
+      await page.emulateMedia({ colorScheme: "dark" });
+      await page.screenshot({ path: shot("thread-rename-desktop-dark.png") });
+      await page.emulateMedia({ colorScheme: "light" });
+
+      // Escape closes it without a call, and focus is back on the ⋯.
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "hidden" });
+      assert.equal(await focused(), actions(LONG_THREAD), "focus returns to the ⋯ after Escape");
+      assert.deepEqual(updates, [], "no update call after Escape");
+
+      // Typing replaces the selected name; Enter saves.
+      await openRename();
+      await dialog.waitFor();
+      await page.keyboard.type("Harbour notes");
+      await page.keyboard.press("Enter");
+      await dialog.waitFor({ state: "hidden" });
+      await list.getByRole("link", { name: "Harbour notes", exact: true }).waitFor();
+      assert.deepEqual(updates.map((body) => JSON.parse(body)), [{ name: "Harbour notes" }]);
+      const { body } = await app.json<{ threads: Named[] }>(`/api/workspace/${workspace.slug}/threads`);
+      assert.deepEqual(body.threads.map((thread) => thread.name), ["Harbour notes"]);
+      assert.equal(body.threads[0].slug, threads[0].slug);
+      assert.equal(await focused(), actions("Harbour notes"), "focus returns to the ⋯ after saving");
+
+      assert.deepEqual(browserDialogs, [], "no browser prompt, confirm or alert");
+      assert.deepEqual(errors, [], "no console or hydration errors");
     } finally {
       await browser.close();
     }

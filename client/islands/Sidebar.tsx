@@ -84,6 +84,7 @@ export default function Sidebar({ activeSlug, activeThreadSlug, appName }: Props
                 <a
                   className={`workspace-link${workspace.slug === activeSlug ? " active" : ""}`}
                   href={paths.workspace(workspace.slug)}
+                  title={workspace.name}
                   aria-current={workspace.slug === activeSlug ? "page" : undefined}
                 >
                   {workspace.name}

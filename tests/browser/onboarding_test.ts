@@ -104,7 +104,8 @@ async function dataHandling(page: Page, url: string, llmName: string) {
 
 /**
  * Step 6: forward waits for a name; a name the server refuses gives the failure toast; then the workspace,
- * the success toast and home, which lists it. Afterwards the wizard is closed: it sends visitors home.
+ * the success toast (the spec's words, "Taking you to home...") and, a second later, that workspace's chat.
+ * Afterwards the wizard is closed: it sends visitors home, which lists the workspace.
  */
 async function createWorkspace(page: Page, url: string, app: TestApp, name: string) {
   await atStep(page, url, "create-workspace", "Create your first workspace");
@@ -119,13 +120,21 @@ async function createWorkspace(page: Page, url: string, app: TestApp, name: stri
   assert.equal(app.deps.settings.label(LABELS.onboardingComplete), undefined, "not complete yet");
 
   await field.fill(name);
+  const created = page.waitForResponse((response) =>
+    response.url().endsWith("/api/workspace/new") && response.status() === 200
+  );
   const started = Date.now();
   await forward(page).click();
+  const { workspace } = await (await created).json() as { workspace: { slug: string; name: string } };
+  assert.equal(workspace.name, name);
   await page.getByText("Workspace created successfully! Taking you to home...").waitFor();
-  await page.waitForURL(`${url}/`);
-  assert.ok(Date.now() - started >= 900, "home follows after a second");
+  await page.waitForURL(`${url}/workspace/${workspace.slug}`, { timeout: 10_000 });
+  assert.ok(Date.now() - started >= 900, "the workspace follows after a second");
   await hydrated(page);
-  await page.locator(".workspace-cards").getByRole("link", { name: new RegExp(name) }).waitFor();
+  const current = page.locator("nav.sidebar").getByRole("link", { name, exact: true });
+  await current.waitFor();
+  assert.equal(await current.getAttribute("aria-current"), "page", "its chat is the page shown");
+  await page.getByRole("textbox", { name: "Your message" }).waitFor();
   assert.equal(app.deps.settings.label(LABELS.onboardingComplete), "true");
 
   for (const path of ["/onboarding", "/onboarding/llm-preference", "/onboarding/create-workspace"]) {
@@ -133,6 +142,7 @@ async function createWorkspace(page: Page, url: string, app: TestApp, name: stri
     await page.waitForURL(`${url}/`);
   }
   await hydrated(page);
+  await page.locator(".workspace-cards").getByRole("link", { name: new RegExp(name) }).waitFor();
 }
 
 Deno.test({

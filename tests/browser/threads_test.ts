@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import type { Dialog, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { createTestApp, genericOpenAiSettings, type TestApp } from "../../server/testing/test_app.ts";
 import { startFakeOpenAi } from "../../server/testing/fake_openai.ts";
 import { browserTestOptions, hydrated, launchChromium, SCREENSHOTS, watchErrors } from "./chromium.ts";
@@ -37,21 +37,19 @@ async function namedThread(app: TestApp, name: string): Promise<ThreadRow> {
   return renamed.body.thread;
 }
 
-/**
- * Answers the page's prompts and confirms in order: a string accepts (typed into a prompt), null cancels. Every
- * dialog is recorded as "type: message".
- */
-function scriptDialogs(page: Page) {
+/** Records the browser's own prompt, confirm and alert boxes, which the app no longer uses, and dismisses them. */
+function browserDialogs(page: Page): string[] {
   const seen: string[] = [];
-  const replies: (string | null)[] = [];
-  page.on("dialog", async (dialog: Dialog) => {
+  page.on("dialog", async (dialog) => {
     seen.push(`${dialog.type()}: ${dialog.message()}`);
-    const reply = replies.shift();
-    if (reply === null || reply === undefined) await dialog.dismiss();
-    else await dialog.accept(reply);
+    await dialog.dismiss();
   });
-  return { seen, reply: (...next: (string | null)[]) => replies.push(...next) };
+  return seen;
 }
+
+/** The accessible name of the focused element. */
+const focusedLabel = (page: Page) =>
+  page.evaluate(() => document.activeElement?.getAttribute("aria-label") ?? null);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -66,7 +64,7 @@ Deno.test({
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
       const errors = watchErrors(page);
-      const dialogs = scriptDialogs(page);
+      const nativeDialogs = browserDialogs(page);
       const updates: string[] = [];
       page.on("request", (request) => {
         if (/\/thread\/[^/]+\/update$/.test(request.url())) updates.push(request.url());
@@ -116,32 +114,57 @@ Deno.test({
       assert.equal(await link("Thread").getAttribute("href"), `/workspace/atlas/t/${threadSlug}`);
       assert.equal(await link("default").getAttribute("aria-current"), null);
 
-      // Rename through the prompt; a cancelled or empty prompt does nothing.
+      // Rename through the in-app dialog; a cancelled, empty or unchanged name does nothing.
+      const actions = (name: string) => `Thread actions for ${name}`;
       const openMenu = async (name: string) => {
-        await list.getByRole("button", { name: `Thread actions for ${name}`, exact: true }).click();
+        await list.getByRole("button", { name: actions(name), exact: true }).click();
       };
-      dialogs.reply(null);
-      await openMenu("Thread");
-      await list.getByRole("button", { name: "Rename" }).click();
-      dialogs.reply("   ");
-      await openMenu("Thread");
-      await list.getByRole("button", { name: "Rename" }).click();
+      const renameDialog = page.getByRole("dialog", { name: RENAME_PROMPT });
+      const nameField = renameDialog.getByRole("textbox", { name: "Thread name" });
+      const openRename = async (name: string) => {
+        await openMenu(name);
+        await list.getByRole("button", { name: "Rename" }).click();
+        await renameDialog.waitFor();
+        assert.equal(await nameField.inputValue(), name, "the field starts with the thread's name");
+      };
+      await openRename("Thread");
+      await renameDialog.getByRole("button", { name: "Cancel" }).click();
+      await renameDialog.waitFor({ state: "hidden" });
+      assert.equal(await focusedLabel(page), actions("Thread"), "focus goes back to the ⋯");
+      await openRename("Thread");
+      await nameField.fill("   ");
+      assert.equal(await renameDialog.getByRole("button", { name: "Save" }).isDisabled(), true);
+      await nameField.press("Enter");
       await sleep(300);
-      assert.deepEqual(updates, [], "no update call for a cancelled or empty prompt");
+      assert.equal(await renameDialog.isVisible(), true, "an empty name is not saved and the dialog stays");
+      await page.keyboard.press("Escape");
+      await renameDialog.waitFor({ state: "hidden" });
+      await openRename("Thread");
+      await nameField.press("Enter");
+      await renameDialog.waitFor({ state: "hidden" });
+      await sleep(300);
+      assert.deepEqual(updates, [], "no update call for a cancelled, empty or unchanged name");
       await link("Thread").waitFor();
 
-      dialogs.reply("Harbour notes");
-      await openMenu("Thread");
-      await list.getByRole("button", { name: "Rename" }).click();
+      await openRename("Thread");
+      await nameField.fill("Harbour notes");
+      await renameDialog.getByRole("button", { name: "Save" }).click();
+      await renameDialog.waitFor({ state: "hidden" });
       await link("Harbour notes").waitFor();
       assert.equal((await serverThreads(app))[0].name, "Harbour notes");
-      assert.deepEqual(dialogs.seen, Array(3).fill(`prompt: ${RENAME_PROMPT}`));
+      assert.equal(updates.length, 1);
 
-      // A name the server refuses: the spec's toast with the server's message.
-      dialogs.reply("x".repeat(300));
-      await openMenu("Harbour notes");
-      await list.getByRole("button", { name: "Rename" }).click();
+      // A name the server refuses: the spec's toast with the server's message; the dialog stays open with the
+      // typed name and the message, to correct it or cancel.
+      await openRename("Harbour notes");
+      await nameField.fill("x".repeat(300));
+      await nameField.press("Enter");
       await toastText(/^Thread could not be updated! \S+/).waitFor();
+      await renameDialog.getByRole("alert").getByText(/^Error: \S+/).waitFor();
+      assert.equal(await nameField.inputValue(), "x".repeat(300));
+      assert.equal(await nameField.getAttribute("aria-invalid"), "true");
+      await renameDialog.getByRole("button", { name: "Cancel" }).click();
+      await renameDialog.waitFor({ state: "hidden" });
       await link("Harbour notes").waitFor();
 
       // Another island renames a thread or adds one (after a fork) through window events.
@@ -165,26 +188,38 @@ Deno.test({
       assert.equal(await long.textContent(), "A very long thread name t…");
       assert.equal(await long.getAttribute("title"), longName);
 
-      // Delete through the confirm: cancelled, nothing; accepted, the row reads 'deleted thread', then goes.
-      dialogs.reply(null);
-      await openMenu(longName);
-      await list.getByRole("button", { name: "Delete Thread" }).click();
+      // Delete through the confirm dialog: cancelled, nothing; accepted, the row reads 'deleted thread', then
+      // goes.
+      const deleteDialog = page.getByRole("dialog", { name: "Delete Thread" });
+      const openDelete = async (name: string) => {
+        await openMenu(name);
+        await list.getByRole("button", { name: "Delete Thread" }).click();
+        await deleteDialog.getByText(DELETE_CONFIRM, { exact: true }).waitFor();
+      };
+      await openDelete(longName);
+      assert.equal(await focusedLabel(page), null, "focus starts on Cancel");
+      assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Cancel");
+      await page.keyboard.press("Enter");
+      await deleteDialog.waitFor({ state: "hidden" });
       await sleep(200);
       await long.waitFor();
-      dialogs.reply("");
-      await openMenu(longName);
-      await list.getByRole("button", { name: "Delete Thread" }).click();
+      assert.equal(await focusedLabel(page), actions(longName), "focus goes back to the ⋯");
+      await openDelete(longName);
+      await deleteDialog.getByRole("button", { name: "Delete Thread" }).click();
       await list.getByText("deleted thread", { exact: true }).waitFor();
+      assert.equal(
+        await page.evaluate(() => document.activeElement?.getAttribute("href")),
+        "/workspace/atlas",
+        "with its ⋯ gone, focus goes to the default thread",
+      );
       await toastText("Thread deleted successfully!").waitFor();
       await list.getByText("deleted thread").waitFor({ state: "detached" });
       assert.equal(await long.count(), 0);
       assert.deepEqual((await serverThreads(app)).map((thread) => thread.name), ["Harbour notes"]);
-      assert.equal(dialogs.seen.at(-1), `confirm: ${DELETE_CONFIRM}`);
 
       // Deleting the thread on screen goes to the workspace's default thread.
-      dialogs.reply("");
-      await openMenu("Harbour notes");
-      await list.getByRole("button", { name: "Delete Thread" }).click();
+      await openDelete("Harbour notes");
+      await deleteDialog.getByRole("button", { name: "Delete Thread" }).click();
       await page.waitForURL(`${url}/workspace/atlas`);
       await hydrated(page);
       await link("default").waitFor();
@@ -224,6 +259,7 @@ Deno.test({
       assert.equal(await link("Beta").count(), 0);
       assert.deepEqual((await serverThreads(app)).map((thread) => thread.name), ["Gamma"]);
 
+      assert.deepEqual(nativeDialogs, [], "no browser prompt, confirm or alert");
       const unexpected = errors.filter((error) =>
         !/Failed to load resource: the server responded with a status of 400/.test(error)
       );

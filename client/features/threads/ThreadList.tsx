@@ -1,9 +1,11 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { paths } from "../../../shared/routes.ts";
+import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { toast } from "../../lib/toast.ts";
-import { createThread, deleteThread, deleteThreads, renameThread } from "./api.ts";
+import { createThread, deleteThread, deleteThreads, type Thread } from "./api.ts";
 import { truncateThreadName } from "./names.ts";
+import { RenameThreadDialog } from "./RenameThreadDialog.tsx";
 import { ThreadMenu } from "./ThreadMenu.tsx";
 import { type ThreadItem, type ThreadsState, useModifierHeld } from "./use_threads.ts";
 
@@ -30,7 +32,15 @@ export function ThreadList(
   const [starting, setStarting] = useState(false);
   const [marked, setMarked] = useState<ReadonlySet<string>>(new Set());
   const [bulkDeleting, setBulkDeleting] = useState(false);
-  const multiDelete = useModifierHeld();
+  const [renaming, setRenaming] = useState<ThreadItem | null>(null);
+  const [deleting, setDeleting] = useState<ThreadItem | null>(null);
+  const [deleteBusy, setDeleteBusy] = useState(false);
+  // The menu focuses its ⋯ button before it calls Rename or Delete; focus goes back there after the dialog.
+  const opener = useRef<HTMLElement | null>(null);
+  const defaultLink = useRef<HTMLAnchorElement>(null);
+  // Control pressed in a dialog (Control+A in the name field) must not swap the rows' menus for delete marks.
+  const dialogOpen = renaming !== null || deleting !== null;
+  const multiDelete = useModifierHeld() && !dialogOpen;
 
   // Releasing the key leaves multi-delete mode and forgets the marks.
   useEffect(() => {
@@ -54,27 +64,37 @@ export function ThreadList(
     }
   }
 
-  async function rename(thread: ThreadItem) {
-    const answer = globalThis.prompt(t("threads.renamePrompt"), thread.name);
-    const name = answer?.trim();
-    if (!name || name === thread.name) return;
-    try {
-      const renamed = await renameThread(workspaceSlug, thread.slug, name);
-      setThreads((list) =>
-        list?.map((item) => (item.slug === thread.slug ? { ...item, name: renamed.name } : item)) ?? list
-      );
-    } catch (caught) {
-      toast.error(t("threads.renameFailed", { message: (caught as Error).message }));
-    }
+  // The dialogs' own effects run first (children go first), so the page is no longer inert here. A deleted
+  // thread's ⋯ is gone with its row; focus then goes to the default thread, at the top of the same list.
+  useEffect(() => {
+    if (dialogOpen || !opener.current) return;
+    const target = opener.current.isConnected ? opener.current : defaultLink.current;
+    opener.current = null;
+    target?.focus();
+  }, [dialogOpen]);
+
+  const openDialog = (open: () => void) => {
+    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    open();
+  };
+
+  function renamed(thread: Thread) {
+    setThreads((list) =>
+      list?.map((item) => (item.slug === thread.slug ? { ...item, name: thread.name } : item)) ?? list
+    );
+    setRenaming(null);
   }
 
   async function remove(thread: ThreadItem) {
-    if (!globalThis.confirm(t("threads.deleteConfirm"))) return;
+    setDeleteBusy(true);
     try {
       await deleteThread(workspaceSlug, thread.slug);
     } catch {
       toast.error(t("threads.deleteFailed"));
       return;
+    } finally {
+      setDeleteBusy(false);
+      setDeleting(null);
     }
     toast.success(t("threads.deleteSucceeded"));
     setThreads((list) =>
@@ -124,6 +144,7 @@ export function ThreadList(
       <ul className="thread-list" aria-label={t("threads.listLabel", { name: workspaceName })}>
         <li className="thread-item">
           <a
+            ref={defaultLink}
             className={`thread-link${defaultActive ? " active" : ""}`}
             href={paths.workspace(workspaceSlug)}
             aria-current={defaultActive ? "page" : undefined}
@@ -164,8 +185,8 @@ export function ThreadList(
               {!multiDelete && !thread.deleted && (
                 <ThreadMenu
                   name={thread.name}
-                  onRename={() => rename(thread)}
-                  onDelete={() => remove(thread)}
+                  onRename={() => openDialog(() => setRenaming(thread))}
+                  onDelete={() => openDialog(() => setDeleting(thread))}
                 />
               )}
             </li>
@@ -186,6 +207,23 @@ export function ThreadList(
         <span aria-hidden="true" className="thread-new-icon">+</span>
         {starting ? t("threads.starting") : t("threads.newThread")}
       </button>
+      {renaming && (
+        <RenameThreadDialog
+          workspaceSlug={workspaceSlug}
+          thread={renaming}
+          onRenamed={renamed}
+          onClose={() => setRenaming(null)}
+        />
+      )}
+      <ConfirmDialog
+        open={deleting !== null}
+        title={t("threads.delete")}
+        message={t("threads.deleteConfirm")}
+        confirmLabel={t("threads.delete")}
+        busy={deleteBusy}
+        onConfirm={() => deleting && remove(deleting)}
+        onClose={() => !deleteBusy && setDeleting(null)}
+      />
     </div>
   );
 }

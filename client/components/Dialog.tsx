@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useRef } from "react";
+import { type ReactNode, useEffect, useId, useRef } from "react";
 
 /**
  * A modal dialog on the native <dialog> element: focus trap, Escape to close, backdrop. With `dismissible`
@@ -14,6 +14,7 @@ export function Dialog(
   },
 ) {
   const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -33,11 +34,11 @@ export function Dialog(
         if (dismissible) onClose();
         else event.preventDefault();
       }}
-      aria-labelledby="dialog-title"
+      aria-labelledby={titleId}
     >
       {open && (
         <div className="dialog-body">
-          <h2 id="dialog-title" className="dialog-title">{title}</h2>
+          <h2 id={titleId} className="dialog-title">{title}</h2>
           {children}
         </div>
       )}

@@ -51,7 +51,7 @@ export default function Sidebar({ activeSlug, activeThreadSlug, appName }: Props
   return (
     <nav className={`sidebar${menuOpen ? " open" : ""}`} aria-label={t("sidebar.label")}>
       <div className="sidebar-top">
-        <a className="brand" href={paths.home()}>{appName}</a>
+        <a className="brand" href={paths.home()} title={appName}>{appName}</a>
         <button
           type="button"
           className="icon-button menu-button"
@@ -68,6 +68,7 @@ export default function Sidebar({ activeSlug, activeThreadSlug, appName }: Props
           <button
             type="button"
             className="button primary block"
+            data-requires="adminOrManager"
             onClick={() => setCreating(true)}
           >
             {t("sidebar.newWorkspace")}
@@ -112,7 +113,7 @@ export default function Sidebar({ activeSlug, activeThreadSlug, appName }: Props
           </ul>
         )}
         {canManage && (
-          <div className="sidebar-footer">
+          <div className="sidebar-footer" data-requires="adminOrManager">
             <a className="button secondary block" href={paths.settings("llm-preference")}>
               {t("sidebar.settings")}
             </a>

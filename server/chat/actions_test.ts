@@ -179,6 +179,11 @@ Deno.test("threads: rename, fork up to a chat, delete one, delete many", async (
   });
   assert.equal(renamed.body.thread.name, "Renamed");
   assert.equal((await app.json(`${threadPath}/update`, { json: { name: " " } })).status, 400);
+  const tooLong = await app.json<{ message: string }>(`${threadPath}/update`, {
+    json: { name: "n".repeat(256) },
+  });
+  assert.equal(tooLong.status, 400);
+  assert.match(tooLong.body.message, /longer than 255 characters/);
 
   const made = [];
   for (let index = 0; index < 3; index++) {

@@ -18,6 +18,7 @@ export const FeedbackInput = z.object({
 });
 export const ForkThreadInput = z.object({ chatId: id, threadSlug: z.string().nullable().optional() });
 export const RenameThreadInput = z.object({
-  name: z.string({ error: "name is required" }).trim().min(1, "The thread name cannot be empty").max(255),
+  name: z.string({ error: "name is required" }).trim().min(1, "The thread name cannot be empty")
+    .max(255, "The thread name cannot be longer than 255 characters"),
 });
 export const BulkDeleteThreadsInput = z.object({ slugs: z.array(z.string()).max(10_000) });

@@ -1,0 +1,172 @@
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import type { Page } from "playwright-core";
+import { createTestApp, genericOpenAiSettings } from "../../server/testing/test_app.ts";
+import { addUser, bearer, multiUserInstance, type Session } from "../../server/testing/accounts.ts";
+import { seedDocument } from "../../server/documents/library_fixtures.ts";
+import { browserTestOptions, hydrated, launchChromium, SCREENSHOTS, watchErrors } from "./chromium.ts";
+
+const DESKTOP = { width: 1440, height: 900 };
+const PHONE = { width: 390, height: 844 };
+type Scheme = "light" | "dark";
+
+async function screenshot(page: Page, name: string) {
+  await Deno.mkdir(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: fileURLToPath(new URL(`first-use-${name}.png`, SCREENSHOTS)) });
+}
+
+async function layout(page: Page, viewport: { width: number; height: number }, scheme: Scheme) {
+  await page.setViewportSize(viewport);
+  await page.emulateMedia({ colorScheme: scheme });
+}
+
+/**
+ * Stores an API session before any script of the next pages runs, as the login form would have. Scripts added
+ * later run later, so the last one signed in is the one the page sees.
+ */
+async function signIn(page: Page, session: Session) {
+  await page.addInitScript(({ token, user }) => {
+    globalThis.localStorage.setItem("lectern_authToken", token);
+    globalThis.localStorage.setItem("lectern_user", JSON.stringify(user));
+    globalThis.localStorage.setItem("lectern_authTimestamp", String(Date.now()));
+  }, session);
+}
+
+/** Every call the server refused (401 or 403): a role must not be offered what it cannot do. */
+function watchRefusals(page: Page): string[] {
+  const refused: string[] = [];
+  page.on("response", (response) => {
+    if (response.status() === 401 || response.status() === 403) {
+      refused.push(`${response.status()} ${response.request().method()} ${new URL(response.url()).pathname}`);
+    }
+  });
+  return refused;
+}
+
+Deno.test({
+  name:
+    "browser first use: a default user reads the workspace's documents and is offered no call she may not make; admin and manager keep the manager",
+  ...browserTestOptions,
+  async fn() {
+    await using app = await createTestApp();
+    await app.json("/api/system/update-env", { json: genericOpenAiSettings("http://127.0.0.1:9/v1") });
+    await app.json("/api/workspace/new", { json: { name: "Team" } });
+    await app.json("/api/workspace/new", { json: { name: "Empty" } });
+    const handbook = await seedDocument(app.deps, "Staff handbook.txt");
+    const guide = await seedDocument(app.deps, "example.org-guide.html", {
+      chunkSource: "link://https://example.org/guide",
+    });
+    const embedded = await app.json("/api/workspace/team/update-embeddings", {
+      json: { adds: [handbook.location, guide.location] },
+    });
+    assert.equal(embedded.body.message, null);
+    const pinned = await app.json("/api/workspace/team/update-pin", {
+      json: { docPath: handbook.location, pinStatus: true },
+    });
+    assert.equal(pinned.status, 200);
+    const admin = await multiUserInstance(app);
+    const dora = await addUser(app, admin, "dora", "default");
+    const manny = await addUser(app, admin, "manny", "manager");
+    for (const slug of ["team", "empty"]) {
+      const { body } = await app.json<{ workspace: { id: number } }>(
+        `/api/workspace/${slug}`,
+        bearer(admin.token),
+      );
+      const members = await app.json(`/api/admin/workspaces/${body.workspace.id}/update-users`, {
+        ...bearer(admin.token),
+        json: { userIds: [dora.user.id] },
+      });
+      assert.equal(members.status, 200, JSON.stringify(members.body));
+    }
+    const url = app.listen();
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: DESKTOP, colorScheme: "light" });
+      const errors = watchErrors(page);
+      const refused = watchRefusals(page);
+      await signIn(page, dora);
+      await page.goto(`${url}/workspace/team`);
+      await hydrated(page);
+      await page.getByRole("button", { name: "Documents (2)" }).click();
+      const panel = page.getByRole("region", { name: "Documents", exact: true });
+      await panel.getByText("Staff handbook.txt").waitFor();
+      await panel.getByText("example.org-guide.html").waitFor();
+      const unusable = {
+        "the file chooser": panel.getByRole("button", { name: "Choose files" }),
+        "the file input": page.getByTestId("document-input"),
+        "the link field": panel.getByPlaceholder(/Add a link/),
+        "Add link": panel.getByRole("button", { name: "Add link" }),
+        "Pin": panel.getByRole("button", { name: /^Pin / }),
+        "Watch": panel.getByRole("button", { name: /^Watch / }),
+        "×": panel.getByRole("button", { name: /from the workspace$/ }),
+        "New folder": panel.getByRole("button", { name: "New folder" }),
+        "the library": panel.getByRole("heading", { name: "Library" }),
+        "Expand": panel.getByRole("button", { name: "Expand" }),
+      };
+      for (const [name, control] of Object.entries(unusable)) {
+        assert.equal(await control.count(), 0, `a default user is not offered ${name}`);
+      }
+      await panel.getByText("Only an admin or a manager can add or remove them.", { exact: false }).waitFor();
+      assert.equal(await panel.getByText("Pinned", { exact: true }).count(), 1, "the pin shows as a mark");
+      // Long enough for any call the panel would make to have been answered.
+      await page.waitForTimeout(1000);
+      assert.deepEqual(refused, [], "no call was refused");
+      assert.equal(await page.locator(".Toastify__toast--error").count(), 0, "no error toast");
+      assert.equal(await page.getByText("You do not have permission").count(), 0);
+      assert.equal(await panel.getByText("Loading…").count(), 0);
+      await screenshot(page, "documents-default-desktop-light");
+
+      await layout(page, PHONE, "dark");
+      await panel.getByText("Staff handbook.txt").waitFor();
+      assert.equal(
+        await page.locator("section.chat").isVisible(),
+        false,
+        "on a phone the list takes the screen",
+      );
+      assert.equal(
+        await page.evaluate(() =>
+          document.documentElement.scrollWidth - document.documentElement.clientWidth
+        ),
+        0,
+        "no sideways scrolling",
+      );
+      await screenshot(page, "documents-default-phone-dark");
+      await panel.getByRole("button", { name: "Close the documents" }).click();
+      await page.locator("section.chat").waitFor();
+
+      // An empty workspace does not tell her to add documents she cannot add.
+      await page.goto(`${url}/workspace/empty`);
+      await hydrated(page);
+      await page.getByText("An admin or a manager can add some so answers can cite them.", { exact: false })
+        .waitFor();
+      assert.equal(await page.getByText("Add documents with the Documents button").count(), 0);
+      assert.deepEqual(refused, [], "no call was refused");
+
+      for (const [name, session] of [["manager", manny], ["admin", admin]] as const) {
+        await signIn(page, session);
+        await page.goto(`${url}/workspace/team`);
+        await hydrated(page);
+        await page.getByRole("button", { name: "Documents (2)" }).click();
+        const manager = page.getByRole("region", { name: "Documents", exact: true });
+        for (
+          const control of [
+            manager.getByRole("button", { name: "Choose files" }).first(),
+            manager.getByRole("button", { name: "Add link" }),
+            manager.getByRole("button", { name: "New folder" }),
+            manager.getByRole("button", { name: "Pin Staff handbook.txt" }),
+            manager.getByRole("button", { name: "Watch example.org-guide.html" }),
+            manager.getByRole("button", { name: "Remove Staff handbook.txt from the workspace" }),
+          ]
+        ) {
+          await control.waitFor();
+        }
+        await manager.locator(".doc-library").getByText("2 documents").waitFor();
+        assert.deepEqual(refused, [], `no call was refused for the ${name}`);
+      }
+      await screenshot(page, "documents-admin-phone-dark");
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+    }
+  },
+});

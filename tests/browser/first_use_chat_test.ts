@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { createTestApp, genericOpenAiSettings } from "../../server/testing/test_app.ts";
+import { startFakeOpenAi } from "../../server/testing/fake_openai.ts";
 import { addUser, bearer, multiUserInstance, type Session } from "../../server/testing/accounts.ts";
 import { seedDocument } from "../../server/documents/library_fixtures.ts";
 import { browserTestOptions, hydrated, launchChromium, SCREENSHOTS, watchErrors } from "./chromium.ts";
@@ -9,6 +10,12 @@ import { browserTestOptions, hydrated, launchChromium, SCREENSHOTS, watchErrors 
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
 type Scheme = "light" | "dark";
+const LAYOUTS = [
+  { name: "desktop-light", viewport: DESKTOP, scheme: "light" },
+  { name: "desktop-dark", viewport: DESKTOP, scheme: "dark" },
+  { name: "phone-light", viewport: PHONE, scheme: "light" },
+  { name: "phone-dark", viewport: PHONE, scheme: "dark" },
+] as const;
 
 async function screenshot(page: Page, name: string) {
   await Deno.mkdir(SCREENSHOTS, { recursive: true });
@@ -164,6 +171,81 @@ Deno.test({
         assert.deepEqual(refused, [], `no call was refused for the ${name}`);
       }
       await screenshot(page, "documents-admin-phone-dark");
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+    }
+  },
+});
+
+const PDF = new URL("../fixtures/documents/pdflatex-4-pages.pdf", import.meta.url);
+const LONG_PDF_NAME = "federal-register-2020-17221-interim-final-rule-on-quarterly-emission-reports.pdf";
+
+Deno.test({
+  name:
+    "browser first use: a PDF citation with a long file name shortens the name, never its pages, on desktop and phone",
+  ...browserTestOptions,
+  async fn() {
+    await using llm = startFakeOpenAi();
+    llm.setReply(() => ({ chunks: ["It is filler text."] }));
+    await using app = await createTestApp();
+    await app.json("/api/system/update-env", { json: genericOpenAiSettings(llm.baseURL) });
+    await app.json("/api/workspace/new", { json: { name: "Papers" } });
+    // Small chunks, so the four pages make several chunks and a question can cite more than one page.
+    await app.json("/api/admin/system-preferences", {
+      json: { text_splitter_chunk_size: 200, text_splitter_chunk_overlap: 0 },
+    });
+    const form = new FormData();
+    form.append("file", new File([await Deno.readFile(PDF)], LONG_PDF_NAME));
+    const uploaded = await app.json("/api/workspace/papers/upload-and-embed", { method: "POST", body: form });
+    assert.equal(uploaded.status, 200, JSON.stringify(uploaded.body));
+
+    const url = app.listen();
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: DESKTOP, colorScheme: "light" });
+      const errors = watchErrors(page);
+      await page.goto(`${url}/workspace/papers`);
+      await hydrated(page);
+      await page.getByLabel("Your message").fill("Hello, here is some text without a meaning");
+      await page.getByLabel("Your message").press("Enter");
+      const answer = page.locator(".message.assistant").last();
+      await answer.getByText("It is filler text.").waitFor();
+      const chip = answer.getByRole("button", { name: /^federal-register-2020-17221/ });
+      for (const { name, viewport, scheme } of LAYOUTS) {
+        await layout(page, viewport, scheme);
+        const fit = await chip.evaluate((button) => {
+          const pages = button.querySelector(".citation-pages");
+          const bubble = button.closest(".message");
+          if (!pages || !bubble) return null;
+          const outer = button.getBoundingClientRect();
+          const inner = pages.getBoundingClientRect();
+          const around = bubble.getBoundingClientRect();
+          return {
+            text: pages.textContent ?? "",
+            inside: inner.left >= outer.left - 0.5 && inner.right <= outer.right + 0.5 &&
+              inner.top >= outer.top - 0.5 && inner.bottom <= outer.bottom + 0.5,
+            width: inner.width,
+            clipped: pages.scrollWidth > pages.clientWidth,
+            inBubble: outer.right <= around.right + 0.5,
+          };
+        });
+        assert.ok(fit, `${name}: the chip names its pages`);
+        assert.match(fit.text, /^pp?\. \d+(, \d+)*$/, `${name}: ${fit.text}`);
+        assert.ok(fit.width > 0 && fit.inside, `${name}: the pages sit inside the chip`);
+        assert.equal(fit.clipped, false, `${name}: the pages are not cut`);
+        assert.ok(fit.inBubble, `${name}: the chip stays inside the answer`);
+        assert.equal(
+          await page.evaluate(() =>
+            document.documentElement.scrollWidth - document.documentElement.clientWidth
+          ),
+          0,
+          `${name}: no sideways scrolling`,
+        );
+        await screenshot(page, `citation-${name}`);
+      }
+      // The whole name is still the button's name and its tooltip.
+      assert.equal(await chip.getAttribute("title"), LONG_PDF_NAME);
       assert.deepEqual(errors, []);
     } finally {
       await browser.close();

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { createTestApp, genericOpenAiSettings } from "../../server/testing/test_app.ts";
 import { startFakeOpenAi } from "../../server/testing/fake_openai.ts";
 import { addUser, bearer, multiUserInstance, type Session } from "../../server/testing/accounts.ts";
@@ -48,6 +49,53 @@ function watchRefusals(page: Page): string[] {
     }
   });
   return refused;
+}
+
+/** Records, in the page, the most toasts of each kind that were on screen together. */
+async function sampleToasts(page: Page) {
+  await page.evaluate(() => {
+    const most = { success: 0, error: 0, all: 0 };
+    (globalThis as unknown as { mostToasts: typeof most }).mostToasts = most;
+    const sample = () => {
+      const count = (selector: string) =>
+        Array.from(document.querySelectorAll(selector)).filter((toast) => !toast.className.includes("exit"))
+          .length;
+      most.success = Math.max(most.success, count(".Toastify__toast--success"));
+      most.error = Math.max(most.error, count(".Toastify__toast--error"));
+      most.all = Math.max(most.all, count(".Toastify__toast"));
+    };
+    new MutationObserver(sample).observe(document.body, { childList: true, subtree: true, attributes: true });
+  });
+  return () =>
+    page.evaluate(() =>
+      (globalThis as unknown as { mostToasts: { success: number; error: number; all: number } }).mostToasts
+    );
+}
+
+/** Asserts that no toast on screen overlaps `target` (the Send button), and that there was one to check. */
+async function assertToastsClear(target: Locator, page: Page, what: string) {
+  // Toasts bounce in from below the screen: their place is known once they have come to rest on it.
+  await page.waitForFunction(() => {
+    const toasts = Array.from(document.querySelectorAll(".Toastify__toast"));
+    return toasts.length > 0 && toasts.every((toast) => {
+      const box = toast.getBoundingClientRect();
+      return !/-enter|-exit/.test(toast.className) && box.top >= 0 && box.bottom <= globalThis.innerHeight;
+    });
+  });
+  const button = await target.boundingBox();
+  assert.ok(button, `${what}: the Send button is on screen`);
+  const toasts = await page.locator(".Toastify__toast").evaluateAll((elements) =>
+    elements.map((element) => {
+      const box = element.getBoundingClientRect();
+      return { x: box.x, y: box.y, width: box.width, height: box.height, text: element.textContent ?? "" };
+    })
+  );
+  assert.ok(toasts.length > 0, `${what}: a toast is showing`);
+  for (const toast of toasts) {
+    const apart = toast.x + toast.width <= button.x || button.x + button.width <= toast.x ||
+      toast.y + toast.height <= button.y || button.y + button.height <= toast.y;
+    assert.ok(apart, `${what}: the toast "${toast.text}" covers the Send button`);
+  }
 }
 
 Deno.test({
@@ -249,6 +297,72 @@ Deno.test({
       assert.deepEqual(errors, []);
     } finally {
       await browser.close();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "browser first use: four files at once give one success toast and one error toast, none over the Send button",
+  ...browserTestOptions,
+  async fn() {
+    await using app = await createTestApp();
+    await app.json("/api/system/update-env", { json: genericOpenAiSettings("http://127.0.0.1:9/v1") });
+    await app.json("/api/workspace/new", { json: { name: "Inbox" } });
+    const folder = await Deno.makeTempDir();
+    const url = app.listen();
+    const browser = await launchChromium();
+    try {
+      const files = async (round: string) => {
+        const paths = [];
+        for (const name of ["minutes", "budget", "roadmap"]) {
+          const path = join(folder, `${name}-${round}.txt`);
+          await Deno.writeTextFile(path, `The ${name} of the ${round} round. Freedonia exports cheese.`);
+          paths.push(path);
+        }
+        const unreadable = join(folder, `photo-${round}.bin`);
+        await Deno.writeFile(unreadable, new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1, 2, 3]));
+        return [...paths.slice(0, 2), unreadable, paths[2]];
+      };
+      const page = await browser.newPage({ viewport: DESKTOP, colorScheme: "dark" });
+      const errors = watchErrors(page);
+      await page.goto(`${url}/workspace/inbox`);
+      await hydrated(page);
+      const most = await sampleToasts(page);
+      const send = page.getByRole("button", { name: "Send" });
+      await page.getByRole("button", { name: "Documents (0)" }).click();
+      const manager = page.locator(".doc-manager");
+      const success = page.locator(".Toastify__toast--success");
+      const failure = page.locator(".Toastify__toast--error");
+
+      // Desktop: the manager beside the chat, whose Send button stays clear.
+      await page.getByTestId("document-input").setInputFiles(await files("first"));
+      await manager.locator(".upload.done").nth(2).waitFor({ timeout: 30_000 });
+      await manager.locator(".upload.failed").waitFor();
+      await success.first().waitFor();
+      assert.deepEqual(await most(), { success: 1, error: 1, all: 2 }, "one toast of each kind");
+      await success.getByText("3 documents were added to the workspace.").waitFor();
+      await failure.getByText(/^photo-first\.bin could not be added: .+/).waitFor();
+      await assertToastsClear(send, page, "desktop");
+      await screenshot(page, "uploads-desktop-dark");
+
+      // Phone: the manager takes the screen; closed, the chat's Send button is not under the toasts.
+      await layout(page, PHONE, "light");
+      await page.getByTestId("document-input").setInputFiles(await files("second"));
+      await manager.locator(".upload.done").nth(5).waitFor({ timeout: 30_000 });
+      await manager.locator(".upload.failed").nth(1).waitFor();
+      await failure.getByText(/^photo-second\.bin could not be added: .+/).waitFor();
+      await success.getByText("3 documents were added to the workspace.").waitFor();
+      await manager.getByRole("button", { name: "Close the documents" }).click();
+      await send.waitFor();
+      await assertToastsClear(send, page, "phone");
+      const stack = await most();
+      assert.ok(stack.success <= 1 && stack.error <= 1, `one toast of each kind: ${JSON.stringify(stack)}`);
+      await screenshot(page, "uploads-phone-light");
+      assert.deepEqual(errors.filter((message) => !/status of 400/.test(message)), []);
+    } finally {
+      await browser.close();
+      await Deno.remove(folder, { recursive: true });
     }
   },
 });

@@ -4,11 +4,12 @@ import {
   type FormEvent,
   type KeyboardEvent,
   memo,
+  useEffect,
   useRef,
   useState,
 } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "../../lib/toast.ts";
+import { keepToastsAbove, toast } from "../../lib/toast.ts";
 import { checkImages, IMAGE_TYPES, MAX_IMAGES, readAsDataUrl } from "./attachments.ts";
 import type { ChatAttachment } from "./messages.ts";
 import { CloseIcon, PaperclipIcon } from "./icons.tsx";
@@ -18,7 +19,7 @@ type Attached = ChatAttachment & { id: string };
 /**
  * The prompt box: Enter sends, Shift+Enter starts a new line; Stop while an answer streams. Images (PNG, JPEG,
  * WebP, GIF; at most 5 of 10 MB each) come from the attach button, a paste or a drop, and show as previews
- * that can be removed before sending.
+ * that can be removed before sending. Toasts rise above it, so none covers Send or the text being typed.
  */
 export const Composer = memo(function Composer(
   { busy, onSend, onStop }: {
@@ -32,8 +33,11 @@ export const Composer = memo(function Composer(
   const [images, setImages] = useState<Attached[]>([]);
   const [dragging, setDragging] = useState(false);
   const picker = useRef<HTMLInputElement>(null);
+  const form = useRef<HTMLFormElement>(null);
   // The count as of the last change, so that two quick additions cannot together pass the limit.
   const count = useRef(0);
+
+  useEffect(() => (form.current ? keepToastsAbove(form.current) : undefined), []);
 
   async function attach(files: File[]) {
     if (files.length === 0) return;
@@ -95,6 +99,7 @@ export const Composer = memo(function Composer(
 
   return (
     <form
+      ref={form}
       className={`composer${images.length ? " has-attachments" : ""}${dragging ? " dragging" : ""}`}
       onSubmit={submit}
       onDragOver={(event) => {

@@ -6,6 +6,8 @@ import { createTestApp, genericOpenAiSettings } from "../../server/testing/test_
 import { startFakeOpenAi } from "../../server/testing/fake_openai.ts";
 import { addUser, bearer, multiUserInstance, type Session } from "../../server/testing/accounts.ts";
 import { seedDocument } from "../../server/documents/library_fixtures.ts";
+import { createLogger } from "../../server/log.ts";
+import type { LogLevel } from "../../server/config.ts";
 import { browserTestOptions, hydrated, launchChromium, SCREENSHOTS, watchErrors } from "./chromium.ts";
 
 const DESKTOP = { width: 1440, height: 900 };
@@ -17,6 +19,10 @@ const LAYOUTS = [
   { name: "phone-light", viewport: PHONE, scheme: "light" },
   { name: "phone-dark", viewport: PHONE, scheme: "dark" },
 ] as const;
+
+const FREEDONIA =
+  "Freedonia is a small country. The capital of Freedonia is Fredville, on the Blue River.\n\n" +
+  "Freedonia exports cheese and violins. Its national bird is the grey heron.";
 
 async function screenshot(page: Page, name: string) {
   await Deno.mkdir(SCREENSHOTS, { recursive: true });
@@ -363,6 +369,64 @@ Deno.test({
     } finally {
       await browser.close();
       await Deno.remove(folder, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "browser first use: a stopped answer shows its mark and citations at once and after a reload; the server logs no error",
+  ...browserTestOptions,
+  async fn() {
+    await using llm = startFakeOpenAi();
+    llm.setReply(() => ({
+      chunks: ["Freedonia ", "exports ", ...Array.from({ length: 40 }, () => "cheese "), "THE END"],
+      delayMs: 150,
+    }));
+    const lines: { level: LogLevel; line: string }[] = [];
+    await using app = await createTestApp({
+      log: createLogger("debug", (line, level) => lines.push({ level, line })),
+    });
+    await app.json("/api/system/update-env", { json: genericOpenAiSettings(llm.baseURL) });
+    await app.json("/api/workspace/new", { json: { name: "Atlas" } });
+    const facts = await seedDocument(app.deps, "freedonia.txt", { text: FREEDONIA });
+    const embedded = await app.json("/api/workspace/atlas/update-embeddings", {
+      json: { adds: [facts.location] },
+    });
+    assert.equal(embedded.body.message, null);
+    const url = app.listen();
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: DESKTOP, colorScheme: "light" });
+      const errors = watchErrors(page);
+      await page.goto(`${url}/workspace/atlas`);
+      await hydrated(page);
+      await page.getByLabel("Your message").fill("What is the capital of Freedonia?");
+      await page.getByRole("button", { name: "Send" }).click();
+      const answer = page.locator(".message.assistant").last();
+      await answer.getByText("Freedonia exports cheese").waitFor();
+      await page.getByRole("button", { name: "Stop" }).click();
+      const stopped = Date.now();
+      await answer.getByText("Stopped", { exact: true }).waitFor({ timeout: 1000 });
+      await answer.getByRole("button", { name: "freedonia.txt" }).waitFor({ timeout: 2000 });
+      assert.ok(Date.now() - stopped < 2000, "the citations come without a reload");
+      const partial = await answer.locator(".message-text").innerText();
+      assert.match(partial, /^Freedonia exports cheese/);
+      assert.doesNotMatch(partial, /THE END/);
+      await page.getByRole("button", { name: "Regenerate" }).waitFor();
+      await screenshot(page, "stopped-desktop-light");
+
+      await page.reload();
+      await hydrated(page);
+      const reloaded = page.locator(".message.assistant").last();
+      await reloaded.getByText("Stopped", { exact: true }).waitFor();
+      await reloaded.getByRole("button", { name: "freedonia.txt" }).waitFor();
+      assert.equal(await reloaded.locator(".message-text").innerText(), partial, "the same text as before");
+      const logged = lines.filter((entry) => entry.level === "error").map((entry) => entry.line);
+      assert.deepEqual(logged, [], "a stopped answer is not a server error");
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
     }
   },
 });

@@ -430,3 +430,100 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "browser first use: images refused together are named in one toast, clear of the composer, on a phone",
+  ...browserTestOptions,
+  async fn() {
+    await using app = await createTestApp();
+    await app.json("/api/system/update-env", { json: genericOpenAiSettings("http://127.0.0.1:9/v1") });
+    await app.json("/api/workspace/new", { json: { name: "Pictures" } });
+    const folder = await Deno.makeTempDir();
+    const url = app.listen();
+    const browser = await launchChromium();
+    try {
+      const names = ["notes.txt", "report.pdf", "table.csv", "slides.pptx"];
+      const paths = [];
+      for (const name of names) {
+        paths.push(join(folder, name));
+        await Deno.writeTextFile(paths.at(-1)!, "not an image");
+      }
+      const page = await browser.newPage({ viewport: PHONE, colorScheme: "dark" });
+      const errors = watchErrors(page);
+      await page.goto(`${url}/workspace/pictures`);
+      await hydrated(page);
+      const most = await sampleToasts(page);
+      await page.getByTestId("image-input").setInputFiles(paths);
+      const toast = page.locator(".Toastify__toast--error");
+      for (const name of names) {
+        await toast.getByText(`${name} is not a PNG, JPEG, WebP or GIF image.`, { exact: false }).waitFor();
+      }
+      assert.deepEqual(await most(), { success: 0, error: 1, all: 1 }, "one toast names them all");
+      const lines = (await toast.innerText()).split("\n").filter((line) => line.trim());
+      assert.deepEqual(
+        lines,
+        names.map((name) => `${name} is not a PNG, JPEG, WebP or GIF image.`),
+        "a line each",
+      );
+      await assertToastsClear(page.getByRole("button", { name: "Send" }), page, "phone");
+      await screenshot(page, "refused-images-phone-dark");
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+      await Deno.remove(folder, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "browser first use: on a phone the document lists show long names whole beside their buttons",
+  ...browserTestOptions,
+  async fn() {
+    await using app = await createTestApp();
+    await app.json("/api/system/update-env", { json: genericOpenAiSettings("http://127.0.0.1:9/v1") });
+    await app.json("/api/workspace/new", { json: { name: "Reports" } });
+    const names = ["example.org-guide-to-quarterly-reports.html", "Minutes of the general meeting 2026.txt"];
+    const guide = await seedDocument(app.deps, names[0], { chunkSource: "link://https://example.org/guide" });
+    const minutes = await seedDocument(app.deps, names[1]);
+    const embedded = await app.json("/api/workspace/reports/update-embeddings", {
+      json: { adds: [guide.location, minutes.location] },
+    });
+    assert.equal(embedded.body.message, null);
+    const url = app.listen();
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: PHONE, colorScheme: "light" });
+      const errors = watchErrors(page);
+      await page.goto(`${url}/workspace/reports`);
+      await hydrated(page);
+      await page.getByRole("button", { name: "Documents (2)" }).click();
+      const manager = page.locator(".doc-manager");
+      await manager.getByRole("button", { name: `Watch ${names[0]}` }).waitFor();
+      await manager.locator(".doc-library").getByText("2 documents").waitFor();
+      for (const scheme of ["light", "dark"] as const) {
+        await layout(page, PHONE, scheme);
+        for (const list of [".doc-workspace", ".doc-library"]) {
+          for (const name of names) {
+            const title = manager.locator(`${list} .doc-title`, { hasText: name });
+            const fit = await title.evaluate((element) => {
+              const row = element.closest(".doc-row")!.getBoundingClientRect();
+              const box = element.getBoundingClientRect();
+              return {
+                whole: element.scrollHeight <= element.clientHeight + 1 &&
+                  element.scrollWidth <= element.clientWidth,
+                inRow: box.top >= row.top - 0.5 && box.bottom <= row.bottom + 0.5,
+              };
+            });
+            assert.ok(fit.whole, `${scheme} ${list}: "${name}" is shown whole`);
+            assert.ok(fit.inRow, `${scheme} ${list}: "${name}" stays in its row`);
+          }
+        }
+        await screenshot(page, `document-names-phone-${scheme}`);
+      }
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+    }
+  },
+});

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { Bounce, ToastContainer } from "react-toastify";
+import { TOAST_AUTO_CLOSE_MS } from "../lib/toast.ts";
 
 /** The one toast area of the page: bottom-centre, 5000 ms, light or dark as the system (spec 01 §9). */
 export default function Toaster() {
@@ -15,7 +16,7 @@ export default function Toaster() {
   return (
     <ToastContainer
       position="bottom-center"
-      autoClose={5000}
+      autoClose={TOAST_AUTO_CLOSE_MS}
       theme={theme}
       transition={Bounce}
       newestOnTop

@@ -9,6 +9,7 @@ import { MessageList } from "../features/chat/MessageList.tsx";
 import { Composer } from "../features/chat/Composer.tsx";
 import { SuggestedMessages } from "../features/chat/SuggestedMessages.tsx";
 import { DocumentsPanel } from "../features/documents/DocumentsPanel.tsx";
+import { usePermission } from "../features/auth/use_permission.ts";
 
 type Props = { slug: string; threadSlug: string | null };
 
@@ -19,6 +20,8 @@ export default function WorkspaceChat({ slug, threadSlug }: Props) {
   const [workspaceError, setWorkspaceError] = useState<string | null>(null);
   const [showDocuments, setShowDocuments] = useState(false);
   const chat = useChat(slug, threadSlug);
+  // Known before the documents open: a default user's panel must not ask for what the server refuses her.
+  const canManageDocuments = usePermission("documents:manage");
 
   useEffect(() => {
     const abort = new AbortController();
@@ -55,7 +58,7 @@ export default function WorkspaceChat({ slug, threadSlug }: Props) {
             className="button secondary"
             aria-expanded={showDocuments}
             onClick={() => setShowDocuments(!showDocuments)}
-            disabled={!workspace}
+            disabled={!workspace || canManageDocuments === null}
           >
             {t("documents.toggle", { count: workspace?.documents.length ?? 0 })}
           </button>
@@ -64,8 +67,8 @@ export default function WorkspaceChat({ slug, threadSlug }: Props) {
           {empty && (
             <div className="empty-chat">
               <p>{t("chat.empty")}</p>
-              {workspace && workspace.documents.length === 0 && (
-                <p className="muted">{t("chat.emptyHint")}</p>
+              {workspace && workspace.documents.length === 0 && canManageDocuments !== null && (
+                <p className="muted">{t(canManageDocuments ? "chat.emptyHint" : "chat.emptyHintReadOnly")}</p>
               )}
               <SuggestedMessages slug={slug} onPick={(message) => chat.send(message)} />
             </div>
@@ -73,8 +76,13 @@ export default function WorkspaceChat({ slug, threadSlug }: Props) {
         </MessageList>
         <Composer busy={chat.busy} onSend={chat.send} onStop={chat.stop} />
       </section>
-      {showDocuments && workspace && (
-        <DocumentsPanel workspace={workspace} onChange={setWorkspace} onOpenChange={setShowDocuments} />
+      {showDocuments && workspace && canManageDocuments !== null && (
+        <DocumentsPanel
+          workspace={workspace}
+          canManage={canManageDocuments}
+          onChange={setWorkspace}
+          onOpenChange={setShowDocuments}
+        />
       )}
       <Dialog open={chat.pendingDelete !== null} title={t("chat.delete.title")} onClose={chat.cancelDelete}>
         <p>{t("chat.delete.body")}</p>

@@ -57,8 +57,10 @@ export async function updateChatText(
     return;
   }
   const response = parseResponse(row) ?? fail("invalid_input", "This chat has no answer to edit.");
+  // An edited answer is the user's text, no longer a generation that was cut short.
+  const { stopped: _stopped, ...kept } = response;
   await deps.db.update(workspaceChats).set({
-    response: JSON.stringify({ ...response, text: input.newText }),
+    response: JSON.stringify({ ...kept, text: input.newText }),
     lastUpdatedAt: new Date(),
   }).where(eq(workspaceChats.id, row.id));
 }

@@ -11,6 +11,8 @@ export interface StoredResponse {
   type: string;
   attachments: unknown[];
   metrics: Partial<Metrics>;
+  /** Only on an answer cut short by its client (Stop) or by a shutdown: the text is what came until then. */
+  stopped?: true;
 }
 
 export type ChatRow = typeof workspaceChats.$inferSelect;
@@ -79,6 +81,8 @@ export async function historyOf(deps: Deps, scope: ChatScope): Promise<HistoryEn
       sentAt,
       feedbackScore: row.feedbackScore,
       metrics: response.metrics ?? {},
+      // Only when true, so complete answers keep the reference's exact shape (api-contract.md §5.4).
+      ...(response.stopped ? { stopped: true as const } : {}),
     });
   }
   return entries;

@@ -176,13 +176,14 @@ export async function* streamReply(
       usage?.outputTokens ?? count(text),
       startedAt,
     );
-  const save = (metrics: Metrics) =>
+  const save = (metrics: Metrics, stopped = false) =>
     saveChat(deps, scope, message, {
       text,
       sources: retrieved.sources,
       type: mode,
       attachments: images,
       metrics,
+      ...(stopped ? { stopped: true as const } : {}),
     });
 
   let settled = false;
@@ -219,7 +220,7 @@ export async function* streamReply(
   } finally {
     // The client left (or the server is stopping) mid-answer: keep what was generated (decisions.md).
     if (!settled && text) {
-      await save(finish()).catch((error) =>
+      await save(finish(), true).catch((error) =>
         deps.log.error("Cannot save the partial answer", {
           workspace: workspace.slug,
           error: messageOf(error),

@@ -4,6 +4,8 @@ import { workspaceChats, workspaces } from "../../db/schema.ts";
 import { ChatFrame, History } from "../../shared/api/chat.ts";
 import { createTestApp, genericOpenAiSettings, readFrames, type TestApp } from "../testing/test_app.ts";
 import { startFakeOpenAi } from "../testing/fake_openai.ts";
+import { createLogger } from "../log.ts";
+import type { LogLevel } from "../config.ts";
 
 const FREEDONIA =
   "Freedonia is a small country. The capital of Freedonia is Fredville, on the Blue River.\n\n" +
@@ -241,6 +243,65 @@ Deno.test("stream-chat saves the partial answer when the client goes away", asyn
   assert.ok(!saved.includes("w39"), "generation stopped");
   assert.equal(rows[0].include, true);
   assert.equal(app.deps.streams.size, 0, "the stream was released");
+});
+
+Deno.test("stream-chat: a client that aborts mid-answer logs no error, and the history marks the answer stopped", async () => {
+  await using llm = startFakeOpenAi();
+  llm.setReply(() => ({ chunks: Array.from({ length: 40 }, (_, index) => `w${index} `), delayMs: 25 }));
+  const lines: { level: LogLevel; line: string }[] = [];
+  await using app = await createTestApp({
+    log: createLogger("debug", (line, level) => lines.push({ level, line })),
+  });
+  await app.json("/api/system/update-env", { json: genericOpenAiSettings(llm.baseURL) });
+  const { slug } = await workspaceWithDocument(app);
+  const url = app.listen();
+
+  // Over a real connection, as the browser's Stop does it: the fetch is aborted while frames still come.
+  const abort = new AbortController();
+  const response = await fetch(`${url}/api/workspace/${slug}/stream-chat`, {
+    method: "POST",
+    body: JSON.stringify({ message: "Tell me about Freedonia" }),
+    signal: abort.signal,
+  });
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let received = "";
+  while ((received.match(/textResponseChunk/g) ?? []).length < 3) {
+    received += (await reader.read()).value ?? "";
+  }
+  abort.abort();
+  await reader.closed.catch(() => {});
+
+  let history: ReturnType<typeof History.parse>["history"] = [];
+  for (let attempt = 0; attempt < 100 && history.length === 0; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    history = History.parse((await app.json(`/api/workspace/${slug}/chats`)).body).history;
+  }
+  for (let attempt = 0; attempt < 50 && app.deps.streams.size > 0; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  assert.equal(app.deps.streams.size, 0, "the stream was released");
+  const errors = lines.filter((entry) => entry.level === "error").map((entry) => entry.line);
+  assert.deepEqual(errors, [], "a client leaving is not an error");
+  const answer = history[1];
+  assert.equal(answer?.role, "assistant");
+  if (answer?.role === "assistant") {
+    assert.match(answer.content, /^w0 w1 w2/);
+    assert.equal(answer.stopped, true, "a stopped answer says so");
+    assert.equal(answer.sources[0]?.title, "freedonia.txt", "with the citations it was given");
+    // Edited, the answer is the user's text and no longer a stopped generation.
+    const edited = await app.json(`/api/workspace/${slug}/update-chat`, {
+      json: { chatId: answer.chatId, newText: "My own words.", role: "assistant" },
+    });
+    assert.equal(edited.status, 200);
+    const after = History.parse((await app.json(`/api/workspace/${slug}/chats`)).body).history[1];
+    assert.equal(after.role === "assistant" && after.stopped, undefined);
+  }
+
+  // A finished answer carries no mark, so the history of older servers and of complete answers is unchanged.
+  llm.setReply(() => ({ chunks: ["Done."] }));
+  await readFrames(await chat(app, slug, "And now in full?"));
+  const complete = History.parse((await app.json(`/api/workspace/${slug}/chats`)).body).history.at(-1);
+  assert.equal(complete?.role === "assistant" && "stopped" in complete, false);
 });
 
 Deno.test("stream-chat in query mode refuses without context and saves the refusal hidden", async () => {

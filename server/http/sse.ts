@@ -25,10 +25,16 @@ export function sseResponse(
   const cleanup = () => deps.streams.close(controller);
   const iterator = produce(controller.signal)[Symbol.asyncIterator]();
   const encoder = new TextEncoder();
+  const path = new URL(request.url).pathname;
+  // A client that leaves (the Stop button, a closed tab) cancels the body while a frame is still being
+  // produced; that frame, and the end of the stream, then have nowhere to go and are dropped
+  // (api-contract.md §7.1).
+  let cancelled = false;
   const body = new ReadableStream<Uint8Array>({
     async pull(stream) {
       try {
         const { value, done } = await iterator.next();
+        if (cancelled) return;
         if (done) {
           cleanup();
           stream.close();
@@ -36,12 +42,13 @@ export function sseResponse(
         }
         stream.enqueue(encoder.encode(`data: ${JSON.stringify(value)}\n\n`));
       } catch (error) {
-        deps.log.error("The event stream failed", {
-          path: new URL(request.url).pathname,
-          error: messageOf(error),
-        });
         cleanup();
-        if (!controller.signal.aborted) {
+        if (cancelled) return;
+        if (controller.signal.aborted) {
+          // The server is stopping: an expected end, and no frame for a client about to be cut off.
+          deps.log.debug("The event stream ended early", { path, error: messageOf(error) });
+        } else {
+          deps.log.error("The event stream failed", { path, error: messageOf(error) });
           const frame = frames.abort(crypto.randomUUID(), "An unexpected error ended this response.");
           stream.enqueue(encoder.encode(`data: ${JSON.stringify(frame)}\n\n`));
         }
@@ -49,6 +56,8 @@ export function sseResponse(
       }
     },
     async cancel() {
+      cancelled = true;
+      deps.log.debug("The client left the event stream", { path });
       abort();
       try {
         await iterator.return?.(undefined);

@@ -2,7 +2,7 @@ import { loadConfig } from "../config.ts";
 import { boot } from "../boot.ts";
 import { createApp } from "../app.tsx";
 import type { Deps, Providers } from "../deps.ts";
-import { silentLogger } from "../log.ts";
+import { type Logger, silentLogger } from "../log.ts";
 import type { ProviderDeps } from "../providers/llm/registry.ts";
 
 export interface TestApp {
@@ -27,12 +27,14 @@ export async function createTestApp(
     providers?: Partial<Providers>;
     providerDeps?: ProviderDeps;
     storageDir?: string;
+    /** Where the server's log lines go; silent unless a test wants to read them. */
+    log?: Logger;
   } = {},
 ): Promise<TestApp> {
   const storageDir = options.storageDir ?? await Deno.makeTempDir({ prefix: "lectern-test-" });
   const config = loadConfig({ STORAGE_DIR: storageDir, LOG_LEVEL: "error", ...options.env });
   const booted = await boot(config, {
-    log: silentLogger,
+    log: options.log ?? silentLogger,
     providers: options.providers,
     providerDeps: options.providerDeps,
   });

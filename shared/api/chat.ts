@@ -89,6 +89,8 @@ export const HistoryEntry = z.union([
     sentAt: z.number(),
     feedbackScore: z.boolean().nullable(),
     metrics: z.record(z.string(), z.unknown()),
+    /** Lectern's own addition: present (true) only on an answer whose generation was stopped. */
+    stopped: z.literal(true).optional(),
   }),
 ]);
 export type HistoryEntry = z.infer<typeof HistoryEntry>;

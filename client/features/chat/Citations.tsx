@@ -19,8 +19,13 @@ export function Citations({ sources }: { sources: Source[] }) {
           const pages = citedPages(group.chunks);
           return (
             <li key={group.title}>
-              <button type="button" className="citation" onClick={() => setOpen(group.title)}>
-                {group.title}
+              <button
+                type="button"
+                className="citation"
+                title={group.title}
+                onClick={() => setOpen(group.title)}
+              >
+                <span className="citation-title">{group.title}</span>
                 {pages.length > 0 && (
                   <span className="citation-pages">
                     {t("chat.pages", { count: pages.length, pages: pages.join(", ") })}

@@ -4,11 +4,12 @@ import {
   type FormEvent,
   type KeyboardEvent,
   memo,
+  useEffect,
   useRef,
   useState,
 } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "../../lib/toast.ts";
+import { keepToastsAbove, toastSlot } from "../../lib/toast.ts";
 import { checkImages, IMAGE_TYPES, MAX_IMAGES, readAsDataUrl } from "./attachments.ts";
 import type { ChatAttachment } from "./messages.ts";
 import { CloseIcon, PaperclipIcon } from "./icons.tsx";
@@ -18,7 +19,8 @@ type Attached = ChatAttachment & { id: string };
 /**
  * The prompt box: Enter sends, Shift+Enter starts a new line; Stop while an answer streams. Images (PNG, JPEG,
  * WebP, GIF; at most 5 of 10 MB each) come from the attach button, a paste or a drop, and show as previews
- * that can be removed before sending.
+ * that can be removed before sending; the files refused at once are named together in one toast. Toasts rise
+ * above it, so none covers Send or the text being typed.
  */
 export const Composer = memo(function Composer(
   { busy, onSend, onStop }: {
@@ -32,28 +34,39 @@ export const Composer = memo(function Composer(
   const [images, setImages] = useState<Attached[]>([]);
   const [dragging, setDragging] = useState(false);
   const picker = useRef<HTMLInputElement>(null);
+  const form = useRef<HTMLFormElement>(null);
+  const refusals = useRef(toastSlot());
   // The count as of the last change, so that two quick additions cannot together pass the limit.
   const count = useRef(0);
+
+  useEffect(() => (form.current ? keepToastsAbove(form.current) : undefined), []);
 
   async function attach(files: File[]) {
     if (files.length === 0) return;
     const { accepted, rejected } = checkImages(files, count.current);
     count.current += accepted.length;
-    const tooMany = rejected.some((rejection) => rejection.reason === "count");
+    const problems: string[] = [];
     for (const rejection of rejected) {
-      if (rejection.reason === "type") toast.error(t("chat.attachments.wrongType", { name: rejection.name }));
-      if (rejection.reason === "size") toast.error(t("chat.attachments.tooLarge", { name: rejection.name }));
+      if (rejection.reason === "type") {
+        problems.push(t("chat.attachments.wrongType", { name: rejection.name }));
+      }
+      if (rejection.reason === "size") {
+        problems.push(t("chat.attachments.tooLarge", { name: rejection.name }));
+      }
     }
-    if (tooMany) toast.error(t("chat.attachments.tooMany", { max: MAX_IMAGES }));
+    if (rejected.some((rejection) => rejection.reason === "count")) {
+      problems.push(t("chat.attachments.tooMany", { max: MAX_IMAGES }));
+    }
     for (const file of accepted) {
       try {
         const image = await readAsDataUrl(file);
         setImages((current) => [...current, { ...image, id: crypto.randomUUID() }]);
       } catch {
         count.current -= 1;
-        toast.error(t("chat.attachments.readFailed", { name: file.name }));
+        problems.push(t("chat.attachments.readFailed", { name: file.name }));
       }
     }
+    if (problems.length > 0) refusals.current.show("error", problems.join("\n"));
   }
 
   const remove = (id: string) => {
@@ -95,6 +108,7 @@ export const Composer = memo(function Composer(
 
   return (
     <form
+      ref={form}
       className={`composer${images.length ? " has-attachments" : ""}${dragging ? " dragging" : ""}`}
       onSubmit={submit}
       onDragOver={(event) => {

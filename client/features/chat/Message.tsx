@@ -124,6 +124,9 @@ export const Message = memo(function Message({ message, canRegenerate, actions }
             />
           )
           : <p className="message-text">{message.content}</p>}
+        {assistant && message.stopped && !streaming && !editing && (
+          <p className="message-stopped" title={t("chat.stoppedHint")}>{t("chat.stopped")}</p>
+        )}
         {assistant && message.closed && !editing && <Citations sources={message.sources} />}
       </article>
       {!editing && !streaming && (

@@ -23,6 +23,8 @@ export interface ChatMessage {
   attachments?: ChatAttachment[];
   /** Thumbs up (true), down (false) or none; answers only. */
   feedbackScore?: boolean | null;
+  /** An answer whose generation was stopped before it ended: its text is what came until then. */
+  stopped?: boolean;
 }
 
 /** The events the message list understands: the stream's frames plus the local stop (spec 01 §4). */
@@ -59,6 +61,7 @@ export function fromHistory(entries: HistoryEntry[]): ChatMessage[] {
     if (entry.role === "assistant") {
       message.type = entry.type;
       message.feedbackScore = entry.feedbackScore;
+      if (entry.stopped) message.stopped = true;
     } else {
       const attachments = attachmentsOf(entry.attachments);
       if (attachments.length > 0) message.attachments = attachments;
@@ -215,7 +218,7 @@ export function applyEvent(messages: ChatMessage[], event: ChatEvent): ChatMessa
       if (last < 0 || next[last].role !== "assistant") return next;
       return replaced(
         next,
-        new Map([[last, { ...next[last], closed: true, animate: false, pending: false, sources: [] }]]),
+        new Map([[last, { ...next[last], closed: true, animate: false, pending: false, stopped: true }]]),
       );
     }
     default:
@@ -225,8 +228,9 @@ export function applyEvent(messages: ChatMessage[], event: ChatEvent): ChatMessa
 
 /**
  * After the stop button the server saves the text generated so far (api-contract.md §7.3 sequence 9) but
- * sends no chatId. Once the history holds that chat, the stopped answer and its prompt take its id and text.
- * Returns null while the history does not have it yet.
+ * sends no chatId, and the citations came only with the closing frame that never arrived. Once the history
+ * holds that chat, the stopped answer and its prompt take its id, text, citations and stopped mark, so the
+ * answer reads as it will after a reload. Returns null while the history does not have it yet.
  */
 export function adoptSavedChat(messages: ChatMessage[], history: HistoryEntry[]): ChatMessage[] | null {
   const last = messages.length - 1;
@@ -239,7 +243,13 @@ export function adoptSavedChat(messages: ChatMessage[], history: HistoryEntry[])
   if (!saved || saved.role !== "assistant" || known.has(saved.chatId)) return null;
   const copy = messages.slice();
   copy[last - 1] = { ...prompt, chatId: saved.chatId };
-  copy[last] = { ...answer, chatId: saved.chatId, content: saved.content };
+  copy[last] = {
+    ...answer,
+    chatId: saved.chatId,
+    content: saved.content,
+    sources: saved.sources,
+    stopped: saved.stopped === true,
+  };
   return copy;
 }
 

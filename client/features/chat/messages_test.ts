@@ -170,13 +170,15 @@ Deno.test("textResponse is a whole message; reset_chat keeps only the last messa
   assert.deepEqual(after.map((message) => message.content), ["Chat memory was reset!"]);
 });
 
-Deno.test("stopGeneration closes the last answer and clears its sources", () => {
+Deno.test("stopGeneration closes the last answer and marks it stopped, keeping what it has", () => {
   let messages = applyEvent(outgoing("hi"), chunk("u", "Some"));
   messages = [...messages.slice(0, -1), { ...messages[1], sources: [{ text: "x" }] }];
   const stopped = applyEvent(messages, { type: "stopGeneration" });
   assert.equal(stopped[1].closed, true);
   assert.equal(stopped[1].animate, false);
-  assert.deepEqual(stopped[1].sources, []);
+  assert.equal(stopped[1].stopped, true);
+  assert.equal(stopped[1].content, "Some");
+  assert.deepEqual(stopped[1].sources, [{ text: "x" }]);
   assert.equal(stopped[0], messages[0]);
   // Before the first token only the prompt stays.
   assert.equal(applyEvent(outgoing("hi"), { type: "stopGeneration" }).length, 1);
@@ -221,13 +223,29 @@ Deno.test("history entries keep attachments and feedback", () => {
   assert.equal(messages[1].feedbackScore, false);
 });
 
-Deno.test("after a stop, the saved chat gives the stopped pair its chatId and text", () => {
+Deno.test("after a stop, the saved chat gives the stopped pair its chatId, text, citations and mark", () => {
   const stopped = applyEvent(applyEvent(outgoing("q"), chunk("u", "Part")), { type: "stopGeneration" });
-  const saved = history(1);
+  const cited = { title: "doc.txt", text: "chunk" };
+  const saved = history(1).map((entry) =>
+    entry.role === "assistant" ? { ...entry, sources: [cited], stopped: true as const } : entry
+  );
   const adopted = adoptSavedChat(stopped, saved);
   assert.ok(adopted);
   assert.deepEqual(adopted.map((message) => message.chatId), [1, 1]);
   assert.equal(adopted[1].content, "answer 1");
+  assert.deepEqual(adopted[1].sources, [cited]);
+  assert.equal(adopted[1].stopped, true);
+  const reloaded = fromHistory(saved)[1];
+  const { uuid: _adoptedUuid, ...asAdopted } = adopted[1];
+  const { uuid: _reloadedUuid, ...asReloaded } = reloaded;
+  assert.deepEqual(
+    { ...asAdopted, type: asReloaded.type, feedbackScore: asReloaded.feedbackScore },
+    asReloaded,
+    "as after a reload",
+  );
+  // An answer that had in fact ended before the stop was saved whole: the mark goes, as after a reload.
+  const whole = adoptSavedChat(stopped, history(1));
+  assert.equal(whole?.[1].stopped, false);
   assert.equal(adoptSavedChat(fromHistory(saved), saved), null, "nothing to adopt");
   assert.equal(adoptSavedChat(stopped, []), null, "not saved yet");
 });

@@ -84,9 +84,12 @@ export function useChat(slug: string, threadSlug: string | null) {
     return () => abort.abort();
   }, [base]);
 
-  /** After a stop the server keeps the partial answer; once saved, it gives the pair its chatId. */
+  /**
+   * After a stop the server keeps the partial answer with its citations; once saved, it gives the pair its
+   * chatId and citations. Asked at once, then again a little later while the server is still saving it.
+   */
   const adoptAfterStop = useCallback(async (run: number) => {
-    for (const delay of [300, 800, 2000]) {
+    for (const delay of [0, 100, 250, 500, 1000, 2000]) {
       await pause(delay);
       if (run !== generation.current || busyRef.current) return;
       try {
@@ -203,8 +206,9 @@ export function useChat(slug: string, threadSlug: string | null) {
         toast.error(t("chat.errors.update"));
         return false;
       }
+      // An edited answer is the user's text, no longer a stopped generation (the server drops the mark too).
       update((current) =>
-        current.map((item) => (item.uuid === message.uuid ? { ...item, content: text } : item))
+        current.map((item) => item.uuid !== message.uuid ? item : { ...item, content: text, stopped: false })
       );
       return true;
     },

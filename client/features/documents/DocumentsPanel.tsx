@@ -7,19 +7,63 @@ import { UploadArea } from "./UploadArea.tsx";
 import { useUploads } from "./use_uploads.ts";
 import { WorkspacePane } from "./WorkspacePane.tsx";
 
+type PanelProps = {
+  workspace: WorkspaceDetail;
+  onChange: (workspace: WorkspaceDetail) => void;
+  /** Called with false by the close button; a state setter keeps the memo effective. */
+  onOpenChange?: (open: boolean) => void;
+};
+
 /**
- * The document manager beside the chat: uploads and links, the library of every stored document, and this
- * workspace's documents. Side by side when there is room, one above the other otherwise; "Expand" gives it
- * the whole width. Memoized: an answer streaming beside it does not render it again.
+ * The documents beside the chat. Someone who may manage documents (admin, manager, or anyone without accounts)
+ * gets the whole manager; anyone else reads the list of this workspace's documents, what its answers draw on,
+ * and is offered nothing the server would refuse. Memoized: an answer streaming beside it does not render it
+ * again.
  */
 export const DocumentsPanel = memo(function DocumentsPanel(
-  { workspace, onChange, onOpenChange }: {
-    workspace: WorkspaceDetail;
-    onChange: (workspace: WorkspaceDetail) => void;
-    /** Called with false by the close button; a state setter keeps the memo effective. */
-    onOpenChange?: (open: boolean) => void;
-  },
+  { canManage, ...props }: PanelProps & { canManage: boolean },
 ) {
+  return canManage ? <DocumentManager {...props} /> : <WorkspaceDocuments {...props} />;
+});
+
+function CloseButton({ onOpenChange }: Pick<PanelProps, "onOpenChange">) {
+  const { t } = useTranslation();
+  if (!onOpenChange) return null;
+  return (
+    <button
+      type="button"
+      className="icon-button"
+      aria-label={t("documents.close")}
+      onClick={() => onOpenChange(false)}
+    >
+      ×
+    </button>
+  );
+}
+
+/** This workspace's documents, read only: no upload, link, library, pin, watch or removal. */
+function WorkspaceDocuments({ workspace, onOpenChange }: PanelProps) {
+  const { t } = useTranslation();
+  return (
+    <section className="documents doc-manager read-only" aria-labelledby="documents-heading">
+      <header className="doc-header">
+        <h2 id="documents-heading" className="doc-heading">{t("documents.heading")}</h2>
+        <CloseButton onOpenChange={onOpenChange} />
+      </header>
+      <div className="doc-body">
+        <p className="muted small doc-read-only-note">{t("documents.readOnly")}</p>
+        <WorkspacePane workspace={workspace} readOnly />
+      </div>
+    </section>
+  );
+}
+
+/**
+ * The document manager: uploads and links, the library of every stored document, and this workspace's
+ * documents. Side by side when there is room, one above the other otherwise; "Expand" gives it the whole
+ * width.
+ */
+function DocumentManager({ workspace, onChange, onOpenChange }: PanelProps) {
   const { t } = useTranslation();
   const [expanded, setExpanded] = useState(false);
   const [dragging, setDragging] = useState(false);
@@ -79,16 +123,7 @@ export const DocumentsPanel = memo(function DocumentsPanel(
         >
           {t(expanded ? "documents.collapse" : "documents.expand")}
         </button>
-        {onOpenChange && (
-          <button
-            type="button"
-            className="icon-button"
-            aria-label={t("documents.close")}
-            onClick={() => onOpenChange(false)}
-          >
-            ×
-          </button>
-        )}
+        <CloseButton onOpenChange={onOpenChange} />
       </header>
       <div className="doc-body">
         <UploadArea
@@ -111,4 +146,4 @@ export const DocumentsPanel = memo(function DocumentsPanel(
       </div>
     </section>
   );
-});
+}

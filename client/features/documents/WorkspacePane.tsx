@@ -33,28 +33,41 @@ function markSeen(kind: Explained) {
   }
 }
 
-function WorkspaceRow(
-  { document, busy, onPin, onWatch, onRemove }: {
-    document: WorkspaceDocument;
-    busy: boolean;
-    onPin: (document: WorkspaceDocument) => void;
-    onWatch: (document: WorkspaceDocument) => void;
-    onRemove: (document: WorkspaceDocument) => void;
-  },
-) {
+type RowActions = {
+  busy: boolean;
+  onPin: (document: WorkspaceDocument) => void;
+  onWatch: (document: WorkspaceDocument) => void;
+  onRemove: (document: WorkspaceDocument) => void;
+};
+
+/** One document of the workspace; without actions (read only) its pin and watch show as plain marks. */
+function WorkspaceRow({ document, actions }: { document: WorkspaceDocument; actions: RowActions | null }) {
   const { t } = useTranslation();
   const info = workspaceDocumentInfo(document.metadata, document.filename);
   const canWatch = info.chunkSource.startsWith("link://");
+  const main = (
+    <span className="doc-row-main">
+      <span className="doc-title">{info.title}</span>
+      <span className="doc-meta">
+        {info.words !== null && info.tokens !== null
+          ? t("documents.size", { words: formatCount(info.words), tokens: formatCount(info.tokens) })
+          : document.docpath}
+      </span>
+    </span>
+  );
+  if (!actions) {
+    return (
+      <div className={`doc-row workspace-doc${document.pinned ? " pinned" : ""}`} title={info.title}>
+        {main}
+        {document.pinned && <span className="doc-badge">{t("documents.workspace.pinned")}</span>}
+        {document.watched && <span className="doc-badge">{t("documents.workspace.watching")}</span>}
+      </div>
+    );
+  }
+  const { busy, onPin, onWatch, onRemove } = actions;
   return (
     <div className={`doc-row workspace-doc${document.pinned ? " pinned" : ""}`} title={document.docpath}>
-      <span className="doc-row-main">
-        <span className="doc-title">{info.title}</span>
-        <span className="doc-meta">
-          {info.words !== null && info.tokens !== null
-            ? t("documents.size", { words: formatCount(info.words), tokens: formatCount(info.tokens) })
-            : document.docpath}
-        </span>
-      </span>
+      {main}
       <span className="doc-row-actions">
         <button
           type="button"
@@ -95,13 +108,16 @@ function WorkspaceRow(
   );
 }
 
-/** The documents of this workspace, newest first, with pin, watch and remove. */
+/** The documents of this workspace, newest first, with pin, watch and remove unless read only. */
 export function WorkspacePane(
-  { workspace, onWorkspace }: {
-    workspace: WorkspaceDetail;
-    onWorkspace: (workspace: WorkspaceDetail) => void;
-  },
+  props:
+    | { workspace: WorkspaceDetail; onWorkspace: (workspace: WorkspaceDetail) => void; readOnly?: false }
+    | { workspace: WorkspaceDetail; readOnly: true },
 ) {
+  const { workspace } = props;
+  const onWorkspace = (next: WorkspaceDetail) => {
+    if (!props.readOnly) props.onWorkspace(next);
+  };
   const { t } = useTranslation();
   const [busy, setBusy] = useState<Set<string>>(new Set());
   const [explain, setExplain] = useState<Explained | null>(null);
@@ -172,7 +188,11 @@ export function WorkspacePane(
         <span className="muted small">{t("documents.workspace.count", { count: documents.length })}</span>
       </div>
       {documents.length === 0
-        ? <p className="muted doc-empty">{t("documents.workspace.empty")}</p>
+        ? (
+          <p className="muted doc-empty">
+            {t(props.readOnly ? "documents.workspace.emptyReadOnly" : "documents.workspace.empty")}
+          </p>
+        )
         : (
           <VirtualList
             count={documents.length}
@@ -185,10 +205,9 @@ export function WorkspacePane(
               return (
                 <WorkspaceRow
                   document={document}
-                  busy={busy.has(document.docpath)}
-                  onPin={pin}
-                  onWatch={watch}
-                  onRemove={remove}
+                  actions={props.readOnly
+                    ? null
+                    : { busy: busy.has(document.docpath), onPin: pin, onWatch: watch, onRemove: remove }}
                 />
               );
             }}

@@ -1,19 +1,10 @@
-import { useEffect, useState } from "react";
-import { guardAllows, pageAuth } from "../../lib/auth.ts";
+import { usePermission } from "./use_permission.ts";
 
 /**
  * Whether the visitor may create and manage workspaces (admin or manager, or anyone without accounts). It is
- * true until the page's auth check says otherwise, as the server renders it; a default user then loses the
- * controls the server would refuse anyway.
+ * true until the page's auth check says otherwise, as the server renders it; controls that must never show to
+ * a default user, not even for a moment, also carry data-requires="adminOrManager" (app.css).
  */
 export function useCanManage(): boolean {
-  const [canManage, setCanManage] = useState(true);
-  useEffect(() => {
-    pageAuth().then((decision) => {
-      if (decision.state === "authenticated") {
-        setCanManage(guardAllows("adminOrManager", decision.multiUser, decision.user));
-      }
-    }).catch(() => {});
-  }, []);
-  return canManage;
+  return usePermission("workspace:manage") !== false;
 }

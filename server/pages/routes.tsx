@@ -6,6 +6,7 @@ import { LABELS } from "../settings/service.ts";
 import { t } from "../../client/lib/i18n.ts";
 import {
   LEGACY_ONBOARDING_STEPS,
+  loginReason,
   ONBOARDING_STEPS,
   SETTINGS_PAGES,
   type SettingsPage,
@@ -83,7 +84,11 @@ export function pagesApp(deps: Deps): Hono<AppEnv> {
         <Island
           name="Login"
           component={Login}
-          props={{ appName: appName(), newToken: c.req.query("nt") === "1" }}
+          props={{
+            appName: appName(),
+            newToken: c.req.query("nt") === "1",
+            reason: loginReason(c.req.query("reason")),
+          }}
         />
       </BareShell>,
       { title: t("pages.login.title"), islands: ["Toaster", "Login"], guard: "public" },

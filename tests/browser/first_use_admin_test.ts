@@ -1,8 +1,23 @@
 import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
-import { createTestApp } from "../../server/testing/test_app.ts";
+import { createTestApp, genericOpenAiSettings } from "../../server/testing/test_app.ts";
 import { addUser, multiUserInstance, type Session } from "../../server/testing/accounts.ts";
-import { browserTestOptions, hydrated, launchChromium, watchErrors } from "./chromium.ts";
+import { browserTestOptions, hydrated, launchChromium, SCREENSHOTS, watchErrors } from "./chromium.ts";
+
+const DESKTOP = { width: 1440, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+/** Screenshots of the page as it is now, in light and in dark, as test-results/first-use-<name>-<scheme>.png. */
+async function screenshots(page: Page, name: string) {
+  await Deno.mkdir(SCREENSHOTS, { recursive: true });
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    const path = fileURLToPath(new URL(`first-use-${name}-${colorScheme}.png`, SCREENSHOTS));
+    await page.screenshot({ path });
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+}
 
 /**
  * Stores a session the way the login screen does, so a test starts signed in without going through the
@@ -45,7 +60,7 @@ Deno.test({
     const url = app.listen();
     const browser = await launchChromium();
     try {
-      const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+      const page = await browser.newPage({ viewport: DESKTOP });
       const errors = watchErrors(page);
       const row = await openUsers(page, url, admin);
       assert.equal(await row.getByRole("button", { name: "Login link" }).count(), 0);
@@ -67,7 +82,7 @@ Deno.test({
     const url = app.listen();
     const browser = await launchChromium();
     try {
-      const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+      const page = await browser.newPage({ viewport: DESKTOP });
       const errors = watchErrors(page);
       const row = await openUsers(page, url, admin);
       await row.getByRole("button", { name: "Login link" }).click();
@@ -78,6 +93,97 @@ Deno.test({
       const adminRow = page.getByRole("row").filter({ hasText: "you" });
       assert.equal(await adminRow.getByRole("button", { name: "Login link" }).count(), 0, "none for oneself");
       assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+    }
+  },
+});
+
+/** Console errors other than failed calls (a refused login is a 401 by design). */
+const pageErrors = (errors: string[]) =>
+  errors.filter((error) => !/Failed to load resource: the server responded with a status of/.test(error));
+
+Deno.test({
+  name:
+    "browser: enabling multi-user mode asks first, then the login page says why; recovery codes stay on one line",
+  ...browserTestOptions,
+  async fn() {
+    await using app = await createTestApp();
+    // An open instance without a language model sends its pages to onboarding (spec 01 §2.2).
+    await app.json("/api/system/update-env", { json: genericOpenAiSettings("http://127.0.0.1:9/v1") });
+    const url = app.listen();
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: PHONE });
+      const errors = watchErrors(page);
+      await page.goto(`${url}/settings/security`);
+      await hydrated(page);
+      await page.getByLabel("Admin username").fill("firstadmin");
+      await page.getByLabel("Admin password").fill("first-admin-password");
+      const enable = page.getByRole("button", { name: "Enable multi-user mode" });
+      await enable.click();
+
+      const dialog = page.getByRole("dialog", { name: "Enable multi-user mode?" });
+      await dialog.waitFor();
+      const message = await dialog.textContent() ?? "";
+      assert.match(message, /"firstadmin" becomes the first admin/);
+      assert.match(message, /cannot be undone/);
+      await screenshots(page, "enable-multi-user-phone");
+      await page.setViewportSize(DESKTOP);
+      await screenshots(page, "enable-multi-user-desktop");
+      await page.setViewportSize(PHONE);
+
+      await dialog.getByRole("button", { name: "Cancel" }).click();
+      await dialog.waitFor({ state: "hidden" });
+      const mode = await app.json<{ multiUserMode: boolean }>("/api/system/multi-user-mode");
+      assert.equal(mode.body.multiUserMode, false, "Cancel changes nothing");
+      assert.equal(app.deps.settings.multiUserMode, false);
+      assert.equal(page.url(), `${url}/settings/security`);
+
+      await enable.click();
+      await dialog.getByRole("button", { name: "Enable multi-user mode" }).click();
+      await page.waitForURL(`${url}/login?reason=multi-user-enabled`);
+      await hydrated(page);
+      await page.getByText("Multi-user mode is on. Sign in with the admin account you just created.")
+        .waitFor();
+      assert.equal(app.deps.settings.multiUserMode, true);
+      await screenshots(page, "login-after-multi-user-phone");
+
+      await page.getByLabel("Username", { exact: true }).fill("firstadmin");
+      await page.getByLabel("Password", { exact: true }).fill("first-admin-password");
+      await page.getByRole("button", { name: "Sign in", exact: true }).click();
+      const codes = page.getByRole("dialog", { name: "Recovery codes" });
+      await codes.waitFor();
+      for (const viewport of [PHONE, DESKTOP]) {
+        await page.setViewportSize(viewport);
+        const lines = await page.locator(".recovery-codes li").evaluateAll((items) =>
+          items.map((item) => {
+            const style = getComputedStyle(item);
+            const lineHeight = style.lineHeight === "normal"
+              ? parseFloat(style.fontSize) * 1.2
+              : parseFloat(style.lineHeight);
+            const list = item.parentElement!;
+            return {
+              code: item.textContent,
+              lines: item.getBoundingClientRect().height / lineHeight,
+              clipped: list.scrollWidth > list.clientWidth,
+            };
+          })
+        );
+        assert.equal(lines.length, 4);
+        for (const line of lines) {
+          assert.ok(
+            line.lines < 1.5,
+            `${line.code} takes ${line.lines.toFixed(2)} lines at ${viewport.width} px`,
+          );
+          assert.equal(line.clipped, false, `${line.code} is whole at ${viewport.width} px`);
+        }
+      }
+      await page.setViewportSize(PHONE);
+      await screenshots(page, "recovery-codes-phone");
+      await page.setViewportSize(DESKTOP);
+      await screenshots(page, "recovery-codes-desktop");
+      assert.deepEqual(pageErrors(errors), []);
     } finally {
       await browser.close();
     }

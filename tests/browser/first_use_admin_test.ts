@@ -189,3 +189,70 @@ Deno.test({
     }
   },
 });
+
+/** Where the chosen provider sits in its list box, and whether any row still shows a text logo. */
+async function pickerState(page: Page) {
+  return await page.locator(".provider-list").first().evaluate((list) => {
+    const box = list.getBoundingClientRect();
+    const row = list.querySelector(".provider-option.selected");
+    const rect = row?.getBoundingClientRect();
+    const logos = [...list.querySelectorAll(".provider-logo")];
+    return {
+      selected: row?.querySelector(".provider-name")?.textContent ?? null,
+      checked: row?.querySelector("input")?.checked ?? false,
+      inView: rect !== undefined && rect.top >= box.top - 0.5 && rect.bottom <= box.bottom + 0.5,
+      rows: logos.length,
+      textLogos: logos.filter((logo) => (logo.textContent ?? "").trim() !== "").length,
+      svgLogos: logos.filter((logo) => logo.querySelector("svg") !== null).length,
+      pageScroll: globalThis.scrollY,
+    };
+  });
+}
+
+Deno.test({
+  name: "browser: provider lists open on the saved provider, in view, and show an icon of its kind",
+  ...browserTestOptions,
+  async fn() {
+    await using app = await createTestApp();
+    // Generic OpenAI is the last of the language models and of the embedders the lists offer.
+    await app.json("/api/system/update-env", {
+      json: genericOpenAiSettings("http://127.0.0.1:9/v1", {
+        EmbeddingEngine: "generic-openai",
+        EmbeddingBasePath: "http://127.0.0.1:9/v1",
+        EmbeddingModelPref: "fake-embedder",
+      }),
+    });
+    const url = app.listen();
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: DESKTOP });
+      const errors = watchErrors(page);
+      const lists = [
+        { path: "/settings/llm-preference", name: "llm", selected: "Generic OpenAI" },
+        { path: "/onboarding/llm-preference", name: "onboarding-llm", selected: "Generic OpenAI" },
+        { path: "/settings/embedding-preference", name: "embedder", selected: "Generic OpenAI" },
+        { path: "/settings/vector-database", name: "vector-database", selected: "LanceDB" },
+      ];
+      for (const [size, viewport] of [["desktop", DESKTOP], ["phone", PHONE]] as const) {
+        await page.setViewportSize(viewport);
+        for (const list of lists) {
+          await page.goto(`${url}${list.path}`);
+          await hydrated(page);
+          await page.locator(".provider-option.selected").waitFor();
+          const state = await pickerState(page);
+          const where = `${list.path} at ${size}`;
+          assert.equal(state.selected, list.selected, where);
+          assert.equal(state.checked, true, `${where}: the saved provider is the checked radio`);
+          assert.equal(state.inView, true, `${where}: the saved provider is inside the visible list`);
+          assert.equal(state.pageScroll, 0, `${where}: only the list scrolls, not the page`);
+          assert.equal(state.textLogos, 0, `${where}: no text stands in for an icon`);
+          assert.equal(state.svgLogos, state.rows, `${where}: every row has an svg icon`);
+          if (list.name !== "onboarding-llm") await screenshots(page, `providers-${list.name}-${size}`);
+        }
+      }
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+    }
+  },
+});

@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { createTestApp, genericOpenAiSettings } from "../../server/testing/test_app.ts";
 import { addUser, multiUserInstance, type Session } from "../../server/testing/accounts.ts";
+import { DEFAULT_REFUSAL, DEFAULT_SYSTEM_PROMPT } from "../../shared/api/workspaces.ts";
 import { browserTestOptions, hydrated, launchChromium, SCREENSHOTS, watchErrors } from "./chromium.ts";
 
 const DESKTOP = { width: 1440, height: 900 };
@@ -250,6 +251,83 @@ Deno.test({
           if (list.name !== "onboarding-llm") await screenshots(page, `providers-${list.name}-${size}`);
         }
       }
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "browser: the chat settings show the default prompt as a placeholder and save it untouched as none",
+  ...browserTestOptions,
+  async fn() {
+    await using app = await createTestApp();
+    await app.json("/api/system/update-env", { json: genericOpenAiSettings("http://127.0.0.1:9/v1") });
+    await app.json("/api/workspace/new", { json: { name: "Atlas" } });
+    type Row = { openAiPrompt: string | null; queryRefusalResponse: string | null };
+    const stored = async () => (await app.json<{ workspace: Row }>("/api/workspace/atlas")).body.workspace;
+    // A new workspace is stored with the default prompt's text (api-contract.md §5.1).
+    assert.equal((await stored()).openAiPrompt, DEFAULT_SYSTEM_PROMPT);
+    const url = app.listen();
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: DESKTOP });
+      const errors = watchErrors(page);
+      const open = async () => {
+        await page.goto(`${url}/workspace/atlas/settings/chat-settings`);
+        await hydrated(page);
+        await prompt.waitFor();
+      };
+      const prompt = page.getByLabel("Prompt", { exact: true });
+      const refusal = page.getByLabel("Query mode refusal response");
+      // Waits for the server's answer and for the form to take it in (Save reads "Saving..." until then); an
+      // earlier save's toast may still be showing, so the toast cannot tell.
+      const saveButton = page.getByRole("button", { name: "Save", exact: true });
+      const save = async () => {
+        const answer = page.waitForResponse((response) =>
+          response.url().endsWith("/api/workspace/atlas/update")
+        );
+        await saveButton.click();
+        assert.equal((await answer).status(), 200);
+        await saveButton.waitFor();
+      };
+      await open();
+
+      for (const [field, builtIn] of [[prompt, DEFAULT_SYSTEM_PROMPT], [refusal, DEFAULT_REFUSAL]] as const) {
+        assert.equal(await field.inputValue(), "", "no text of its own to show");
+        assert.equal(await field.getAttribute("placeholder"), builtIn);
+        const hintId = await field.getAttribute("aria-describedby");
+        const hint = await page.locator(`[id="${hintId}"]`).textContent() ?? "";
+        assert.ok(!hint.includes(builtIn), `the hint does not repeat the default: ${hint}`);
+        assert.ok(hint.length < 120, `the hint stays short: ${hint}`);
+      }
+      await prompt.evaluate((field) => field.scrollIntoView({ block: "center" }));
+      await screenshots(page, "chat-settings-desktop");
+      await page.setViewportSize(PHONE);
+      await prompt.evaluate((field) => field.scrollIntoView({ block: "center" }));
+      await screenshots(page, "chat-settings-phone");
+      await page.setViewportSize(DESKTOP);
+
+      await save();
+      const untouched = await stored();
+      assert.equal(untouched.openAiPrompt, null, "saved untouched: no prompt of its own");
+      assert.equal(untouched.queryRefusalResponse, null);
+
+      await prompt.fill("Answer as a librarian would.");
+      await refusal.fill("Atlas holds nothing on that.");
+      await save();
+      assert.equal((await stored()).openAiPrompt, "Answer as a librarian would.");
+      await open();
+      assert.equal(await prompt.inputValue(), "Answer as a librarian would.", "its own prompt shows as text");
+      assert.equal(await refusal.inputValue(), "Atlas holds nothing on that.");
+
+      await prompt.fill("");
+      await refusal.fill("");
+      await save();
+      const row = await stored();
+      assert.equal(row.openAiPrompt, null, "emptied: back to the default");
+      assert.equal(row.queryRefusalResponse, null);
       assert.deepEqual(errors, []);
     } finally {
       await browser.close();

@@ -12,6 +12,7 @@ import "./styles/documents.css";
 import "./styles/live_sync.css";
 import "./lib/i18n.ts";
 import { guardPage, pageGuard } from "./lib/page_guard.ts";
+import { revealIn } from "./lib/reveal.ts";
 import { toast } from "./lib/toast.ts";
 
 type IslandModule = { default: ComponentType<Record<string, unknown>> };
@@ -35,8 +36,19 @@ async function hydrateIslands() {
   document.documentElement.dataset.hydrated = "true";
 }
 
+/**
+ * On a phone the settings menu is a short scrolling box above the page, and the pages near its end (Security,
+ * Users, Invites) would open with their own entry out of sight; the box opens scrolled to it instead.
+ */
+function revealCurrentSettingsPage() {
+  const menu = document.querySelector<HTMLElement>(".settings-nav");
+  const current = menu?.querySelector<HTMLElement>('[aria-current="page"]');
+  if (menu && current) revealIn(menu, current, "center");
+}
+
 /** Guarded pages hydrate only once the visitor may see them (spec 01 §2.2); public pages at once. */
 async function start() {
+  revealCurrentSettingsPage();
   const outcome = await guardPage(pageGuard());
   if (!outcome.proceed) return;
   await hydrateIslands();

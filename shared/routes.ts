@@ -51,7 +51,7 @@ export type SettingsPage = keyof typeof SETTINGS_PAGES;
  * Why a visitor was sent to the login screen by their own change, so the screen can say so: the query flag
  * `reason` of /login.
  */
-export const LOGIN_REASONS = ["multi-user-enabled"] as const;
+export const LOGIN_REASONS = ["multi-user-enabled", "password-set"] as const;
 export type LoginReason = (typeof LOGIN_REASONS)[number];
 
 /** The `reason` query flag of /login, when it is one the login screen explains. */

@@ -93,8 +93,12 @@ export default function Login({ appName, newToken, reason }: Props) {
       <h1>{headings[view]}</h1>
       {view === "login" && (
         <>
-          {reason === "multi-user-enabled" && (
-            <p className="notice" role="status">{t("login.reasons.multiUserEnabled")}</p>
+          {reason && (
+            <p className="notice" role="status">
+              {reason === "multi-user-enabled"
+                ? t("login.reasons.multiUserEnabled")
+                : t("login.reasons.passwordSet")}
+            </p>
           )}
           <p className="muted">{mode === "multi" ? t("login.multiIntro") : t("login.singleIntro")}</p>
           <CredentialsForm mode={mode} onLogin={loggedIn} onForgotPassword={() => setView("recover")} />

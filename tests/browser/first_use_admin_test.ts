@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { createTestApp, genericOpenAiSettings } from "../../server/testing/test_app.ts";
-import { addUser, multiUserInstance, type Session } from "../../server/testing/accounts.ts";
+import { addUser, bearer, multiUserInstance, type Session } from "../../server/testing/accounts.ts";
+import { invites } from "../../db/schema.ts";
 import { DEFAULT_REFUSAL, DEFAULT_SYSTEM_PROMPT } from "../../shared/api/workspaces.ts";
 import { browserTestOptions, hydrated, launchChromium, SCREENSHOTS, watchErrors } from "./chromium.ts";
 
@@ -328,6 +329,130 @@ Deno.test({
       const row = await stored();
       assert.equal(row.openAiPrompt, null, "emptied: back to the default");
       assert.equal(row.queryRefusalResponse, null);
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "browser: with SIMPLE_SSO_NO_LOGIN, Settings → Invites offers no invitation the server would refuse",
+  ...browserTestOptions,
+  async fn() {
+    await using app = await createTestApp({ env: { SIMPLE_SSO_ENABLED: "1", SIMPLE_SSO_NO_LOGIN: "1" } });
+    // Credential logins are off, so the admin's session is the one enabling multi-user mode answers with.
+    const enabled = await app.json<Session>("/api/system/enable-multi-user", {
+      json: { username: "admin", password: "admin-password" },
+    });
+    const admin = enabled.body;
+    const refused = await app.json("/api/admin/invite/new", {
+      ...bearer(admin.token),
+      json: { workspaceIds: [] },
+    });
+    assert.equal(refused.status, 403, "the server refuses new invitations");
+    // An invitation from before the operator turned credential logins off.
+    await app.deps.db.insert(invites).values({ code: "older-invite-code", createdBy: admin.user.id });
+    const url = app.listen();
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: DESKTOP });
+      const errors = watchErrors(page);
+      await storeSession(page, url, admin);
+      await page.goto(`${url}/settings/invites`);
+      await hydrated(page);
+      const row = page.getByRole("row").filter({ hasText: "older-invite-code" });
+      await row.getByRole("button", { name: "Deactivate" }).waitFor();
+      await page.getByText(/^Invitations are off: this instance signs people in only through single sign-on/)
+        .waitFor();
+      assert.equal(await page.getByRole("button", { name: "Create invite" }).count(), 0);
+      assert.equal(
+        await row.getByRole("button", { name: "Copy link" }).count(),
+        0,
+        "its link would be refused",
+      );
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "browser: after setting an instance password the login page says why the visitor is there",
+  ...browserTestOptions,
+  async fn() {
+    await using app = await createTestApp();
+    await app.json("/api/system/update-env", { json: genericOpenAiSettings("http://127.0.0.1:9/v1") });
+    const url = app.listen();
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: PHONE });
+      const errors = watchErrors(page);
+      await page.goto(`${url}/settings/security`);
+      await hydrated(page);
+      await page.getByRole("switch", { name: "Protect this instance with a password" }).check();
+      await page.getByLabel("Password", { exact: true }).fill("correct horse");
+      await page.getByRole("button", { name: "Save", exact: true }).click();
+      await page.waitForURL(`${url}/login?reason=password-set`);
+      await hydrated(page);
+      await page.getByText("Password protection is on. Sign in with the password you just set.").waitFor();
+      assert.equal(app.deps.settings.requiresAuth, true);
+      await page.getByLabel("Password", { exact: true }).fill("correct horse");
+      await page.getByRole("button", { name: "Sign in", exact: true }).click();
+      await page.waitForURL(`${url}/`);
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "browser: admin pages on a phone open with their menu entry in view; invite codes keep one line",
+  ...browserTestOptions,
+  async fn() {
+    await using app = await createTestApp();
+    const admin = await multiUserInstance(app);
+    const invite = await app.json<{ invite: { code: string } }>("/api/admin/invite/new", {
+      ...bearer(admin.token),
+      json: { workspaceIds: [] },
+    });
+    const url = app.listen();
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: PHONE });
+      const errors = watchErrors(page);
+      await storeSession(page, url, admin);
+      for (const [size, viewport] of [["phone", PHONE], ["desktop", DESKTOP]] as const) {
+        await page.setViewportSize(viewport);
+        for (const path of ["security", "invites", "users"]) {
+          await page.goto(`${url}/settings/${path}`);
+          await hydrated(page);
+          const entry = await page.locator(".settings-nav").evaluate((menu) => {
+            const box = menu.getBoundingClientRect();
+            const current = menu.querySelector('[aria-current="page"]')!.getBoundingClientRect();
+            return {
+              inView: current.top >= box.top && current.bottom <= box.bottom,
+              page: globalThis.scrollY,
+            };
+          });
+          assert.equal(entry.inView, true, `${path} at ${size}: the menu shows the page's own entry`);
+          assert.equal(entry.page, 0, `${path} at ${size}: only the menu scrolls`);
+        }
+        const code = page.locator(".invite-code");
+        await page.goto(`${url}/settings/invites`);
+        await hydrated(page);
+        await code.waitFor();
+        assert.equal(await code.textContent(), invite.body.invite.code);
+        const lines = await code.evaluate((element) => {
+          const range = document.createRange();
+          range.selectNodeContents(element);
+          return range.getClientRects().length;
+        });
+        assert.equal(lines, 1, `the invite code keeps one line at ${size}`);
+        await screenshots(page, `invites-${size}`);
+      }
       assert.deepEqual(errors, []);
     } finally {
       await browser.close();

@@ -1,6 +1,7 @@
 import { useLayoutEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { ProviderKind } from "../../../shared/providers/llm_catalog.ts";
+import { revealIn } from "../../lib/reveal.ts";
 import { ProviderKindIcon } from "./ProviderKindIcon.tsx";
 
 export type PickerOption = { id: string; name: string; description: string; kind: ProviderKind };
@@ -16,21 +17,6 @@ type Props = {
   searchLabel?: string;
   disabled?: boolean;
 };
-
-/**
- * Scrolls the list box, never the page, so that `row` is fully in view: to the top of the box when `start`,
- * else by the least distance.
- */
-function reveal(list: HTMLElement, row: HTMLElement, start: boolean) {
-  const box = list.getBoundingClientRect();
-  const item = row.getBoundingClientRect();
-  const padding = parseFloat(getComputedStyle(list).paddingTop) || 0;
-  const above = item.top - box.top - list.clientTop - padding;
-  const below = item.bottom - (box.top + list.clientTop + list.clientHeight) + padding;
-  if (start && above !== 0) list.scrollTop += above;
-  else if (above < 0) list.scrollTop += above;
-  else if (below > 0) list.scrollTop += below;
-}
 
 /**
  * A searchable list of providers to choose one from: name, icon of its kind and description (spec 01 §2.6).
@@ -53,7 +39,7 @@ export function ProviderPicker(
   useLayoutEffect(() => {
     const row = list.current?.querySelector<HTMLElement>(".provider-option.selected");
     if (!list.current || !row) return;
-    reveal(list.current, row, !revealed.current);
+    revealIn(list.current, row, revealed.current ? "nearest" : "start");
     revealed.current = true;
   }, [selected, needle]);
 

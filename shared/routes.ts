@@ -72,9 +72,21 @@ export function loosestGuard(guards: readonly Guard[]): Guard {
   return order[Math.min(...guards.map((guard) => order.indexOf(guard)))] ?? "admin";
 }
 
+/**
+ * Why a visitor was sent to the login screen by their own change, so the screen can say so: the query flag
+ * `reason` of /login.
+ */
+export const LOGIN_REASONS = ["multi-user-enabled", "password-set"] as const;
+export type LoginReason = (typeof LOGIN_REASONS)[number];
+
+/** The `reason` query flag of /login, when it is one the login screen explains. */
+export function loginReason(value: string | null | undefined): LoginReason | null {
+  return LOGIN_REASONS.find((reason) => reason === value) ?? null;
+}
+
 export const paths = {
   home: () => "/",
-  login: () => "/login",
+  login: (reason?: LoginReason) => (reason ? `/login?reason=${reason}` : "/login"),
   workspace: (slug: string) => `/workspace/${encodeURIComponent(slug)}`,
   thread: (slug: string, threadSlug: string) =>
     `/workspace/${encodeURIComponent(slug)}/t/${encodeURIComponent(threadSlug)}`,

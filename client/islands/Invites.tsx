@@ -9,7 +9,9 @@ export default function Invites() {
   return (
     <SettingsPage page="invites">
       {(setup) =>
-        setup.MultiUserMode ? <InvitesScreen /> : <SingleUserNotice text={t("invites.singleUser")} />}
+        setup.MultiUserMode
+          ? <InvitesScreen invitesOff={setup.SimpleSSONoLogin === true} />
+          : <SingleUserNotice text={t("invites.singleUser")} />}
     </SettingsPage>
   );
 }

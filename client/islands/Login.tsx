@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { paths } from "../../shared/routes.ts";
+import { type LoginReason, paths } from "../../shared/routes.ts";
 import { LoadingBlock } from "../components/LoadingBlock.tsx";
 import { AuthCard } from "../features/auth/AuthCard.tsx";
 import { CredentialsForm } from "../features/auth/CredentialsForm.tsx";
@@ -11,7 +11,12 @@ import { fetchSetup } from "../features/settings/setup.ts";
 import { api, ApiError } from "../lib/api.ts";
 import { clearSession, readSession, storeSession } from "../lib/auth.ts";
 
-type Props = { appName: string; newToken: boolean };
+type Props = {
+  appName: string;
+  newToken: boolean;
+  /** The admin's own change that sent them here (the query flag `reason`), said above the form. */
+  reason: LoginReason | null;
+};
 type Mode = "loading" | "single" | "multi";
 type View = "login" | "recover" | "reset";
 
@@ -37,7 +42,7 @@ async function storedSessionValid(): Promise<boolean> {
  * /login (spec 01 §2.3): decides whether a login is needed; single-user asks for the instance password,
  * multi-user for a username and password, with the forgot-password flow and the recovery-codes modal.
  */
-export default function Login({ appName, newToken }: Props) {
+export default function Login({ appName, newToken, reason }: Props) {
   const { t } = useTranslation();
   const [mode, setMode] = useState<Mode>("loading");
   const [view, setView] = useState<View>("login");
@@ -88,6 +93,13 @@ export default function Login({ appName, newToken }: Props) {
       <h1>{headings[view]}</h1>
       {view === "login" && (
         <>
+          {reason && (
+            <p className="notice" role="status">
+              {reason === "multi-user-enabled"
+                ? t("login.reasons.multiUserEnabled")
+                : t("login.reasons.passwordSet")}
+            </p>
+          )}
           <p className="muted">{mode === "multi" ? t("login.multiIntro") : t("login.singleIntro")}</p>
           <CredentialsForm mode={mode} onLogin={loggedIn} onForgotPassword={() => setView("recover")} />
         </>

@@ -9,7 +9,9 @@ export default function Users() {
   return (
     <SettingsPage page="users">
       {(setup) =>
-        setup.MultiUserMode ? <UsersScreen /> : <SingleUserNotice text={t("users.singleUser.text")} />}
+        setup.MultiUserMode
+          ? <UsersScreen loginLinks={setup.SimpleSSOEnabled === true} />
+          : <SingleUserNotice text={t("users.singleUser.text")} />}
     </SettingsPage>
   );
 }

@@ -342,6 +342,32 @@ Deno.test("simple SSO answers 403 with a plain message when it is not enabled", 
   assert.equal(issue.status, 403);
 });
 
+Deno.test("GET /api/setup-complete tells admins whether simple SSO is on, and nobody before login", async () => {
+  await using app = await createTestApp({ env: { SIMPLE_SSO_ENABLED: "1", SIMPLE_SSO_NO_LOGIN: "1" } });
+  // Credential logins are off, so the admin's session is the one enabling multi-user mode answers with.
+  const enabled = await app.json<{ token: string }>("/api/system/enable-multi-user", {
+    json: { username: "admin", password: "admin-password" },
+  });
+  const full = await app.json<{ results: Record<string, unknown> }>(
+    "/api/setup-complete",
+    bearer(enabled.body.token),
+  );
+  assert.equal(full.body.results.SimpleSSOEnabled, true);
+  assert.equal(full.body.results.SimpleSSONoLogin, true);
+  const anonymous = await app.json<{ results: Record<string, unknown> }>("/api/setup-complete");
+  assert.ok(!("SimpleSSOEnabled" in anonymous.body.results), "not part of the login screen's fields");
+  assert.ok(!("SimpleSSONoLogin" in anonymous.body.results));
+
+  await using off = await createTestApp();
+  const offAdmin = await multiUserInstance(off);
+  const offSetup = await off.json<{ results: Record<string, unknown> }>(
+    "/api/setup-complete",
+    bearer(offAdmin.token),
+  );
+  assert.equal(offSetup.body.results.SimpleSSOEnabled, false);
+  assert.equal(offSetup.body.results.SimpleSSONoLogin, false);
+});
+
 Deno.test("SIMPLE_SSO_NO_LOGIN turns off username and password login", async () => {
   await using app = await createTestApp({ env: { SIMPLE_SSO_ENABLED: "1", SIMPLE_SSO_NO_LOGIN: "1" } });
   await app.json("/api/system/enable-multi-user", {

@@ -6,7 +6,7 @@ import { tokenCounter } from "../documents/tokens.ts";
 import type { ChatModel, ImageInput } from "../providers/llm/types.ts";
 import type { Embedder } from "../providers/embedders/types.ts";
 import type { WorkspaceRow } from "../workspaces/present.ts";
-import { DEFAULT_SYSTEM_PROMPT } from "../workspaces/service.ts";
+import { DEFAULT_REFUSAL, DEFAULT_SYSTEM_PROMPT } from "../../shared/api/workspaces.ts";
 import { type Frame, frames } from "./frames.ts";
 import { retrieve, type Retrieved } from "./retrieve.ts";
 import { type ChatScope, chatsInLastDay, parseResponse, recentChats, saveChat } from "./history.ts";
@@ -15,8 +15,6 @@ import { autoRenameThread } from "../threads/service.ts";
 import { expandPresets, listPresets } from "../presets/service.ts";
 import { resetMemory } from "./actions.ts";
 import { buildMessages, countMessageTokens, expandVariables, fitPrompt } from "./prompt.ts";
-
-export const DEFAULT_REFUSAL = "There is no relevant information in this workspace to answer your query.";
 
 export interface ReplyInput {
   actor: Actor;

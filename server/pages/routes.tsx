@@ -8,6 +8,7 @@ import {
   BUILT_SETTINGS_PAGES,
   type BuiltSettingsPage,
   LEGACY_ONBOARDING_STEPS,
+  loginReason,
   ONBOARDING_STEPS,
   SETTINGS_PAGES,
   WORKSPACE_SETTINGS_TABS,
@@ -89,7 +90,11 @@ export function pagesApp(deps: Deps): Hono<AppEnv> {
         <Island
           name="Login"
           component={Login}
-          props={{ appName: appName(), newToken: c.req.query("nt") === "1" }}
+          props={{
+            appName: appName(),
+            newToken: c.req.query("nt") === "1",
+            reason: loginReason(c.req.query("reason")),
+          }}
         />
       </BareShell>,
       { title: t("pages.login.title"), islands: ["Toaster", "Login"], guard: "public" },

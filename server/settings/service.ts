@@ -162,11 +162,9 @@ export class SettingsService {
    * the login and onboarding screens need (decisions.md "Security").
    */
   setupResults(
-    options: { full: boolean; requiresAuth: boolean; simpleSso?: { enabled: boolean; noLogin: boolean } },
+    options: { full: boolean; requiresAuth: boolean; simpleSso: { enabled: boolean; noLogin: boolean } },
   ): Record<string, unknown> {
     const base: Record<string, unknown> = {
-      SimpleSSOEnabled: options.simpleSso?.enabled ?? false,
-      SimpleSSONoLogin: Boolean(options.simpleSso?.enabled && options.simpleSso.noLogin),
       MultiUserMode: this.multiUserMode,
       RequiresAuth: options.requiresAuth,
       OnboardingComplete: this.label(LABELS.onboardingComplete) === "true",
@@ -176,7 +174,12 @@ export class SettingsService {
       CustomAppName: this.label(LABELS.customAppName) ?? null,
     };
     if (!options.full) return base;
-    const results: Record<string, unknown> = { ...base };
+    // The screens that issue login links and invitations offer only what the server will then accept.
+    const results: Record<string, unknown> = {
+      ...base,
+      SimpleSSOEnabled: options.simpleSso.enabled,
+      SimpleSSONoLogin: options.simpleSso.enabled && options.simpleSso.noLogin,
+    };
     for (const definition of SETTING_KEYS) {
       const value = this.value(definition.key);
       if (definition.secret) results[definition.key] = value !== undefined && value !== "";

@@ -44,7 +44,11 @@ export function publicSystemRoutes(deps: Deps) {
       const actor = await optionalActor(deps, c.req.header("Authorization"));
       const full = actor?.role === "admin" || actor?.role === "manager";
       return c.json({
-        results: deps.settings.setupResults({ full, requiresAuth: deps.settings.requiresAuth }),
+        results: deps.settings.setupResults({
+          full,
+          requiresAuth: deps.settings.requiresAuth,
+          simpleSso: deps.config.simpleSso,
+        }),
       });
     });
 }

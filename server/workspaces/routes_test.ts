@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
-import { Workspace, WorkspaceDetail } from "../../shared/api/workspaces.ts";
-import { createTestApp } from "../testing/test_app.ts";
+import {
+  DEFAULT_REFUSAL,
+  DEFAULT_SYSTEM_PROMPT,
+  Workspace,
+  WorkspaceDetail,
+} from "../../shared/api/workspaces.ts";
+import { createTestApp, genericOpenAiSettings, readFrames } from "../testing/test_app.ts";
+import { startFakeOpenAi } from "../testing/fake_openai.ts";
 
 Deno.test("POST /api/workspace/new creates a workspace with the reference slug and default prompt", async () => {
   await using app = await createTestApp();
@@ -59,4 +65,41 @@ Deno.test("GET /api/workspaces lists and GET /api/workspace/:slug returns the de
   const missing = await app.json("/api/workspace/nope");
   assert.equal(missing.status, 404);
   assert.deepEqual(missing.body, { workspace: null });
+});
+
+Deno.test("an empty prompt or refusal response is stored as null and chats then use the defaults", async () => {
+  await using llm = startFakeOpenAi();
+  await using app = await createTestApp();
+  await app.json("/api/system/update-env", { json: genericOpenAiSettings(llm.baseURL) });
+  const created = await app.json<{ workspace: Workspace }>("/api/workspace/new", { json: { name: "Atlas" } });
+  assert.equal(created.body.workspace.openAiPrompt, DEFAULT_SYSTEM_PROMPT, "api-contract.md §5.1");
+  type Answer = { workspace: Workspace };
+  const own = await app.json<Answer>("/api/workspace/atlas/update", {
+    json: { openAiPrompt: "Answer as a librarian.", queryRefusalResponse: "Not in Atlas." },
+  });
+  assert.equal(own.body.workspace.openAiPrompt, "Answer as a librarian.");
+  assert.equal(own.body.workspace.queryRefusalResponse, "Not in Atlas.");
+
+  const cleared = await app.json<Answer>("/api/workspace/atlas/update", {
+    json: { openAiPrompt: "", queryRefusalResponse: "   " },
+  });
+  assert.equal(cleared.status, 200);
+  assert.equal(cleared.body.workspace.openAiPrompt, null);
+  assert.equal(cleared.body.workspace.queryRefusalResponse, null);
+  const stored = await app.json<Answer>("/api/workspace/atlas");
+  assert.equal(stored.body.workspace.openAiPrompt, null, "no prompt of its own");
+  assert.equal(stored.body.workspace.queryRefusalResponse, null);
+
+  const chat = (message: string) =>
+    app.request("/api/workspace/atlas/stream-chat", { method: "POST", body: JSON.stringify({ message }) });
+  await readFrames(await chat("Hello"));
+  const system = llm.chatRequests[0].messages[0];
+  assert.equal(system.role, "system");
+  assert.ok(system.content.startsWith(DEFAULT_SYSTEM_PROMPT.split("{datetime}")[0]), system.content);
+  assert.ok(!system.content.includes("{datetime}"), "the default's variables are filled in");
+
+  await app.json("/api/workspace/atlas/update", { json: { chatMode: "query" } });
+  const frames = await readFrames(await chat("Anything in the documents?"));
+  assert.equal(frames[0].type, "textResponse");
+  assert.equal(frames[0].textResponse, DEFAULT_REFUSAL);
 });

@@ -2,15 +2,11 @@ import { and, asc, eq } from "drizzle-orm";
 import { workspaceDocuments, workspaces, workspaceUsers } from "../../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import type { Actor } from "../auth/actor.ts";
-import type { WorkspaceDetail } from "../../shared/api/workspaces.ts";
+import { DEFAULT_SYSTEM_PROMPT, type WorkspaceDetail } from "../../shared/api/workspaces.ts";
 import { fail } from "../errors.ts";
 import { contextWindowFromSettings } from "../providers/llm/registry.ts";
 import { presentWorkspace, presentWorkspaceDocument, type WorkspaceRow } from "./present.ts";
 import { workspaceSlug } from "./slug.ts";
-
-/** The reference's built-in system prompt (api-contract.md §5.1). */
-export const DEFAULT_SYSTEM_PROMPT =
-  "Given the following conversation, relevant context, and a follow up question, reply with an answer to the current question the user is asking. The current date and time is {datetime}. Return only your response to the question given the above information following the users instructions as needed.";
 
 /** Whether the actor may see a workspace: admins and managers see all, a default user its memberships. */
 export async function canSeeWorkspace(deps: Deps, actor: Actor, workspace: WorkspaceRow): Promise<boolean> {

@@ -2,6 +2,16 @@ import { z } from "zod";
 
 export const CHAT_MODES = ["chat", "query"] as const;
 
+/**
+ * The system prompt of a workspace without one of its own (api-contract.md §5.1); `{datetime}` is filled in
+ * per chat. Shared so the settings form can show the very text the server sends, not a translation of it.
+ */
+export const DEFAULT_SYSTEM_PROMPT =
+  "Given the following conversation, relevant context, and a follow up question, reply with an answer to the current question the user is asking. The current date and time is {datetime}. Return only your response to the question given the above information following the users instructions as needed.";
+
+/** The query-mode answer when no document context is found, for a workspace without its own (spec 01 §9). */
+export const DEFAULT_REFUSAL = "There is no relevant information in this workspace to answer your query.";
+
 /** A workspace row as `GET /api/workspaces` and `POST /api/workspace/new` return it (api-contract.md §5.1). */
 export const Workspace = z.object({
   id: z.number(),
@@ -80,8 +90,11 @@ const numberLike = (label: string) =>
     z.number({ error: `${label} must be a number` }),
   );
 const blankToNull = (value: unknown) => (value === "" || value === undefined ? null : value);
+/** Text of only spaces says nothing either: stored as null, so the default applies instead of a blank prompt. */
+const blankTextToNull = (value: unknown) =>
+  typeof value === "string" && value.trim() === "" ? null : blankToNull(value);
 const optionalText = (label: string, max: number) =>
-  z.preprocess(blankToNull, z.string({ error: `${label} must be text` }).max(max).nullable());
+  z.preprocess(blankTextToNull, z.string({ error: `${label} must be text` }).max(max).nullable());
 
 /**
  * `POST /api/workspace/:slug/update`: the writable fields of api-contract.md §5.1. Numbers may come as text

@@ -1,4 +1,4 @@
-import type { AutoDetect, ModelLookup, SettingField } from "./llm_catalog.ts";
+import type { AutoDetect, ModelLookup, ProviderKind, SettingField } from "./llm_catalog.ts";
 
 /** The embedding engines named by spec 01 §3. */
 export const EMBEDDING_ENGINE_IDS = [
@@ -18,6 +18,7 @@ export type EmbeddingEngineId = (typeof EMBEDDING_ENGINE_IDS)[number];
 export interface EmbedderEntry {
   id: EmbeddingEngineId;
   name: string;
+  kind: ProviderKind;
   /** The settings form; an engine without a form and not built in cannot be chosen in this version. */
   fields: SettingField[];
   builtIn?: boolean;
@@ -95,6 +96,7 @@ export const EMBEDDERS: readonly EmbedderEntry[] = [
   {
     id: "native",
     name: "Lectern Embedder",
+    kind: "built-in",
     builtIn: true,
     defaultMaxChunkLength: 1000,
     fields: [{
@@ -108,6 +110,7 @@ export const EMBEDDERS: readonly EmbedderEntry[] = [
   {
     id: "openai",
     name: "OpenAI",
+    kind: "cloud",
     defaultMaxChunkLength: 8191,
     fields: [
       { key: "OpenAiKey", type: "password", required: true },
@@ -123,6 +126,7 @@ export const EMBEDDERS: readonly EmbedderEntry[] = [
   {
     id: "azure",
     name: "Azure OpenAI",
+    kind: "cloud",
     defaultMaxChunkLength: 2048,
     fields: [
       {
@@ -143,6 +147,7 @@ export const EMBEDDERS: readonly EmbedderEntry[] = [
   {
     id: "localai",
     name: "Local AI",
+    kind: "local",
     local: true,
     defaultMaxChunkLength: 1000,
     lookup: {
@@ -162,6 +167,7 @@ export const EMBEDDERS: readonly EmbedderEntry[] = [
   {
     id: "ollama",
     name: "Ollama",
+    kind: "local",
     local: true,
     defaultMaxChunkLength: 1000,
     lookup: { provider: "ollama", basePathField: "EmbeddingBasePath" },
@@ -175,6 +181,7 @@ export const EMBEDDERS: readonly EmbedderEntry[] = [
   {
     id: "lmstudio",
     name: "LM Studio",
+    kind: "local",
     local: true,
     defaultMaxChunkLength: 1000,
     lookup: { provider: "lmstudio", basePathField: "EmbeddingBasePath" },
@@ -188,6 +195,7 @@ export const EMBEDDERS: readonly EmbedderEntry[] = [
   {
     id: "cohere",
     name: "Cohere",
+    kind: "cloud",
     defaultMaxChunkLength: 1945,
     fields: [
       { key: "CohereApiKey", type: "password", required: true },
@@ -209,6 +217,7 @@ export const EMBEDDERS: readonly EmbedderEntry[] = [
   {
     id: "voyageai",
     name: "Voyage AI",
+    kind: "cloud",
     defaultMaxChunkLength: 4000,
     fields: [
       { key: "VoyageAiApiKey", type: "password", required: true },
@@ -224,6 +233,7 @@ export const EMBEDDERS: readonly EmbedderEntry[] = [
   {
     id: "litellm",
     name: "LiteLLM",
+    kind: "self-hosted",
     local: true,
     defaultMaxChunkLength: 1000,
     fields: [
@@ -236,6 +246,7 @@ export const EMBEDDERS: readonly EmbedderEntry[] = [
   {
     id: "generic-openai",
     name: "Generic OpenAI",
+    kind: "self-hosted",
     defaultMaxChunkLength: 1000,
     fields: [
       { key: "EmbeddingBasePath", type: "url", required: true, placeholder: "https://api.example.com/v1" },
@@ -300,6 +311,7 @@ export type VectorDbId = (typeof VECTOR_DB_IDS)[number];
 export interface VectorDbEntry {
   id: VectorDbId;
   name: string;
+  kind: ProviderKind;
   /** Available in this version: only these can be chosen. */
   builtIn: boolean;
   /** Stored inside Lectern's storage folder, with nothing to configure. */
@@ -309,10 +321,11 @@ export interface VectorDbEntry {
 }
 
 export const VECTOR_DBS: readonly VectorDbEntry[] = [
-  { id: "lancedb", name: "LanceDB", builtIn: true, embedded: true, fields: [] },
+  { id: "lancedb", name: "LanceDB", kind: "built-in", builtIn: true, embedded: true, fields: [] },
   {
     id: "chroma",
     name: "Chroma",
+    kind: "self-hosted",
     builtIn: true,
     fields: [
       { key: "ChromaEndpoint", type: "url", required: true, placeholder: "http://localhost:8000" },
@@ -320,10 +333,10 @@ export const VECTOR_DBS: readonly VectorDbEntry[] = [
       { key: "ChromaApiKey", type: "password", required: false },
     ],
   },
-  { id: "pinecone", name: "Pinecone", builtIn: false, fields: [] },
-  { id: "qdrant", name: "Qdrant", builtIn: false, fields: [] },
-  { id: "weaviate", name: "Weaviate", builtIn: false, fields: [] },
-  { id: "milvus", name: "Milvus", builtIn: false, fields: [] },
-  { id: "zilliz", name: "Zilliz Cloud", builtIn: false, fields: [] },
-  { id: "astra", name: "AstraDB", builtIn: false, fields: [] },
+  { id: "pinecone", name: "Pinecone", kind: "cloud", builtIn: false, fields: [] },
+  { id: "qdrant", name: "Qdrant", kind: "self-hosted", builtIn: false, fields: [] },
+  { id: "weaviate", name: "Weaviate", kind: "self-hosted", builtIn: false, fields: [] },
+  { id: "milvus", name: "Milvus", kind: "self-hosted", builtIn: false, fields: [] },
+  { id: "zilliz", name: "Zilliz Cloud", kind: "cloud", builtIn: false, fields: [] },
+  { id: "astra", name: "AstraDB", kind: "cloud", builtIn: false, fields: [] },
 ];

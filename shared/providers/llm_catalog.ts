@@ -60,9 +60,16 @@ export interface AutoDetect {
   suffix: string;
 }
 
+/**
+ * Where a provider runs, which the provider lists show as its icon: a hosted cloud API, a model server on
+ * this machine or network, an OpenAI-compatible or self-hosted endpoint of the admin's, or built into Lectern.
+ */
+export type ProviderKind = "cloud" | "local" | "self-hosted" | "built-in";
+
 export interface LlmProviderEntry {
   id: LlmProviderId;
   name: string;
+  kind: ProviderKind;
   /** The settings form; a provider whose form is empty cannot be chosen in this version. */
   fields: SettingField[];
   /** The key that names the chosen model, reported as `LLMModel`. */
@@ -95,15 +102,15 @@ const OLLAMA_PERFORMANCE = [{ value: "base", label: "Base" }, {
   label: "Maximum",
 }] as const;
 
-const entry = (id: LlmProviderId, name: string, rest: Partial<LlmProviderEntry> = {}): LlmProviderEntry => ({
-  id,
-  name,
-  fields: [],
-  ...rest,
-});
+const entry = (
+  id: LlmProviderId,
+  name: string,
+  kind: ProviderKind,
+  rest: Partial<LlmProviderEntry> = {},
+): LlmProviderEntry => ({ id, name, kind, fields: [], ...rest });
 
 export const LLM_PROVIDERS: readonly LlmProviderEntry[] = [
-  entry("openai", "OpenAI", {
+  entry("openai", "OpenAI", "cloud", {
     fields: [
       { key: "OpenAiKey", type: "password", required: true, placeholder: "sk-..." },
       { key: "OpenAiModelPref", type: "model", required: true, defaultValue: "gpt-4o-mini" },
@@ -112,7 +119,7 @@ export const LLM_PROVIDERS: readonly LlmProviderEntry[] = [
     defaultTokenLimit: 128_000,
     lookup: { provider: "openai", apiKeyField: "OpenAiKey" },
   }),
-  entry("azure", "Azure OpenAI", {
+  entry("azure", "Azure OpenAI", "cloud", {
     fields: [
       {
         key: "AzureOpenAiEndpoint",
@@ -133,7 +140,7 @@ export const LLM_PROVIDERS: readonly LlmProviderEntry[] = [
     modelKey: "AzureOpenAiModelPref",
     tokenLimitKey: "AzureOpenAiTokenLimit",
   }),
-  entry("anthropic", "Anthropic", {
+  entry("anthropic", "Anthropic", "cloud", {
     fields: [
       { key: "AnthropicApiKey", type: "password", required: true, placeholder: "sk-ant-..." },
       { key: "AnthropicModelPref", type: "model", required: true, defaultValue: "claude-2" },
@@ -142,9 +149,9 @@ export const LLM_PROVIDERS: readonly LlmProviderEntry[] = [
     defaultTokenLimit: 200_000,
     lookup: { provider: "anthropic", apiKeyField: "AnthropicApiKey" },
   }),
-  entry("gemini", "Gemini"),
-  entry("huggingface", "HuggingFace"),
-  entry("ollama", "Ollama", {
+  entry("gemini", "Gemini", "cloud"),
+  entry("huggingface", "HuggingFace", "cloud"),
+  entry("ollama", "Ollama", "local", {
     fields: [
       { key: "OllamaLLMBasePath", type: "url", required: true, placeholder: "http://127.0.0.1:11434" },
       { key: "OllamaLLMModelPref", type: "model", required: true },
@@ -171,8 +178,8 @@ export const LLM_PROVIDERS: readonly LlmProviderEntry[] = [
     autoDetect: { suffix: ":11434" },
     local: true,
   }),
-  entry("novita", "Novita AI"),
-  entry("lmstudio", "LM Studio", {
+  entry("novita", "Novita AI", "cloud"),
+  entry("lmstudio", "LM Studio", "local", {
     fields: [
       { key: "LMStudioBasePath", type: "url", required: true, placeholder: "http://localhost:1234/v1" },
       { key: "LMStudioModelPref", type: "model", required: true },
@@ -184,7 +191,7 @@ export const LLM_PROVIDERS: readonly LlmProviderEntry[] = [
     autoDetect: { suffix: ":1234/v1" },
     local: true,
   }),
-  entry("localai", "Local AI", {
+  entry("localai", "Local AI", "local", {
     fields: [
       { key: "LocalAiBasePath", type: "url", required: true, placeholder: "http://localhost:8080/v1" },
       { key: "LocalAiApiKey", type: "password", required: false },
@@ -202,19 +209,19 @@ export const LLM_PROVIDERS: readonly LlmProviderEntry[] = [
     autoDetect: { suffix: ":8080/v1" },
     local: true,
   }),
-  entry("koboldcpp", "KoboldCPP"),
-  entry("textgenwebui", "Oobabooga Web UI"),
-  entry("togetherai", "Together AI"),
-  entry("fireworksai", "Fireworks AI"),
-  entry("mistral", "Mistral"),
-  entry("perplexity", "Perplexity AI"),
-  entry("openrouter", "OpenRouter"),
-  entry("groq", "Groq"),
-  entry("cohere", "Cohere"),
-  entry("litellm", "LiteLLM"),
-  entry("deepseek", "DeepSeek"),
-  entry("apipie", "APIpie"),
-  entry("generic-openai", "Generic OpenAI", {
+  entry("koboldcpp", "KoboldCPP", "local"),
+  entry("textgenwebui", "Oobabooga Web UI", "local"),
+  entry("togetherai", "Together AI", "cloud"),
+  entry("fireworksai", "Fireworks AI", "cloud"),
+  entry("mistral", "Mistral", "cloud"),
+  entry("perplexity", "Perplexity AI", "cloud"),
+  entry("openrouter", "OpenRouter", "cloud"),
+  entry("groq", "Groq", "cloud"),
+  entry("cohere", "Cohere", "cloud"),
+  entry("litellm", "LiteLLM", "self-hosted"),
+  entry("deepseek", "DeepSeek", "cloud"),
+  entry("apipie", "APIpie", "cloud"),
+  entry("generic-openai", "Generic OpenAI", "self-hosted", {
     fields: [
       {
         key: "GenericOpenAiBasePath",
@@ -230,9 +237,9 @@ export const LLM_PROVIDERS: readonly LlmProviderEntry[] = [
     modelKey: "GenericOpenAiModelPref",
     tokenLimitKey: "GenericOpenAiTokenLimit",
   }),
-  entry("bedrock", "AWS Bedrock"),
-  entry("xai", "xAI"),
-  entry("native", "Native"),
+  entry("bedrock", "AWS Bedrock", "cloud"),
+  entry("xai", "xAI", "cloud"),
+  entry("native", "Native", "built-in"),
 ];
 
 export function llmProvider(id: string): LlmProviderEntry | undefined {

@@ -60,6 +60,7 @@ export function ProviderChoiceForm(props: Props) {
         options={props.choices.map((choice) => ({
           id: choice.id,
           name: choice.name,
+          kind: choice.kind,
           description: t(`${namespace}.providers.${choice.id}`),
         }))}
         selected={form.selected}

@@ -1,7 +1,10 @@
-import { useState } from "react";
+import { useLayoutEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import type { ProviderKind } from "../../../shared/providers/llm_catalog.ts";
+import { revealIn } from "../../lib/reveal.ts";
+import { ProviderKindIcon } from "./ProviderKindIcon.tsx";
 
-export type PickerOption = { id: string; name: string; description: string };
+export type PickerOption = { id: string; name: string; description: string; kind: ProviderKind };
 
 type Props = {
   /** Names the radio group; also the prefix of element ids. */
@@ -15,22 +18,30 @@ type Props = {
   disabled?: boolean;
 };
 
-/** Two letters standing in for a provider's logo. */
-function initials(name: string): string {
-  const words = name.split(/\s+/).filter(Boolean);
-  return (words.length > 1 ? words[0][0] + words[1][0] : name.slice(0, 2)).toUpperCase();
-}
-
-/** A searchable list of providers to choose one from: name, logo and description (spec 01 §2.6). */
+/**
+ * A searchable list of providers to choose one from: name, icon of its kind and description (spec 01 §2.6).
+ * The list keeps the catalog's order, so rows never move under the pointer; instead it opens scrolled to the
+ * chosen provider, which then heads the visible part of the list.
+ */
 export function ProviderPicker(
   { name, legend, options, selected, onSelect, searchLabel, disabled = false }: Props,
 ) {
   const { t } = useTranslation();
   const [query, setQuery] = useState("");
+  const list = useRef<HTMLDivElement>(null);
+  const revealed = useRef(false);
   const needle = query.trim().toLowerCase();
   const shown = needle
     ? options.filter((option) => `${option.name} ${option.description}`.toLowerCase().includes(needle))
     : options;
+
+  // Also after a search is cleared or the keyboard moves the choice past the edge of the box.
+  useLayoutEffect(() => {
+    const row = list.current?.querySelector<HTMLElement>(".provider-option.selected");
+    if (!list.current || !row) return;
+    revealIn(list.current, row, revealed.current ? "nearest" : "start");
+    revealed.current = true;
+  }, [selected, needle]);
 
   return (
     <fieldset className="provider-picker" disabled={disabled}>
@@ -49,7 +60,7 @@ export function ProviderPicker(
           }}
         />
       )}
-      <div className="provider-list" id={`${name}-list`}>
+      <div className="provider-list" id={`${name}-list`} ref={list}>
         {shown.length === 0 && <p className="muted provider-empty">{t("settings.noMatch")}</p>}
         {shown.map((option) => (
           <label key={option.id} className={`provider-option${option.id === selected ? " selected" : ""}`}>
@@ -62,9 +73,12 @@ export function ProviderPicker(
               onChange={() =>
                 onSelect(option.id)}
             />
-            <span className="provider-logo" aria-hidden="true">{initials(option.name)}</span>
+            <span className="provider-logo" title={t(`settings.providerKinds.${option.kind}`)}>
+              <ProviderKindIcon kind={option.kind} />
+            </span>
             <span className="provider-text">
               <span className="provider-name">{option.name}</span>
+              <span className="visually-hidden">{t(`settings.providerKinds.${option.kind}`)}</span>
               <span className="provider-description">{option.description}</span>
             </span>
           </label>

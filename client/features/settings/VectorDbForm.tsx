@@ -97,6 +97,7 @@ export function VectorDbForm({ setup, formId, showActions, onSaved, onBusyChange
         options={SELECTABLE_DBS.map((database) => ({
           id: database.id,
           name: database.name,
+          kind: database.kind,
           description: t(`vectorDb.providers.${database.id}`),
         }))}
         selected={form.selected}

@@ -12,6 +12,10 @@ export const SetupResults = z.looseObject({
   EmbeddingEngine: z.string().nullable().optional(),
   CustomAppName: z.string().nullable().optional(),
   LockedSettings: z.array(z.string()).optional(),
+  /** Whether an admin may issue single-use login links (SIMPLE_SSO_ENABLED); admins and managers only. */
+  SimpleSSOEnabled: z.boolean().optional(),
+  /** Whether credential logins and invitations are turned off (SIMPLE_SSO_NO_LOGIN); admins and managers only. */
+  SimpleSSONoLogin: z.boolean().optional(),
 });
 export type SetupResults = z.infer<typeof SetupResults>;
 const SetupAnswer = z.object({ results: SetupResults });

@@ -1,11 +1,17 @@
 import { useCallback, useEffect, useState } from "react";
-import type { AutoDetect, ModelLookup, SettingField } from "../../../shared/providers/llm_catalog.ts";
+import type {
+  AutoDetect,
+  ModelLookup,
+  ProviderKind,
+  SettingField,
+} from "../../../shared/providers/llm_catalog.ts";
 import { isMaskedSecret, MASKED_SECRET } from "../../../shared/settings.ts";
 import type { SetupResults } from "./setup.ts";
 
 export interface ProviderChoice {
   id: string;
   name: string;
+  kind: ProviderKind;
   fields: readonly SettingField[];
   /** How the form lists the provider's models (a "model" field). */
   lookup?: ModelLookup;

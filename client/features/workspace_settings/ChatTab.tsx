@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { Workspace } from "../../../shared/api/workspaces.ts";
+import { DEFAULT_REFUSAL, DEFAULT_SYSTEM_PROMPT, type Workspace } from "../../../shared/api/workspaces.ts";
 import { TextField } from "../../components/TextField.tsx";
 import { TextAreaField } from "./fields.tsx";
 import { INSTANCE_LLM, ModelOverride } from "./ModelOverride.tsx";
@@ -13,12 +13,21 @@ const MODES = ["chat", "query"] as const;
 /** The temperature the server uses for a workspace without its own (server/chat/reply.ts). */
 const DEFAULT_TEMPERATURE = 0.7;
 
+/**
+ * The workspace's own text, or "" when it has none: the field then stays empty with the default as its
+ * placeholder, and saving it untouched stores null. A new workspace is stored with the default prompt's text
+ * (api-contract.md §5.1), which is not a prompt of its own either.
+ */
+function ownText(stored: string | null, builtIn: string): string {
+  return stored === null || stored.trim() === builtIn ? "" : stored;
+}
+
 function valuesOf(workspace: Workspace) {
   return {
     mode: workspace.chatMode === "query" ? "query" : "chat",
     history: String(workspace.openAiHistory),
-    prompt: workspace.openAiPrompt ?? "",
-    refusal: workspace.queryRefusalResponse ?? "",
+    prompt: ownText(workspace.openAiPrompt, DEFAULT_SYSTEM_PROMPT),
+    refusal: ownText(workspace.queryRefusalResponse, DEFAULT_REFUSAL),
     temperature: workspace.openAiTemp === null ? "" : String(workspace.openAiTemp),
     provider: workspace.chatProvider ?? INSTANCE_LLM,
     model: workspace.chatModel ?? "",
@@ -99,8 +108,8 @@ export function ChatTab({ workspace, save }: TabProps) {
         rows={6}
         maxLength={20_000}
         label={k("prompt")}
-        hint={k("promptHint", { prompt: k("defaultPrompt") })}
-        placeholder={k("defaultPrompt")}
+        hint={k("promptHint")}
+        placeholder={DEFAULT_SYSTEM_PROMPT}
         value={values.prompt}
         onValue={set("prompt")}
       />
@@ -111,8 +120,8 @@ export function ChatTab({ workspace, save }: TabProps) {
         rows={2}
         maxLength={5_000}
         label={k("refusal")}
-        hint={k("refusalHint", { refusal: k("defaultRefusal") })}
-        placeholder={k("defaultRefusal")}
+        hint={k("refusalHint")}
+        placeholder={DEFAULT_REFUSAL}
         value={values.refusal}
         onValue={set("refusal")}
       />

@@ -9,12 +9,14 @@ type Props = {
   invite: Invite;
   /** Workspace names by id, to name the workspaces an invite joins. */
   names: ReadonlyMap<number, string>;
+  /** False while the server refuses invitation links (SIMPLE_SSO_NO_LOGIN): no link to copy then. */
+  linkWorks: boolean;
   busy: boolean;
   onDeactivate: (invite: Invite) => void;
 };
 
 /** One invitation: a table row on wide screens, a card on phones (admin.css). */
-export function InviteRow({ invite, names, busy, onDeactivate }: Props) {
+export function InviteRow({ invite, names, linkWorks, busy, onDeactivate }: Props) {
   const { t } = useTranslation();
   const pending = invite.status === "pending";
   const workspaces = invite.workspaceIds.map((id) =>
@@ -45,9 +47,11 @@ export function InviteRow({ invite, names, busy, onDeactivate }: Props) {
       <td data-label={t("invites.table.actions")}>
         {pending && (
           <div className="row-actions">
-            <button type="button" className="button secondary" onClick={copy}>
-              {t("invites.actions.copy")}
-            </button>
+            {linkWorks && (
+              <button type="button" className="button secondary" onClick={copy}>
+                {t("invites.actions.copy")}
+              </button>
+            )}
             <button
               type="button"
               className="button danger"

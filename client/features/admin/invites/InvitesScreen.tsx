@@ -10,8 +10,12 @@ import { act, messageOf } from "../requests.ts";
 import { CreateInviteDialog } from "./CreateInviteDialog.tsx";
 import { InviteRow } from "./InviteRow.tsx";
 
-/** The invitations of a multi-user instance: create one with its workspaces, copy its link, deactivate it. */
-export function InvitesScreen() {
+/**
+ * The invitations of a multi-user instance: create one with its workspaces, copy its link, deactivate it.
+ * `invitesOff`: the server refuses to create or accept invitations (SIMPLE_SSO_NO_LOGIN), so neither is
+ * offered; old invitations can still be deactivated.
+ */
+export function InvitesScreen({ invitesOff }: { invitesOff: boolean }) {
   const { t } = useTranslation();
   const [invites, setInvites] = useState<Invite[] | null>(null);
   const [workspaces, setWorkspaces] = useState<Workspace[]>([]);
@@ -61,13 +65,16 @@ export function InvitesScreen() {
     <section className="admin-section" aria-labelledby="invites-heading">
       <div className="section-heading">
         <h2 id="invites-heading">{t("invites.heading", { count: invites?.length ?? 0 })}</h2>
-        <button type="button" className="button primary" onClick={() => setCreating(true)}>
-          {t("invites.create.open")}
-        </button>
+        {!invitesOff && (
+          <button type="button" className="button primary" onClick={() => setCreating(true)}>
+            {t("invites.create.open")}
+          </button>
+        )}
       </div>
+      {invitesOff && <p className="notice" role="note">{t("invites.ssoOnly")}</p>}
       {loadError && <p className="form-error" role="alert">{t("invites.loadFailed", { error: loadError })}
       </p>}
-      {invites && invites.length === 0 && <p className="muted">{t("invites.empty")}</p>}
+      {invites && invites.length === 0 && !invitesOff && <p className="muted">{t("invites.empty")}</p>}
       {invites && invites.length > 0 && (
         <table className="admin-table">
           <caption className="visually-hidden">{t("invites.table.caption")}</caption>
@@ -86,6 +93,7 @@ export function InvitesScreen() {
                 key={invite.id}
                 invite={invite}
                 names={names}
+                linkWorks={!invitesOff}
                 busy={busy && deactivating?.id === invite.id}
                 onDeactivate={setDeactivating}
               />

@@ -1,25 +1,34 @@
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { ConfirmDialog } from "../../../components/ConfirmDialog.tsx";
 import { toast } from "../../../lib/toast.ts";
 import { RulePasswordField, RuleUsernameField } from "../RuleFields.tsx";
 import { act, messageOf } from "../requests.ts";
 import { passwordProblem, usernameProblem } from "../validation.ts";
 import { signInAgain } from "./leave.ts";
 
-/** Single-user mode: turn on accounts, with this visitor's account as the first admin. */
+/**
+ * Single-user mode: turn on accounts, with this visitor's account as the first admin. There is no way back,
+ * so the admin confirms first, with the username that becomes the admin in front of them.
+ */
 export function EnableMultiUser() {
   const { t } = useTranslation();
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
   const [tried, setTried] = useState(false);
+  const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const usernameError = usernameProblem(username.trim());
   const passwordError = passwordProblem(password);
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
     setTried(true);
     if (busy || usernameError || passwordError) return;
+    setConfirming(true);
+  }
+
+  async function enable() {
     setBusy(true);
     try {
       await act(
@@ -27,9 +36,10 @@ export function EnableMultiUser() {
         { json: { username: username.trim(), password } },
         t("security.multiUser.refused"),
       );
-      signInAgain();
+      signInAgain("multi-user-enabled");
     } catch (caught) {
       toast.error(t("security.multiUser.failed", { error: messageOf(caught) }));
+      setConfirming(false);
       setBusy(false);
     }
   }
@@ -64,6 +74,16 @@ export function EnableMultiUser() {
           </button>
         </div>
       </form>
+      <ConfirmDialog
+        open={confirming}
+        title={t("security.multiUser.confirmTitle")}
+        message={t("security.multiUser.confirm", { username: username.trim() })}
+        confirmLabel={t("security.multiUser.submit")}
+        tone="primary"
+        busy={busy}
+        onConfirm={() => void enable()}
+        onClose={() => setConfirming(false)}
+      />
     </section>
   );
 }

@@ -32,7 +32,7 @@ export function PasswordProtection({ requiresAuth }: { requiresAuth: boolean }) 
         { json: { usePassword: enabled, newPassword: enabled ? password : "" } },
         t("security.password.refused"),
       );
-      if (enabled) return signInAgain();
+      if (enabled) return signInAgain("password-set");
       clearSession();
       toast.success(t("security.password.removed"));
       setProtectedNow(false);

@@ -15,7 +15,7 @@ export type RowActions = {
 type Props = RowActions & {
   user: User;
   me: User;
-  /** False once the server said it issues no login links (SIMPLE_SSO_ENABLED unset). */
+  /** Whether the server issues login links (SIMPLE_SSO_ENABLED set), as setup-complete reported it. */
   loginLinks: boolean;
   busy: boolean;
 };

@@ -15,8 +15,11 @@ import { displayName } from "./permissions.ts";
 import { ResetPasswordDialog } from "./ResetPasswordDialog.tsx";
 import { UserRow } from "./UserRow.tsx";
 
-/** The accounts of a multi-user instance and what the signed-in admin or manager may do with them. */
-export function UsersScreen() {
+/**
+ * The accounts of a multi-user instance and what the signed-in admin or manager may do with them.
+ * `loginLinks`: the server issues single-use login links (simple SSO is enabled).
+ */
+export function UsersScreen({ loginLinks: offered }: { loginLinks: boolean }) {
   const { t } = useTranslation();
   const viewer = useCurrentUser(true);
   const [users, setUsers] = useState<User[] | null>(null);
@@ -26,7 +29,7 @@ export function UsersScreen() {
   const [resetting, setResetting] = useState<User | null>(null);
   const [deleting, setDeleting] = useState<User | null>(null);
   const [link, setLink] = useState<IssuedLink | null>(null);
-  const [loginLinks, setLoginLinks] = useState(true);
+  const [loginLinks, setLoginLinks] = useState(offered);
 
   const reload = useCallback(async () => {
     try {
@@ -92,6 +95,7 @@ export function UsersScreen() {
         url: new URL(issued.data.loginPath, globalThis.location.origin).href,
       });
     } catch (caught) {
+      // The operator may have turned simple SSO off since this page loaded.
       if (caught instanceof ApiError && caught.status === 403) setLoginLinks(false);
       toast.error(t("users.link.failed", { name: displayName(user), error: messageOf(caught) }));
     } finally {

@@ -28,7 +28,7 @@ export default function Security() {
           : (
             <>
               <PasswordProtection requiresAuth={setup.RequiresAuth} />
-              <EnableMultiUser />
+              <EnableMultiUser passwordLoginOff={setup.SimpleSSONoLogin === true} />
             </>
           )}
     </SettingsPage>

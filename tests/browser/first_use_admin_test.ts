@@ -5,6 +5,7 @@ import { createTestApp, genericOpenAiSettings } from "../../server/testing/test_
 import { addUser, bearer, multiUserInstance, type Session } from "../../server/testing/accounts.ts";
 import { invites } from "../../db/schema.ts";
 import { DEFAULT_REFUSAL, DEFAULT_SYSTEM_PROMPT } from "../../shared/api/workspaces.ts";
+import { signIn } from "./sessions.ts";
 import { browserTestOptions, hydrated, launchChromium, SCREENSHOTS, watchErrors } from "./chromium.ts";
 
 const DESKTOP = { width: 1440, height: 900 };
@@ -21,30 +22,9 @@ async function screenshots(page: Page, name: string) {
   await page.emulateMedia({ colorScheme: "light" });
 }
 
-/**
- * Stores a session the way the login screen does, so a test starts signed in without going through the
- * login form and its recovery codes (auth_test.ts covers those).
- */
-async function storeSession(page: Page, url: string, session: Session) {
-  // A blank page of the app's origin, where the browser asks for no favicon the app does not have.
-  const blank = `${url}/test-blank`;
-  await page.route(
-    blank,
-    (route) =>
-      route.fulfill({ contentType: "text/html", body: '<!doctype html><link rel="icon" href="data:,">' }),
-  );
-  await page.goto(blank);
-  await page.unroute(blank);
-  await page.evaluate(({ token, user }) => {
-    globalThis.localStorage.setItem("lectern_authToken", token);
-    globalThis.localStorage.setItem("lectern_user", JSON.stringify(user));
-    globalThis.localStorage.setItem("lectern_authTimestamp", String(Date.now()));
-  }, session);
-}
-
 /** Opens Settings → Users as the admin and waits for the row of the account `member`. */
 async function openUsers(page: Page, url: string, admin: Session) {
-  await storeSession(page, url, admin);
+  await signIn(page, url, admin);
   await page.goto(`${url}/settings/users`);
   await hydrated(page);
   const row = page.getByRole("row").filter({ hasText: "member" });
@@ -358,7 +338,7 @@ Deno.test({
     try {
       const page = await browser.newPage({ viewport: DESKTOP });
       const errors = watchErrors(page);
-      await storeSession(page, url, admin);
+      await signIn(page, url, admin);
       await page.goto(`${url}/settings/invites`);
       await hydrated(page);
       const row = page.getByRole("row").filter({ hasText: "older-invite-code" });
@@ -424,7 +404,7 @@ Deno.test({
     try {
       const page = await browser.newPage({ viewport: PHONE });
       const errors = watchErrors(page);
-      await storeSession(page, url, admin);
+      await signIn(page, url, admin);
       for (const [size, viewport] of [["phone", PHONE], ["desktop", DESKTOP]] as const) {
         await page.setViewportSize(viewport);
         for (const [path, title] of [["security", "Security"], ["invites", "Invites"], ["users", "Users"]]) {
@@ -461,6 +441,41 @@ Deno.test({
         assert.equal(lines, 1, `the invite code keeps one line at ${size}`);
         await screenshots(page, `invites-${size}`);
       }
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "browser: with password login off (simple SSO only), enabling multi-user mode keeps the new admin signed in",
+  ...browserTestOptions,
+  async fn() {
+    await using app = await createTestApp({ env: { SIMPLE_SSO_ENABLED: "1", SIMPLE_SSO_NO_LOGIN: "1" } });
+    await app.json("/api/system/update-env", { json: genericOpenAiSettings("http://127.0.0.1:9/v1") });
+    const url = app.listen();
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: DESKTOP });
+      const errors = watchErrors(page);
+      await page.goto(`${url}/settings/security`);
+      await hydrated(page);
+      await page.getByLabel("Admin username").fill("ssoadmin");
+      await page.getByLabel("Admin password").fill("sso-admin-password");
+      await page.getByRole("button", { name: "Enable multi-user mode" }).click();
+      const dialog = page.getByRole("dialog", { name: "Enable multi-user mode?" });
+      await dialog.getByRole("button", { name: "Enable multi-user mode" }).click();
+      // A login screen that refuses passwords would lock the admin out; the admin stays signed in instead.
+      await page.waitForURL(`${url}/`);
+      await hydrated(page);
+      assert.equal(app.deps.settings.multiUserMode, true);
+      await page.locator(".account-avatar").click();
+      await page.locator(".account-menu-items").getByRole("button", { name: "Account" }).waitFor();
+      await page.goto(`${url}/settings/users`);
+      await hydrated(page);
+      await page.getByRole("cell", { name: "ssoadmin" }).first().waitFor();
       assert.deepEqual(errors, []);
     } finally {
       await browser.close();

@@ -4,10 +4,11 @@ import { fileURLToPath } from "node:url";
 import type { Locator, Page } from "playwright-core";
 import { createTestApp, genericOpenAiSettings } from "../../server/testing/test_app.ts";
 import { startFakeOpenAi } from "../../server/testing/fake_openai.ts";
-import { addUser, bearer, multiUserInstance, type Session } from "../../server/testing/accounts.ts";
+import { addUser, bearer, multiUserInstance } from "../../server/testing/accounts.ts";
 import { seedDocument } from "../../server/documents/library_fixtures.ts";
 import { createLogger } from "../../server/log.ts";
 import type { LogLevel } from "../../server/config.ts";
+import { signIn } from "./sessions.ts";
 import { browserTestOptions, hydrated, launchChromium, SCREENSHOTS, watchErrors } from "./chromium.ts";
 
 const DESKTOP = { width: 1440, height: 900 };
@@ -32,18 +33,6 @@ async function screenshot(page: Page, name: string) {
 async function layout(page: Page, viewport: { width: number; height: number }, scheme: Scheme) {
   await page.setViewportSize(viewport);
   await page.emulateMedia({ colorScheme: scheme });
-}
-
-/**
- * Stores an API session before any script of the next pages runs, as the login form would have. Scripts added
- * later run later, so the last one signed in is the one the page sees.
- */
-async function signIn(page: Page, session: Session) {
-  await page.addInitScript(({ token, user }) => {
-    globalThis.localStorage.setItem("lectern_authToken", token);
-    globalThis.localStorage.setItem("lectern_user", JSON.stringify(user));
-    globalThis.localStorage.setItem("lectern_authTimestamp", String(Date.now()));
-  }, session);
 }
 
 /** Every call the server refused (401 or 403): a role must not be offered what it cannot do. */
@@ -145,7 +134,7 @@ Deno.test({
       const page = await browser.newPage({ viewport: DESKTOP, colorScheme: "light" });
       const errors = watchErrors(page);
       const refused = watchRefusals(page);
-      await signIn(page, dora);
+      await signIn(page, url, dora);
       await page.goto(`${url}/workspace/team`);
       await hydrated(page);
       await page.getByRole("button", { name: "Documents (2)" }).click();
@@ -204,7 +193,7 @@ Deno.test({
       assert.deepEqual(refused, [], "no call was refused");
 
       for (const [name, session] of [["manager", manny], ["admin", admin]] as const) {
-        await signIn(page, session);
+        await signIn(page, url, session);
         await page.goto(`${url}/workspace/team`);
         await hydrated(page);
         await page.getByRole("button", { name: "Documents (2)" }).click();

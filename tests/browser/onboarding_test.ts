@@ -3,6 +3,7 @@ import type { Page } from "playwright-core";
 import { startFakeOpenAi } from "../../server/testing/fake_openai.ts";
 import { createTestApp, type TestApp } from "../../server/testing/test_app.ts";
 import { LABELS } from "../../server/settings/service.ts";
+import { signIn } from "./sessions.ts";
 import { browserTestOptions, hydrated, launchChromium, watchErrors } from "./chromium.ts";
 
 /** Spec 01 §5: onboarding inputs settle for 500 ms before the forward arrow reacts. */
@@ -500,11 +501,7 @@ Deno.test({
     try {
       const page = await browser.newPage();
       const errors = watchErrors(page);
-      await page.addInitScript(({ token, user }) => {
-        globalThis.localStorage.setItem("lectern_authToken", token);
-        globalThis.localStorage.setItem("lectern_user", JSON.stringify(user));
-        globalThis.localStorage.setItem("lectern_authTimestamp", String(Date.now()));
-      }, { token: session.body.token, user: session.body.user });
+      await signIn(page, url, session.body);
       const lookups: string[] = [];
       page.on("request", (request) => {
         if (request.url().includes("/api/system/custom-models")) lookups.push(request.url());

@@ -3,15 +3,29 @@ import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "../../../components/ConfirmDialog.tsx";
 import { toast } from "../../../lib/toast.ts";
 import { RulePasswordField, RuleUsernameField } from "../RuleFields.tsx";
-import { act, messageOf } from "../requests.ts";
+import { z } from "zod";
+import { User } from "../../../../shared/api/auth.ts";
+import { api, ApiError } from "../../../lib/api.ts";
+import { storeSession } from "../../../lib/auth.ts";
+import { paths } from "../../../../shared/routes.ts";
+import { messageOf } from "../requests.ts";
 import { passwordProblem, usernameProblem } from "../validation.ts";
 import { signInAgain } from "./leave.ts";
 
+const EnableAnswer = z.looseObject({
+  success: z.boolean(),
+  error: z.string().nullable().optional(),
+  user: User.nullable().optional(),
+  token: z.string().nullable().optional(),
+});
+
 /**
  * Single-user mode: turn on accounts, with this visitor's account as the first admin. There is no way back,
- * so the admin confirms first, with the username that becomes the admin in front of them.
+ * so the admin confirms first, with the username that becomes the admin in front of them. Afterwards the admin
+ * signs in on the login screen, which shows the recovery codes; when password login is off (simple SSO only),
+ * that screen could never let them in, so the session the server returns is kept instead.
  */
-export function EnableMultiUser() {
+export function EnableMultiUser({ passwordLoginOff }: { passwordLoginOff: boolean }) {
   const { t } = useTranslation();
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
@@ -31,12 +45,19 @@ export function EnableMultiUser() {
   async function enable() {
     setBusy(true);
     try {
-      await act(
-        "/system/enable-multi-user",
-        { json: { username: username.trim(), password } },
-        t("security.multiUser.refused"),
-      );
-      signInAgain("multi-user-enabled");
+      const answer = await api("/system/enable-multi-user", {
+        json: { username: username.trim(), password },
+        schema: EnableAnswer,
+      });
+      if (!answer.success || answer.error) {
+        throw new ApiError(answer.error || t("security.multiUser.refused"), 200, answer);
+      }
+      if (passwordLoginOff && answer.token && answer.user) {
+        storeSession({ token: answer.token, user: answer.user });
+        globalThis.location.assign(paths.home());
+      } else {
+        signInAgain("multi-user-enabled");
+      }
     } catch (caught) {
       toast.error(t("security.multiUser.failed", { error: messageOf(caught) }));
       setConfirming(false);

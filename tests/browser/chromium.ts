@@ -61,3 +61,10 @@ export async function hydrated(page: Page): Promise<void> {
 }
 
 export const SCREENSHOTS = new URL("../../test-results/", import.meta.url);
+
+/**
+ * Console errors other than Chrome's report of a call answered 4xx/5xx, for tests that provoke such answers on
+ * purpose and check the calls themselves by address.
+ */
+export const pageErrors = (errors: string[]) =>
+  errors.filter((error) => !/Failed to load resource: the server responded with a status of/.test(error));

@@ -6,7 +6,14 @@ import { addUser, bearer, multiUserInstance, type Session } from "../../server/t
 import { invites } from "../../db/schema.ts";
 import { DEFAULT_REFUSAL, DEFAULT_SYSTEM_PROMPT } from "../../shared/api/workspaces.ts";
 import { signIn } from "./sessions.ts";
-import { browserTestOptions, hydrated, launchChromium, SCREENSHOTS, watchErrors } from "./chromium.ts";
+import {
+  browserTestOptions,
+  hydrated,
+  launchChromium,
+  pageErrors,
+  SCREENSHOTS,
+  watchErrors,
+} from "./chromium.ts";
 
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -80,10 +87,6 @@ Deno.test({
     }
   },
 });
-
-/** Console errors other than failed calls (a refused login is a 401 by design). */
-const pageErrors = (errors: string[]) =>
-  errors.filter((error) => !/Failed to load resource: the server responded with a status of/.test(error));
 
 Deno.test({
   name:

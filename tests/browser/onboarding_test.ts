@@ -4,14 +4,10 @@ import { startFakeOpenAi } from "../../server/testing/fake_openai.ts";
 import { createTestApp, type TestApp } from "../../server/testing/test_app.ts";
 import { LABELS } from "../../server/settings/service.ts";
 import { signIn } from "./sessions.ts";
-import { browserTestOptions, hydrated, launchChromium, watchErrors } from "./chromium.ts";
+import { browserTestOptions, hydrated, launchChromium, pageErrors, watchErrors } from "./chromium.ts";
 
 /** Spec 01 §5: onboarding inputs settle for 500 ms before the forward arrow reacts. */
 const SETTLED_MS = 700;
-
-/** Console errors other than failed calls (a refused save or a lookup of a missing server is one by design). */
-const pageErrors = (errors: string[]) =>
-  errors.filter((error) => !/Failed to load resource: the server responded with a status of/.test(error));
 
 const stored = (page: Page, key: string) =>
   page.evaluate((name) => globalThis.localStorage.getItem(name), key);

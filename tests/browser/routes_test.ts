@@ -9,7 +9,14 @@ import {
   paths,
   WORKSPACE_SETTINGS_TABS,
 } from "../../shared/routes.ts";
-import { browserTestOptions, hydrated, launchChromium, SCREENSHOTS, watchErrors } from "./chromium.ts";
+import {
+  browserTestOptions,
+  hydrated,
+  launchChromium,
+  pageErrors,
+  SCREENSHOTS,
+  watchErrors,
+} from "./chromium.ts";
 import { signIn } from "./sessions.ts";
 
 // Calls these pages make that fail by design on a fresh instance: single sign-on is off (403) and the
@@ -89,10 +96,7 @@ async function visitAll(
       assert.ok(overflow <= 0, `${screen} ${route} scrolls sideways by ${overflow}px`);
     }
     // Failed calls are checked by address above (the console message does not name the address).
-    const unexpected = errors.filter((error) =>
-      !/Failed to load resource: the server responded with a status of/.test(error)
-    );
-    assert.deepEqual(unexpected, [], route);
+    assert.deepEqual(pageErrors(errors), [], route);
     page.removeAllListeners("console");
     page.removeAllListeners("pageerror");
   }

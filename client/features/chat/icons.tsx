@@ -1,24 +1,9 @@
 import type { ReactNode } from "react";
+import { LineIcon } from "../../components/LineIcon.tsx";
 
 /** Small line icons for the message toolbar and the composer; decorative (buttons carry the label). */
 function Icon({ children, filled = false }: { children: ReactNode; filled?: boolean }) {
-  return (
-    <svg
-      className="icon"
-      viewBox="0 0 24 24"
-      width="16"
-      height="16"
-      fill={filled ? "currentColor" : "none"}
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      {children}
-    </svg>
-  );
+  return <LineIcon filled={filled}>{children}</LineIcon>;
 }
 
 export const CopyIcon = () => (

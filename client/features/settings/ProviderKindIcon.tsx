@@ -1,25 +1,10 @@
 import type { ReactNode } from "react";
+import { LineIcon } from "../../components/LineIcon.tsx";
 import type { ProviderKind } from "../../../shared/providers/llm_catalog.ts";
 
 /** A line icon in the provider lists; decorative, since the row names the provider and its kind in text. */
 function Icon({ children }: { children: ReactNode }) {
-  return (
-    <svg
-      className="provider-kind-icon"
-      viewBox="0 0 24 24"
-      width="22"
-      height="22"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.8"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      {children}
-    </svg>
-  );
+  return <LineIcon className="provider-kind-icon" size={22} strokeWidth={1.8}>{children}</LineIcon>;
 }
 
 /** A hosted API reached over the internet. */

@@ -3,26 +3,29 @@ import { useTranslation } from "react-i18next";
 import { useDismiss } from "../components/use_dismiss.ts";
 import { paths } from "../../shared/routes.ts";
 import { AccountModal } from "../features/auth/AccountModal.tsx";
-import { fetchSupportEmail, useProfilePicture } from "../features/auth/account_api.ts";
+import { useProfilePicture } from "../features/auth/account_api.ts";
 import { initials } from "../features/auth/ProfilePictureField.tsx";
 import { clearSession, pageAuth, readSession, type StoredUser } from "../lib/auth.ts";
 
-type Props = Record<string, never>;
-/** `session`: whether there is a session to end: never on an open single-user instance. */
-type Session = { multiUser: boolean; user: StoredUser | null; session: boolean };
+/**
+ * What the server knows when it renders the page: the support address, if one is set, and whether visitors sign
+ * in at all (an instance password or multi-user mode), so that there is a session to end.
+ */
+export type AccountMenuProps = { supportEmail: string | null; sessions: boolean };
+type Session = { multiUser: boolean; user: StoredUser | null };
 
 /** The session the page guard let in; when it could not ask the server, what is stored. */
 async function currentSession(): Promise<Session> {
   try {
     const decision = await pageAuth();
     if (decision.state === "authenticated") {
-      return { multiUser: decision.multiUser, user: decision.user, session: decision.session };
+      return { multiUser: decision.multiUser, user: decision.user };
     }
   } catch {
     // The guard already reported it; fall back to the stored session.
   }
-  const { user, token } = readSession();
-  return { multiUser: !!user, user, session: !!token };
+  const { user } = readSession();
+  return { multiUser: !!user, user };
 }
 
 function signOut() {
@@ -33,16 +36,14 @@ function signOut() {
 /**
  * The account menu at the top right of the app shell (spec 01 §2.5): the avatar (profile picture, the first two
  * letters of the username, or AA) opens Account (multi-user mode only), Support (only when a support address
- * is set) and Sign out (only when there is a session to end). With none of them there is no avatar. It stays
- * invisible until both are known, so no entry appears and then goes.
+ * is set) and Sign out (only when visitors sign in). An open instance without a support address has nothing to
+ * offer, so the server renders no avatar at all and no header keeps room for one.
  */
-export default function AccountMenu(_props: Props) {
+export default function AccountMenu({ supportEmail, sessions }: AccountMenuProps) {
   const { t } = useTranslation();
   const [session, setSession] = useState<Session | null>(null);
   const [open, setOpen] = useState(false);
   const [editing, setEditing] = useState(false);
-  // undefined until asked; null when the instance has no support address.
-  const [supportEmail, setSupportEmail] = useState<string | null | undefined>(undefined);
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   const close = useCallback(() => setOpen(false), []);
@@ -50,23 +51,20 @@ export default function AccountMenu(_props: Props) {
   const picture = useProfilePicture(user?.id ?? null);
 
   useEffect(() => {
-    currentSession().then(setSession);
-    fetchSupportEmail().then(setSupportEmail);
-  }, []);
+    if (sessions || supportEmail) currentSession().then(setSession);
+  }, [sessions, supportEmail]);
   useDismiss(open, close, root, button);
 
-  const ready = session !== null && supportEmail !== undefined;
-  if (ready && !user && !supportEmail && !session.session) return null;
-
+  if (!sessions && !supportEmail) return null;
   return (
-    <div className={`account-menu${ready ? "" : " pending"}`} ref={root}>
+    <div className="account-menu" ref={root}>
       <button
         ref={button}
         type="button"
         className="avatar account-avatar"
         aria-label={t("account.menu.label")}
         aria-expanded={open}
-        disabled={!ready}
+        disabled={session === null}
         aria-controls={open ? "account-menu-items" : undefined}
         onClick={() => setOpen(!open)}
       >
@@ -91,7 +89,7 @@ export default function AccountMenu(_props: Props) {
           {supportEmail && (
             <a className="account-menu-item" href={`mailto:${supportEmail}`}>{t("account.menu.support")}</a>
           )}
-          {session?.session && (
+          {sessions && (
             <button type="button" className="account-menu-item" onClick={signOut}>
               {t("account.menu.signOut")}
             </button>
@@ -104,7 +102,7 @@ export default function AccountMenu(_props: Props) {
           picture={picture}
           onPictureChange={picture.reload}
           onSaved={(saved) => {
-            setSession({ multiUser: true, user: saved, session: true });
+            setSession({ multiUser: true, user: saved });
             setEditing(false);
           }}
           onClose={() => setEditing(false)}

@@ -14,8 +14,7 @@ export type StoredUser = z.infer<typeof StoredUser>;
 
 /** The outcome of the auth check of spec 01 §4 (the spinner covers the fourth state, unknown). */
 export type AuthDecision =
-  /** `session`: whether there is a session to end (false on an open single-user instance). */
-  | { state: "authenticated"; multiUser: boolean; user: StoredUser | null; session: boolean }
+  | { state: "authenticated"; multiUser: boolean; user: StoredUser | null }
   | { state: "unauthenticated" }
   | { state: "needsOnboarding" };
 
@@ -121,7 +120,7 @@ export async function checkAuth(env: AuthEnvironment = browserEnvironment()): Pr
   const multiUser = setup.MultiUserMode;
   if (!multiUser && !setup.RequiresAuth) {
     if (!setup.LLMProvider || !setup.VectorDB) return { state: "needsOnboarding" };
-    return { state: "authenticated", multiUser: false, user: null, session: false };
+    return { state: "authenticated", multiUser: false, user: null };
   }
   const session = readSession(env.store);
   const forget = (): AuthDecision => {
@@ -131,13 +130,13 @@ export async function checkAuth(env: AuthEnvironment = browserEnvironment()): Pr
   if (!session.token || (multiUser && !session.user)) return forget();
   const user = multiUser ? session.user : null;
   const age = session.checkedAt === null ? Number.POSITIVE_INFINITY : env.now() - session.checkedAt;
-  if (age >= 0 && age <= AUTH_RECHECK_MS) return { state: "authenticated", multiUser, user, session: true };
+  if (age >= 0 && age <= AUTH_RECHECK_MS) return { state: "authenticated", multiUser, user };
 
   if (!(await env.checkToken())) return forget();
   const current = multiUser ? await env.refreshUser() : null;
   if (multiUser && !current) return forget();
   storeSession({ token: session.token, user: current }, env.store, env.now());
-  return { state: "authenticated", multiUser, user: current, session: true };
+  return { state: "authenticated", multiUser, user: current };
 }
 
 let decision: Promise<AuthDecision> | null = null;

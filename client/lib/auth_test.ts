@@ -72,7 +72,6 @@ Deno.test("checkAuth() lets everyone into a configured open instance and sends a
     state: "authenticated",
     multiUser: false,
     user: null,
-    session: false,
   });
   assert.deepEqual(await checkAuth(environment({ ...OPEN, LLMProvider: null }).env), {
     state: "needsOnboarding",
@@ -94,12 +93,7 @@ Deno.test("checkAuth() in multi-user mode clears a session without a user, token
 
 Deno.test("checkAuth() trusts a session checked within 5 minutes and checks an older one again", async () => {
   const recent = environment(MULTI, { token: "t", user: ADMIN, checkedAt: NOW - AUTH_RECHECK_MS });
-  assert.deepEqual(await checkAuth(recent.env), {
-    state: "authenticated",
-    multiUser: true,
-    user: ADMIN,
-    session: true,
-  });
+  assert.deepEqual(await checkAuth(recent.env), { state: "authenticated", multiUser: true, user: ADMIN });
   assert.deepEqual(recent.calls, []);
 
   const renamed = { ...ADMIN, username: "root" };
@@ -109,12 +103,7 @@ Deno.test("checkAuth() trusts a session checked within 5 minutes and checks an o
     checkedAt: NOW - AUTH_RECHECK_MS - 1,
     fresh: renamed,
   });
-  assert.deepEqual(await checkAuth(old.env), {
-    state: "authenticated",
-    multiUser: true,
-    user: renamed,
-    session: true,
-  });
+  assert.deepEqual(await checkAuth(old.env), { state: "authenticated", multiUser: true, user: renamed });
   assert.deepEqual(old.calls, ["check-token", "refresh-user"]);
   assert.deepEqual(readSession(old.store), { token: "t", user: renamed, checkedAt: NOW });
 });
@@ -127,12 +116,7 @@ Deno.test("checkAuth() forgets a refused token; single-user mode checks the toke
   const password = { ...OPEN, RequiresAuth: true };
   assert.deepEqual(await checkAuth(environment(password).env), { state: "unauthenticated" });
   const single = environment(password, { token: "t" });
-  assert.deepEqual(await checkAuth(single.env), {
-    state: "authenticated",
-    multiUser: false,
-    user: null,
-    session: true,
-  });
+  assert.deepEqual(await checkAuth(single.env), { state: "authenticated", multiUser: false, user: null });
   assert.deepEqual(single.calls, ["check-token"]);
 });
 

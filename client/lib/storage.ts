@@ -5,8 +5,6 @@ export const STORAGE_KEYS = {
   authTimestamp: "lectern_authTimestamp",
   /** Kept only between the recovery form and the reset form of the login screen (spec 01 §3). */
   resetToken: "lectern_resetToken",
-  /** The support address and when it was fetched; cached for an hour (spec 01 §9). */
-  supportEmail: "lectern_supportEmail",
 } as const;
 
 /** The browser's local storage, or null where there is none (server rendering, blocked storage). */

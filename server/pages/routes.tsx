@@ -61,6 +61,14 @@ const SETTINGS_SCREENS: Record<
 export function pagesApp(deps: Deps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const appName = () => deps.settings.label(LABELS.customAppName) || APP_NAME;
+  // What every app-shell page shows around its content: the name, and what the account menu can offer.
+  const shell = () => ({
+    appName: appName(),
+    account: {
+      supportEmail: deps.settings.label(LABELS.supportEmail)?.trim() || null,
+      sessions: deps.settings.requiresAuth,
+    },
+  });
   app.use("*", documentRenderer(deps.assets, appName));
   const notFound = (c: Context<AppEnv>) => {
     c.status(404);
@@ -78,7 +86,7 @@ export function pagesApp(deps: Deps): Hono<AppEnv> {
 
   app.get("/", (c) =>
     c.render(
-      <AppShell appName={appName()}>
+      <AppShell {...shell()}>
         <Island name="Home" component={Home} props={{ appName: appName() }} />
       </AppShell>,
       { title: t("pages.home.title"), islands: [...SHELL_ISLANDS, "Home"], guard: "any" },
@@ -122,7 +130,7 @@ export function pagesApp(deps: Deps): Hono<AppEnv> {
 
   const workspacePage = (c: Context<AppEnv>, slug: string, threadSlug: string | null) =>
     c.render(
-      <AppShell appName={appName()} activeSlug={slug} activeThreadSlug={threadSlug}>
+      <AppShell {...shell()} activeSlug={slug} activeThreadSlug={threadSlug}>
         <Island name="WorkspaceChat" component={WorkspaceChat} props={{ slug, threadSlug }} />
       </AppShell>,
       { title: t("pages.workspace.title"), islands: [...SHELL_ISLANDS, "WorkspaceChat"], guard: "any" },
@@ -138,7 +146,7 @@ export function pagesApp(deps: Deps): Hono<AppEnv> {
     if (!(WORKSPACE_SETTINGS_TABS as readonly string[]).includes(tab)) return notFound(c);
     const slug = c.req.param("slug");
     return c.render(
-      <AppShell appName={appName()} activeSlug={slug}>
+      <AppShell {...shell()} activeSlug={slug}>
         <Island name="WorkspaceSettings" component={WorkspaceSettings} props={{ slug, tab }} />
       </AppShell>,
       {
@@ -167,7 +175,7 @@ export function pagesApp(deps: Deps): Hono<AppEnv> {
     const screen = SETTINGS_SCREENS[page];
     app.get(`/settings/${page}`, (c) =>
       c.render(
-        <AppShell appName={appName()}>
+        <AppShell {...shell()}>
           <div className="settings-layout">
             <Island name="SettingsMenu" component={SettingsMenu} props={{ current: page }} />
             <div className="settings-content">

@@ -1,13 +1,15 @@
 import type { ReactNode } from "react";
 import { Island } from "./island.tsx";
-import AccountMenu from "../../client/islands/AccountMenu.tsx";
+import AccountMenu, { type AccountMenuProps } from "../../client/islands/AccountMenu.tsx";
 import Sidebar from "../../client/islands/Sidebar.tsx";
 import Toaster from "../../client/islands/Toaster.tsx";
 
 /** The app shell: sidebar with the workspace list, the page, the toast area. */
 export function AppShell(
-  { appName, activeSlug = null, activeThreadSlug = null, children }: {
+  { appName, account, activeSlug = null, activeThreadSlug = null, children }: {
     appName: string;
+    /** What the account menu offers, known before any script runs (AccountMenu). */
+    account: AccountMenuProps;
     activeSlug?: string | null;
     activeThreadSlug?: string | null;
     children: ReactNode;
@@ -17,7 +19,7 @@ export function AppShell(
     <div className="shell">
       <Island name="Sidebar" component={Sidebar} props={{ activeSlug, activeThreadSlug, appName }} />
       <main className="main" id="main">
-        <Island name="AccountMenu" component={AccountMenu} props={{}} />
+        <Island name="AccountMenu" component={AccountMenu} props={account} />
         {children}
       </main>
       <Island name="Toaster" component={Toaster} props={{}} />

@@ -1,46 +1,8 @@
 import { useCallback, useEffect, useState } from "react";
 import { z } from "zod";
 import { SuccessAnswer, UpdateAccountAnswer } from "../../../shared/api/auth.ts";
-import { api, apiBlob, ApiError } from "../../lib/api.ts";
-import { localStore, STORAGE_KEYS } from "../../lib/storage.ts";
+import { api, apiBlob } from "../../lib/api.ts";
 import { t } from "../../lib/i18n.ts";
-
-/** The support address is cached for an hour (spec 01 §9). */
-const SUPPORT_EMAIL_CACHE_MS = 60 * 60 * 1000;
-
-const SupportEmailAnswer = z.looseObject({
-  supportEmail: z.string().nullable().optional(),
-  email: z.string().nullable().optional(),
-});
-const CachedSupportEmail = z.object({ email: z.string().nullable(), at: z.number() });
-
-/**
- * The configured support address (`GET /system/support-email`), or null when the instance has none: the
- * account menu then offers no Support entry rather than an address nobody reads.
- */
-export async function fetchSupportEmail(now = Date.now()): Promise<string | null> {
-  const store = localStore();
-  try {
-    const cached = CachedSupportEmail.safeParse(
-      JSON.parse(store?.getItem(STORAGE_KEYS.supportEmail) ?? "null"),
-    );
-    if (cached.success && now - cached.data.at >= 0 && now - cached.data.at < SUPPORT_EMAIL_CACHE_MS) {
-      return cached.data.email;
-    }
-  } catch {
-    // An unreadable cache is fetched again.
-  }
-  let email: string | null = null;
-  try {
-    const answer = await api("/system/support-email", { schema: SupportEmailAnswer });
-    email = answer.supportEmail?.trim() || answer.email?.trim() || null;
-  } catch (error) {
-    // A server without the setting (or the call) answers 404: there is no address, and that is cached.
-    if (!(error instanceof ApiError && error.status === 404)) return null;
-  }
-  store?.setItem(STORAGE_KEYS.supportEmail, JSON.stringify({ email, at: now }));
-  return email;
-}
 
 /**
  * The signed-in user's profile picture as an object URL (`GET /system/pfp/:id`); null while there is none.

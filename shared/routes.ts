@@ -73,10 +73,10 @@ export function loosestGuard(guards: readonly Guard[]): Guard {
 }
 
 /**
- * Why a visitor was sent to the login screen by their own change, so the screen can say so: the query flag
- * `reason` of /login.
+ * Why a visitor was sent to the login screen by their own step (an instance change, an accepted invitation), so
+ * the screen can say so: the query flag `reason` of /login.
  */
-export const LOGIN_REASONS = ["multi-user-enabled", "password-set"] as const;
+export const LOGIN_REASONS = ["multi-user-enabled", "password-set", "account-created"] as const;
 export type LoginReason = (typeof LOGIN_REASONS)[number];
 
 /** The `reason` query flag of /login, when it is one the login screen explains. */

@@ -1,4 +1,4 @@
-import type { ComponentProps, ReactNode } from "react";
+import { type ComponentProps, type ReactNode, useId } from "react";
 
 type Props = Omit<ComponentProps<"input">, "className"> & {
   label: ReactNode;
@@ -10,12 +10,13 @@ type Props = Omit<ComponentProps<"input">, "className"> & {
 
 /**
  * A labelled text input ("field", "field-label", "input", "field-hint"); other props go to the <input>.
- * With an `id`, the label points at the input (htmlFor) and the hint, given the id `{id}-hint`, describes
- * it (aria-describedby); without one, the label wraps the label text, the input and the hint.
+ * The label points at the input (htmlFor) and the hint, given the id `{id}-hint`, describes it
+ * (aria-describedby), so the input's name is its label alone. Without an `id` one is generated.
  */
 export function TextField({ label, hint, error, ...input }: Props) {
-  const { id } = input;
-  const hintId = id && hint ? `${id}-hint` : undefined;
+  const generated = useId();
+  const id = input.id ?? generated;
+  const hintId = hint ? `${id}-hint` : undefined;
   const describedBy = [input["aria-describedby"], hintId].filter(Boolean).join(" ") || undefined;
   const field = (
     <input
@@ -29,16 +30,6 @@ export function TextField({ label, hint, error, ...input }: Props) {
   const hintLine = hint ? <span id={hintId} className="field-hint">{hint}</span> : null;
   const errorLine = error ? <span className="field-error" role="alert">{error}</span> : null;
 
-  if (!id) {
-    return (
-      <label className="field">
-        <span className="field-label">{label}</span>
-        {field}
-        {hintLine}
-        {errorLine}
-      </label>
-    );
-  }
   return (
     <div className="field">
       <label className="field-label" htmlFor={id}>{label}</label>

@@ -56,7 +56,7 @@ export default function AcceptInvite({ code }: Props) {
       if (answer.error) throw new Error(answer.error);
       if (!answer.success) throw new Error(t("invite.failed"));
       toast.success(t("invite.created"));
-      setTimeout(() => globalThis.location.assign(paths.login()), REDIRECT_DELAY_MS);
+      setTimeout(() => globalThis.location.assign(paths.login("account-created")), REDIRECT_DELAY_MS);
     } catch (caught) {
       setError((caught as Error).message);
       setBusy(false);

@@ -38,6 +38,13 @@ async function storedSessionValid(): Promise<boolean> {
   }
 }
 
+/** What the login screen says to a visitor sent here by their own step. */
+const REASON_TEXTS: Record<LoginReason, string> = {
+  "multi-user-enabled": "login.reasons.multiUserEnabled",
+  "password-set": "login.reasons.passwordSet",
+  "account-created": "login.reasons.accountCreated",
+};
+
 /**
  * /login (spec 01 §2.3): decides whether a login is needed; single-user asks for the instance password,
  * multi-user for a username and password, with the forgot-password flow and the recovery-codes modal.
@@ -95,9 +102,7 @@ export default function Login({ appName, newToken, reason }: Props) {
         <>
           {reason && (
             <p className="notice" role="status">
-              {reason === "multi-user-enabled"
-                ? t("login.reasons.multiUserEnabled")
-                : t("login.reasons.passwordSet")}
+              {t(REASON_TEXTS[reason])}
             </p>
           )}
           <p className="muted">{mode === "multi" ? t("login.multiIntro") : t("login.singleIntro")}</p>

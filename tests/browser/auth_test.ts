@@ -293,3 +293,40 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "browser: accepting an invitation creates the account; the login page then says why the visitor is there",
+  ...browserTestOptions,
+  async fn() {
+    await using app = await createTestApp();
+    await enableMultiUser(app);
+    const admin = await app.json<{ token: string }>("/api/request-token", { json: ADMIN });
+    const invite = await app.json<{ invite: { code: string } }>("/api/admin/invite/new", {
+      headers: { Authorization: `Bearer ${admin.body.token}` },
+      json: { workspaceIds: [] },
+    });
+    assert.equal(invite.status, 200, JSON.stringify(invite.body));
+    const url = app.listen();
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const errors = watchErrors(page);
+      await page.goto(`${url}/accept-invite/${invite.body.invite.code}`);
+      await hydrated(page);
+      await page.getByLabel("Username", { exact: true }).fill("newcomer");
+      await page.getByLabel("Password", { exact: true }).fill("newcomer-password");
+      await page.getByRole("button", { name: "Create account" }).click();
+      await page.waitForURL(`${url}/login?reason=account-created`);
+      await hydrated(page);
+      await page.getByText("Your account is ready. Sign in with the username and password you just chose.")
+        .waitFor();
+      await signIn(page, { username: "newcomer", password: "newcomer-password" });
+      await finishLogin(page, url);
+      assert.equal(JSON.parse((await stored(page, "lectern_user")) ?? "{}").username, "newcomer");
+      assert.deepEqual(pageErrors(errors), []);
+    } finally {
+      await browser.close();
+    }
+  },
+});

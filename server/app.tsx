@@ -8,6 +8,7 @@ import type { Deps } from "./deps.ts";
 import type { AppEnv } from "./http/env.ts";
 import { AppError, messageOf } from "./errors.ts";
 import { authGuard } from "./http/auth_guard.ts";
+import { hostName, machineNames, originGuard } from "./http/origin_guard.ts";
 import { publicSystemRoutes, systemRoutes } from "./system/routes.ts";
 import { workspaceRoutes } from "./workspaces/routes.ts";
 import { documentRoutes } from "./documents/routes.ts";
@@ -60,6 +61,16 @@ export function createApp(deps: Deps): Hono<AppEnv> {
     xFrameOptions: "DENY",
     referrerPolicy: "strict-origin-when-cross-origin",
     strictTransportSecurity: false,
+  }));
+
+  const bindName = hostName(deps.config.host);
+  app.use(originGuard({
+    allowedHosts: [
+      ...deps.config.allowedHosts,
+      ...machineNames(),
+      ...(/[a-z]/.test(bindName) ? [bindName] : []),
+    ],
+    trustProxy: deps.config.trustProxy,
   }));
 
   app.onError((error, c) => {

@@ -37,6 +37,14 @@ const EnvSchema = z.object({
   SIMPLE_SSO_NO_LOGIN: flag("SIMPLE_SSO_NO_LOGIN"),
   /** Behind a reverse proxy: take the client address from X-Forwarded-For (for login rate limits). */
   TRUST_PROXY: flag("TRUST_PROXY"),
+  /** Names (besides IP addresses, localhost and this machine's name) the instance answers to, comma-separated. */
+  ALLOWED_HOSTS: z.string().trim().optional().transform((value) =>
+    (value ?? "").split(",").map((name) => name.trim().toLowerCase()).filter(Boolean)
+  ).pipe(
+    z.array(
+      z.string().regex(/^[a-z0-9.-]+$/, { error: "ALLOWED_HOSTS must list host names, without ports" }),
+    ),
+  ),
   /** Where the onboarding survey is sent, if anywhere (it is always kept locally). */
   SURVEY_COLLECTOR_URL: z.url({ error: "SURVEY_COLLECTOR_URL must be a URL" }).optional(),
 });
@@ -52,6 +60,8 @@ export interface Config {
   dev: boolean;
   simpleSso: { enabled: boolean; noLogin: boolean };
   trustProxy: boolean;
+  /** Host names the instance answers to besides addresses, localhost and the machine's own name. */
+  allowedHosts: readonly string[];
   surveyCollectorUrl: string | null;
   /** Instance settings the operator fixed through the environment (setting key → raw value); they win. */
   lockedSettings: Readonly<Record<string, string>>;
@@ -95,6 +105,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     dev: values.LECTERN_DEV,
     simpleSso: Object.freeze({ enabled: values.SIMPLE_SSO_ENABLED, noLogin: values.SIMPLE_SSO_NO_LOGIN }),
     trustProxy: values.TRUST_PROXY,
+    allowedHosts: Object.freeze(values.ALLOWED_HOSTS),
     surveyCollectorUrl: values.SURVEY_COLLECTOR_URL ?? null,
     lockedSettings: Object.freeze(lockedSettings),
   });

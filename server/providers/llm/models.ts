@@ -23,10 +23,18 @@ const OPENAI_NOT_CHAT =
   /(embedding|tts|whisper|dall-e|audio|realtime|transcribe|image|moderation|search|instruct)/;
 
 /** The key to use: the one typed in, or the stored one when the form sends `true` or the mask. */
-function keyFor(settings: SettingsService, field: string | undefined, given: unknown): string | undefined {
+/** The key given with the lookup; else the stored one, where it may be used (`storedAllowed`). */
+function keyFor(
+  settings: SettingsService,
+  field: string | undefined,
+  given: unknown,
+  storedAllowed: boolean,
+): string | undefined {
   if (typeof given === "string" && given && !isMaskedSecret(given)) return given;
-  return field ? settings.value(field) : undefined;
+  return field && storedAllowed ? settings.value(field) : undefined;
 }
+
+const trimBase = (url: string) => url.trim().replace(/\/+$/, "");
 
 async function getJson(
   url: string,
@@ -78,17 +86,23 @@ export async function lookupModels(
     });
   }
   const lookup = entry?.lookup;
+  const basePathField = lookup?.basePathField ??
+    (provider === "generic-openai" ? "GenericOpenAiBasePath" : undefined);
+  const givenBase = typeof input.basePath === "string" && input.basePath.trim()
+    ? trimBase(input.basePath)
+    : undefined;
+  const storedBase = basePathField ? settings.value(basePathField) : undefined;
+  const basePath = givenBase ?? storedBase;
+  // A stored key only ever goes to the base URL it was saved with: a lookup at another address must bring
+  // its own key, or the caller could send the instance's key to a server of their choosing.
+  const sameBase = givenBase === undefined ||
+    (storedBase !== undefined && givenBase === trimBase(storedBase));
   const apiKey = keyFor(
     settings,
     lookup?.apiKeyField ?? (provider === "generic-openai" ? "GenericOpenAiKey" : undefined),
     input.apiKey,
+    !basePathField || sameBase,
   );
-  const basePathField = lookup?.basePathField ??
-    (provider === "generic-openai" ? "GenericOpenAiBasePath" : undefined);
-  const givenBase = typeof input.basePath === "string" && input.basePath.trim()
-    ? input.basePath.trim().replace(/\/+$/, "")
-    : undefined;
-  const basePath = givenBase ?? (basePathField ? settings.value(basePathField) : undefined);
   const fail = (message: string) =>
     new AppError("provider_failed", message, { body: { models: [], error: message } });
   const bearer: Record<string, string> = apiKey ? { Authorization: `Bearer ${apiKey}` } : {};

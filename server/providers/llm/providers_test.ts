@@ -190,3 +190,39 @@ Deno.test("onboarding state and survey", async () => {
   const setup = await app.json<{ results: { OnboardingComplete: boolean } }>("/api/setup-complete");
   assert.equal(setup.body.results.OnboardingComplete, true);
 });
+
+Deno.test("custom-models never sends the stored key to a base URL other than the one it was saved with", async () => {
+  await using saved = startFakeOpenAi({ apiKey: "sk-stored", models: ["mine"] });
+  await using other = startFakeOpenAi({ models: ["theirs"] });
+  await using app = await createTestApp();
+  const stored = await app.json("/api/system/update-env", {
+    json: {
+      LLMProvider: "generic-openai",
+      GenericOpenAiBasePath: `${saved.baseURL}/`,
+      GenericOpenAiKey: "sk-stored",
+      GenericOpenAiModelPref: "mine",
+      GenericOpenAiTokenLimit: "4096",
+    },
+  });
+  assert.equal(stored.status, 200, JSON.stringify(stored.body));
+
+  // Its own base URL (as saved, or as the form shows it with the key masked): the stored key goes along.
+  for (const input of [{}, { basePath: saved.baseURL, apiKey: "*".repeat(20) }]) {
+    const models = await app.json<{ models: { id: string }[] }>("/api/system/custom-models", {
+      json: { provider: "generic-openai", ...input },
+    });
+    assert.deepEqual(models.body.models.map((model) => model.id), ["mine"], JSON.stringify(input));
+  }
+  assert.deepEqual(saved.authorizations, ["Bearer sk-stored", "Bearer sk-stored"]);
+
+  // Another base URL without a key of its own: asked without any key.
+  const elsewhere = await app.json<{ models: { id: string }[] }>("/api/system/custom-models", {
+    json: { provider: "generic-openai", basePath: other.baseURL, apiKey: "*".repeat(20) },
+  });
+  assert.deepEqual(elsewhere.body.models.map((model) => model.id), ["theirs"]);
+  const withKey = await app.json("/api/system/custom-models", {
+    json: { provider: "generic-openai", basePath: other.baseURL, apiKey: "sk-theirs" },
+  });
+  assert.equal(withKey.status, 200);
+  assert.deepEqual(other.authorizations, [null, "Bearer sk-theirs"], "the stored key never reached it");
+});

@@ -20,9 +20,21 @@ export function validLogin(body: unknown, fallback: string): ValidLogin {
   return answer as ValidLogin;
 }
 
-/** A redirect target of this site only: a path starting with one "/", else home. */
-export function safeRedirect(target: string | null | undefined): string {
-  return target && target.startsWith("/") && !target.startsWith("//") && !target.startsWith("/\\")
-    ? target
-    : "/";
+/**
+ * A redirect target of this site only, else home. The target is parsed the way the browser will parse it when
+ * it navigates (tabs and newlines dropped, backslashes read as slashes), so "/\t/host" or "/\n/host", which
+ * become "//host", are refused; what is kept is the path, query and fragment on this origin.
+ */
+export function safeRedirect(
+  target: string | null | undefined,
+  origin: string = globalThis.location?.origin ?? "http://localhost",
+): string {
+  if (!target || !target.startsWith("/")) return "/";
+  try {
+    const url = new URL(target, origin);
+    if (url.origin !== new URL(origin).origin) return "/";
+    return `${url.pathname}${url.search}${url.hash}`;
+  } catch {
+    return "/";
+  }
 }

@@ -37,21 +37,27 @@ export class SlidingWindow {
   }
 }
 
-/** The limits on guessing: login and account recovery, per client address and per username. */
+/**
+ * The limits on guessing: login and account recovery, per client address and per address and username. A
+ * username is never limited on its own, or anyone could lock its owner out from wherever they sign in.
+ */
 export interface AuthLimits {
   loginPerAddress: SlidingWindow;
-  loginFailuresPerUsername: SlidingWindow;
+  loginFailuresPerAddressAndUsername: SlidingWindow;
   recoveryPerAddress: SlidingWindow;
-  recoveryPerUsername: SlidingWindow;
+  recoveryPerAddressAndUsername: SlidingWindow;
 }
+
+/** The key of one address guessing at one username. */
+export const addressAndUsername = (address: string, username: string) => `${address}\n${username}`;
 
 export function createAuthLimits(): AuthLimits {
   const minutes = (count: number) => count * 60_000;
   return {
     loginPerAddress: new SlidingWindow(30, minutes(5)),
-    loginFailuresPerUsername: new SlidingWindow(10, minutes(15)),
+    loginFailuresPerAddressAndUsername: new SlidingWindow(10, minutes(15)),
     recoveryPerAddress: new SlidingWindow(10, minutes(15)),
-    recoveryPerUsername: new SlidingWindow(5, minutes(15)),
+    recoveryPerAddressAndUsername: new SlidingWindow(5, minutes(15)),
   };
 }
 

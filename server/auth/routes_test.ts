@@ -124,7 +124,7 @@ Deno.test("multi-user login: messages of api-contract §2.2, recovery codes once
     json: { username: "admin", password: "wrong-password" },
   });
   assert.equal(wrong.status, 401);
-  assert.equal(wrong.body.message, "[002] Invalid login credentials.");
+  assert.equal(wrong.body.message, unknown.body.message, "an unknown user and a wrong password answer alike");
   const empty = await app.json("/api/request-token", { json: {} });
   assert.equal(empty.status, 401);
 
@@ -184,38 +184,46 @@ Deno.test("session tokens: tampered, expired, foreign and outdated ones are refu
   assert.equal((await app.json("/api/admin/users", bearer(manager.token))).status, 200);
 });
 
-Deno.test("login and recovery are rate limited per username and per address", async () => {
+Deno.test("login and recovery are rate limited per address and username, and per address", async () => {
   await using app = await createTestApp();
   await multiUserInstance(app);
-  for (let attempt = 0; attempt < 10; attempt++) {
-    const answer = await app.json("/api/request-token", {
-      json: { username: "admin", password: `guess-${attempt}` },
-    });
-    assert.equal(answer.status, 401);
-  }
-  const limited = await app.json("/api/request-token", {
-    json: { username: "admin", password: "admin-password" },
-  });
-  assert.equal(limited.status, 429);
-  assert.match(String(limited.body.message), /^Too many attempts\. Try again in \d+ minutes?\.$/);
-  assert.equal(limited.body.valid, false);
-
   const address = (host: string) => ({ remoteAddr: { hostname: host, port: 1, transport: "tcp" } });
+  const attempt = (host: string, password: string, username = "admin") =>
+    app.request(
+      "/api/request-token",
+      { method: "POST", body: JSON.stringify({ username, password }) },
+      address(host),
+    );
+  for (let guess = 0; guess < 10; guess++) {
+    const answer = await attempt("127.0.0.66", `guess-${guess}`);
+    assert.equal(answer.status, 401);
+    await answer.body?.cancel();
+  }
+  const limited = await attempt("127.0.0.66", "admin-password");
+  assert.equal(limited.status, 429);
+  const body = await limited.json();
+  assert.match(String(body.message), /^Too many attempts\. Try again in \d+ minutes?\.$/);
+  assert.equal(body.valid, false);
+  // The stranger's guesses do not lock the admin out: from the admin's own address the login works.
+  const owner = await attempt("127.0.0.1", "admin-password");
+  assert.equal(owner.status, 200, "a stranger cannot lock a user out");
+  await owner.body?.cancel();
+
   for (let attempt = 0; attempt < 30; attempt++) {
     await app.request("/api/request-token", {
       method: "POST",
       body: JSON.stringify({ username: `user${attempt}`, password: "whatever-password" }),
-    }, address("10.0.0.9"));
+    }, address("127.0.0.9"));
   }
   const perAddress = await app.request("/api/request-token", {
     method: "POST",
     body: JSON.stringify({ username: "someone", password: "whatever-password" }),
-  }, address("10.0.0.9"));
+  }, address("127.0.0.9"));
   assert.equal(perAddress.status, 429);
   const elsewhere = await app.request("/api/request-token", {
     method: "POST",
     body: JSON.stringify({ username: "someone", password: "whatever-password" }),
-  }, address("10.0.0.10"));
+  }, address("127.0.0.10"));
   assert.equal(elsewhere.status, 401, "another address is not affected");
 
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -225,6 +233,12 @@ Deno.test("login and recovery are rate limited per username and per address", as
     json: { username: "admin", recoveryCodes: [] },
   });
   assert.equal(recovery.status, 429);
+  const ownRecovery = await app.request("/api/system/recover-account", {
+    method: "POST",
+    body: JSON.stringify({ username: "admin", recoveryCodes: [] }),
+  }, address("127.0.0.1"));
+  assert.equal(ownRecovery.status, 400, "recovery from the user's own address is still open");
+  await ownRecovery.body?.cancel();
 });
 
 Deno.test("account recovery: two codes give a reset token; wrong, reused and expired ones are refused", async () => {

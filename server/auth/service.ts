@@ -24,7 +24,7 @@ import { findUserById, findUserByUsername } from "../users/repo.ts";
 import { signSession } from "./jwt.ts";
 import { hashSecret, hashToken, randomToken, verifyNothing, verifySecret } from "./passwords.ts";
 import { presentUser, type UserRow } from "./present.ts";
-import { tooManyAttemptsMessage } from "./rate_limit.ts";
+import { addressAndUsername, tooManyAttemptsMessage } from "./rate_limit.ts";
 
 const RESET_TOKEN_LIFETIME_MS = 10 * 60 * 1000;
 const SSO_TOKEN_LIFETIME_MS = 6 * 60 * 1000;
@@ -64,29 +64,32 @@ export async function loginWithAccount(
   }
   const username = typeof input.username === "string" ? input.username.trim().toLowerCase() : "";
   const password = typeof input.password === "string" ? input.password : "";
-  const { loginPerAddress, loginFailuresPerUsername } = deps.limits;
-  const wait = throttle([loginPerAddress, loginFailuresPerUsername], [address, username]);
+  const { loginPerAddress, loginFailuresPerAddressAndUsername: failures } = deps.limits;
+  const guesser = addressAndUsername(address, username);
+  const wait = throttle([loginPerAddress, failures], [address, guesser]);
   if (wait > 0) throw loginFailure("rate_limited", tooManyAttemptsMessage(wait));
   loginPerAddress.hit(address);
-  if (!username || !password) throw loginFailure("unauthenticated", AUTH_MESSAGES.invalidCredentialsUser);
+  if (!username || !password) throw loginFailure("unauthenticated", AUTH_MESSAGES.invalidCredentials);
 
+  // An unknown username and a wrong password answer alike, after the same argon2 work, so neither the
+  // message nor the time tells whether the account exists.
   const user = await findUserByUsername(deps, username);
   if (!user) {
     await verifyNothing(password);
-    loginFailuresPerUsername.hit(username);
+    failures.hit(guesser);
     await logEvent(deps, "failed_login_invalid_username", { username, address });
-    throw loginFailure("unauthenticated", AUTH_MESSAGES.invalidCredentialsUser);
+    throw loginFailure("unauthenticated", AUTH_MESSAGES.invalidCredentials);
   }
   if (!(await verifySecret(user.password, password))) {
-    loginFailuresPerUsername.hit(username);
+    failures.hit(guesser);
     await logEvent(deps, "failed_login_invalid_password", { username, address }, user.id);
-    throw loginFailure("unauthenticated", AUTH_MESSAGES.invalidCredentialsPassword);
+    throw loginFailure("unauthenticated", AUTH_MESSAGES.invalidCredentials);
   }
   if (user.suspended) {
     await logEvent(deps, "failed_login_account_suspended", { username, address }, user.id);
     throw loginFailure("forbidden", AUTH_MESSAGES.suspended);
   }
-  loginFailuresPerUsername.reset(username);
+  failures.reset(guesser);
   const answer: LoginAnswer = {
     valid: true,
     user: presentUser(user),
@@ -205,14 +208,15 @@ export async function recoverAccount(
 ): Promise<string> {
   if (!deps.settings.multiUserMode) fail("forbidden", "Account recovery needs multi-user mode.");
   const username = typeof input.username === "string" ? input.username.trim().toLowerCase() : "";
-  const { recoveryPerAddress, recoveryPerUsername } = deps.limits;
-  const wait = throttle([recoveryPerAddress, recoveryPerUsername], [address, username]);
+  const { recoveryPerAddress, recoveryPerAddressAndUsername } = deps.limits;
+  const guesser = addressAndUsername(address, username);
+  const wait = throttle([recoveryPerAddress, recoveryPerAddressAndUsername], [address, guesser]);
   if (wait > 0) {
     const message = tooManyAttemptsMessage(wait);
     throw new AppError("rate_limited", message, { body: { success: false, error: message, message } });
   }
   recoveryPerAddress.hit(address);
-  recoveryPerUsername.hit(username);
+  recoveryPerAddressAndUsername.hit(guesser);
   const codes = [
     ...new Set(
       (Array.isArray(input.recoveryCodes) ? input.recoveryCodes : [])
@@ -247,7 +251,7 @@ export async function recoverAccount(
     tokenHash: await hashToken(token),
     expiresAt: new Date(Date.now() + RESET_TOKEN_LIFETIME_MS),
   });
-  recoveryPerUsername.reset(username);
+  recoveryPerAddressAndUsername.reset(guesser);
   await logEvent(deps, "account_recovered", { username, address }, user.id);
   return token;
 }

@@ -18,8 +18,8 @@ export const AUTH_MESSAGES = {
   usernameTaken: "That username is already taken.",
   passwordTooShort: `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`,
   passwordTooLong: `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`,
-  invalidCredentialsUser: "[001] Invalid login credentials.",
-  invalidCredentialsPassword: "[002] Invalid login credentials.",
+  /** One answer for an unknown username and a wrong password, so a login cannot tell which accounts exist. */
+  invalidCredentials: "[001] Invalid login credentials.",
   invalidInstancePassword: "[003] Invalid password provided",
   suspended: "[004] Account suspended by admin.",
   credentialsDisabled: "[005] Login via credentials has been disabled by the administrator.",

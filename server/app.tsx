@@ -8,6 +8,7 @@ import type { Deps } from "./deps.ts";
 import type { AppEnv } from "./http/env.ts";
 import { AppError, messageOf } from "./errors.ts";
 import { authGuard } from "./http/auth_guard.ts";
+import { MAX_PICTURE_BYTES } from "./users/images.ts";
 import { hostName, machineNames, originGuard } from "./http/origin_guard.ts";
 import { publicSystemRoutes, systemRoutes } from "./system/routes.ts";
 import { workspaceRoutes } from "./workspaces/routes.ts";
@@ -25,6 +26,10 @@ import { adminRoutes } from "./admin_routes.ts";
 import { embeddingRoutes } from "./embedding/routes.ts";
 
 export const PAGES_MODULE = "./pages/routes.tsx";
+
+/** Calls with a body that anyone may make before signing in: login, recovery, password reset, invitations. */
+const PUBLIC_BODY_PATHS =
+  /^\/api\/(request-token|system\/(recover-account|reset-password)|invite\/[^/]+)\/?$/;
 
 const FAVICON =
   `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#2f5d50"/><path d="M9 8h4v13h10v3H9z" fill="#fff"/></svg>`;
@@ -90,16 +95,27 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   });
 
   const api = new Hono<AppEnv>();
-  // JSON bodies are bounded here; multipart uploads carry their own, larger limits on their routes.
-  const jsonLimit = bodyLimit({
-    maxSize: 64 * 1024 * 1024,
-    onError: () => {
-      throw new AppError("too_large", "The request body is too large: the limit is 64 MB.");
-    },
-  });
+  // Every body is bounded before it is read, whatever its type claims: the calls anyone may make without a
+  // login need kilobytes; multipart bodies may be uploads (their routes bound them again, to their own
+  // limits); the rest are JSON, which a chat with pictures attached can make large.
+  const limit = (maxSize: number, what: string) =>
+    bodyLimit({
+      maxSize,
+      onError: () => {
+        throw new AppError("too_large", `The request body is too large: the limit is ${what}.`);
+      },
+    });
+  const publicBodyLimit = limit(64 * 1024, "64 KB");
+  // Above every upload route's own bound (documents, pictures), so those answer with their own message.
+  const largestUpload = Math.max(deps.config.maxUploadBytes, MAX_PICTURE_BYTES) + 2 ** 20;
+  const uploadBodyLimit = limit(largestUpload, `${Math.ceil(largestUpload / 2 ** 20)} MB`);
+  const jsonBodyLimit = limit(64 * 1024 * 1024, "64 MB");
   api.use("*", async (c, next) => {
-    if ((c.req.header("content-type") ?? "").startsWith("multipart/form-data")) return await next();
-    return await jsonLimit(c, next);
+    if (PUBLIC_BODY_PATHS.test(c.req.path)) return await publicBodyLimit(c, next);
+    if ((c.req.header("content-type") ?? "").startsWith("multipart/form-data")) {
+      return await uploadBodyLimit(c, next);
+    }
+    return await jsonBodyLimit(c, next);
   });
   api.route("/", publicSystemRoutes(deps));
   api.route("/", publicAuthRoutes(deps));

@@ -135,3 +135,44 @@ Deno.test("branding calls answer without a login, even on a protected instance",
   assert.match(await logo.text(), /^<svg/);
   assert.equal((await app.json("/api/workspaces")).status, 401, "everything else stays behind the login");
 });
+
+/** A body of `bytes` sent as a stream (chunked, no Content-Length), as an attacker can send it. */
+function streamedBody(bytes: number): ReadableStream<Uint8Array> {
+  const chunk = new Uint8Array(64 * 1024).fill(0x61);
+  let sent = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (sent >= bytes) return controller.close();
+      controller.enqueue(chunk);
+      sent += chunk.length;
+    },
+  });
+}
+
+Deno.test("resource abuse: every body is bounded before it is read, whatever its Content-Type claims", async () => {
+  await using app = await createTestApp({ env: { MAX_UPLOAD_MB: "1" } });
+  const cases: [string, string, number, string][] = [
+    // A login needs kilobytes; a multipart type no longer lifts the bound.
+    ["/api/request-token", "multipart/form-data; boundary=x", 300 * 1024, "64 KB"],
+    ["/api/request-token", "text/plain", 300 * 1024, "64 KB"],
+    ["/api/system/recover-account", "application/json", 100 * 1024, "64 KB"],
+    ["/api/invite/ANY-CODE", "application/json", 100 * 1024, "64 KB"],
+    // Multipart elsewhere is bounded by the upload limit, even on a route that takes no upload.
+    ["/api/workspace/new", "multipart/form-data; boundary=x", 7 * 1024 * 1024, "6 MB"],
+  ];
+  for (const [path, type, bytes, limit] of cases) {
+    for (const stream of [false, true]) {
+      const response = await app.request(path, {
+        method: "POST",
+        headers: { "Content-Type": type },
+        body: stream ? streamedBody(bytes) : new Uint8Array(bytes),
+      });
+      assert.equal(response.status, 413, `${path} ${type} ${stream ? "streamed" : "with a length"}`);
+      const answer = await response.json();
+      assert.equal(answer.error, `The request body is too large: the limit is ${limit}.`);
+    }
+  }
+  // A login of ordinary size is still read.
+  const login = await app.json("/api/request-token", { json: { password: "x".repeat(1000) } });
+  assert.equal(login.status, 200);
+});

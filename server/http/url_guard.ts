@@ -4,7 +4,8 @@ import { AppError } from "../errors.ts";
  * The one guard for every URL the server fetches for a user (decisions.md "Security"): http(s) only, and the
  * resolved addresses are checked. Loopback and private networks are refused unless `allowPrivate` (an admin's
  * own LLM or embedder base path, e.g. a local Ollama); link-local, cloud metadata, unspecified and multicast
- * addresses are always refused. IPv4-mapped IPv6 addresses are judged by their IPv4 part.
+ * addresses and every other special-purpose range are always refused. IPv6 forms that carry an IPv4
+ * address (mapped, translated, compatible, NAT64) are judged by their IPv4 part.
  */
 export interface UrlGuardOptions {
   allowPrivate?: boolean;
@@ -12,44 +13,101 @@ export interface UrlGuardOptions {
   resolve?: (hostname: string) => Promise<string[]>;
 }
 
-export type AddressClass = "public" | "loopback" | "private" | "link-local" | "unspecified" | "multicast";
+/**
+ * "reserved" covers the other special-purpose ranges of the IANA registries (documentation, benchmarking,
+ * protocol assignments, 6to4, Teredo, discard, future use): nothing Lectern should fetch from.
+ */
+export type AddressClass =
+  | "public"
+  | "loopback"
+  | "private"
+  | "link-local"
+  | "unspecified"
+  | "multicast"
+  | "reserved";
 
-function ipv4Class(address: string): AddressClass {
-  const [a, b] = address.split(".").map(Number);
+/** The class of an IPv4 address by the IANA IPv4 special-purpose registry. */
+function ipv4Class([a, b, c]: number[]): AddressClass {
   if (a === 127) return "loopback";
   if (a === 0) return "unspecified";
-  if (
-    a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) ||
-    (a === 100 && b >= 64 && b <= 127)
-  ) {
-    return "private";
-  }
+  if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168)) return "private";
+  if (a === 100 && b >= 64 && b <= 127) return "private"; // shared address space (carrier NAT)
   if (a === 169 && b === 254) return "link-local";
-  if (a >= 224) return "multicast";
+  if (a >= 224 && a <= 239) return "multicast";
+  if (a >= 240) return "reserved"; // future use and the broadcast address
+  if (a === 192 && b === 0 && (c === 0 || c === 2)) return "reserved"; // protocol assignments, TEST-NET-1
+  if (a === 192 && b === 88 && c === 99) return "reserved"; // 6to4 relay anycast
+  if (a === 198 && (b === 18 || b === 19)) return "reserved"; // benchmarking
+  if ((a === 198 && b === 51 && c === 100) || (a === 203 && b === 0 && c === 113)) return "reserved";
   return "public";
 }
 
 const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 
+function parseIpv4(text: string): number[] | null {
+  const match = IPV4.exec(text);
+  if (!match) return null;
+  const parts = match.slice(1).map(Number);
+  return parts.every((part) => part <= 255) ? parts : null;
+}
+
+/** The eight 16-bit groups of an IPv6 address (with "::" and a dotted IPv4 tail), or null. */
+function parseIpv6(text: string): number[] | null {
+  let address = text.replace(/%.*$/, "");
+  const tail = /:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(address);
+  if (tail) {
+    const v4 = parseIpv4(tail[1]);
+    if (!v4) return null;
+    const hex = (high: number, low: number) => ((high << 8) | low).toString(16);
+    address = `${address.slice(0, tail.index)}:${hex(v4[0], v4[1])}:${hex(v4[2], v4[3])}`;
+  }
+  const halves = address.split("::");
+  if (halves.length > 2) return null;
+  const groups = (half: string) => (half === "" ? [] : half.split(":"));
+  const head = groups(halves[0]);
+  const rest = halves.length === 2 ? groups(halves[1]) : [];
+  const missing = 8 - head.length - rest.length;
+  if (halves.length === 2 ? missing < 1 : missing !== 0) return null;
+  const all = [...head, ...Array(halves.length === 2 ? missing : 0).fill("0"), ...rest];
+  if (!all.every((group) => /^[0-9a-f]{1,4}$/.test(group))) return null;
+  return all.map((group) => parseInt(group, 16));
+}
+
+/** The IPv4 address held in two 16-bit groups. */
+const embedded = (high: number, low: number) => [high >> 8, high & 255, low >> 8, low & 255];
+
+/** The class of an IPv6 address by the IANA IPv6 special-purpose registry; IPv4 inside it is judged as IPv4. */
+function ipv6Class(g: number[]): AddressClass {
+  const zeros = (from: number, to: number) => g.slice(from, to).every((group) => group === 0);
+  if (zeros(0, 8)) return "unspecified";
+  if (zeros(0, 7) && g[7] === 1) return "loopback";
+  // IPv4-mapped (::ffff:a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d), IPv4-compatible (::a.b.c.d), NAT64.
+  if (zeros(0, 5) && g[5] === 0xffff) return ipv4Class(embedded(g[6], g[7]));
+  if (zeros(0, 4) && g[4] === 0xffff && g[5] === 0) return ipv4Class(embedded(g[6], g[7]));
+  if (zeros(0, 6)) return ipv4Class(embedded(g[6], g[7]));
+  if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return ipv4Class(embedded(g[6], g[7]));
+  if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1) return "reserved"; // local-use NAT64
+  if (g[0] === 0x100 && zeros(1, 4)) return "reserved"; // discard-only
+  if (g[0] === 0x2001 && g[1] < 0x200) return "reserved"; // protocol assignments, Teredo, ORCHID, benchmarks
+  if (g[0] === 0x2001 && g[1] === 0xdb8) return "reserved"; // documentation
+  if (g[0] === 0x2002) return "reserved"; // 6to4: the IPv4 address inside is reached by a relay
+  if ((g[0] & 0xfff0) === 0x3ff0 || g[0] === 0x5f00) return "reserved"; // documentation, SRv6
+  if (g[0] === 0xfd00 && g[1] === 0xec2 && zeros(2, 7) && g[7] === 0x254) return "link-local"; // EC2 metadata
+  if ((g[0] & 0xfe00) === 0xfc00) return "private"; // unique local
+  if ((g[0] & 0xffc0) === 0xfe80) return "link-local";
+  if ((g[0] & 0xffc0) === 0xfec0) return "private"; // site-local, deprecated
+  if ((g[0] & 0xff00) === 0xff00) return "multicast";
+  return "public";
+}
+
 /** The class of an IP address literal, or null when `address` is not one. */
 export function addressClass(address: string): AddressClass | null {
   const bare = address.replace(/^\[|\]$/g, "").toLowerCase();
-  if (IPV4.test(bare)) return bare.split(".").every((part) => Number(part) <= 255) ? ipv4Class(bare) : null;
+  const v4 = parseIpv4(bare);
+  if (v4) return ipv4Class(v4);
   if (!bare.includes(":")) return null;
-  const mapped = /^(?:0{0,4}:){0,5}:?ffff:(\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})$/.exec(bare);
-  if (mapped) return ipv4Class(mapped[1]);
-  const hexMapped = /^(?:0{0,4}:){0,5}:?ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(bare);
-  if (hexMapped) {
-    const high = parseInt(hexMapped[1], 16);
-    const low = parseInt(hexMapped[2], 16);
-    return ipv4Class(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`);
-  }
-  if (bare === "::1") return "loopback";
-  if (bare === "::") return "unspecified";
-  if (/^fe[89ab]/.test(bare)) return "link-local";
-  if (/^f[cd]/.test(bare)) return bare.startsWith("fd00:ec2::254") ? "link-local" : "private";
-  if (bare.startsWith("ff")) return "multicast";
-  return "public";
+  const v6 = parseIpv6(bare);
+  return v6 ? ipv6Class(v6) : null;
 }
 
 async function systemResolve(hostname: string): Promise<string[]> {

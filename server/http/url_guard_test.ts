@@ -75,3 +75,51 @@ Deno.test("guardedFetch() checks every redirect again", async () => {
   });
   assert.equal(await ok.text(), "ok");
 });
+
+Deno.test("SSRF: every special-purpose form of the IANA registries is refused, also with allowPrivate", async () => {
+  // Pure classification: nothing here is ever connected to (checkUrl below gets a resolver and no fetch).
+  const cases: [string, string][] = [
+    ["[::127.0.0.1]", "loopback"], // IPv4-compatible
+    ["[::7f00:1]", "loopback"],
+    ["[64:ff9b::7f00:1]", "loopback"], // NAT64
+    ["[64:ff9b::a9fe:a9fe]", "link-local"],
+    ["[64:ff9b:1::1]", "reserved"], // local-use NAT64
+    ["[::ffff:0:7f00:1]", "loopback"], // IPv4-translated
+    ["[::ffff:0:127.0.0.1]", "loopback"],
+    ["[2002:7f00:1::1]", "reserved"], // 6to4
+    ["[2001:0:4136:e378:8000:63bf:3fff:fdd2]", "reserved"], // Teredo
+    ["[2001:db8::1]", "reserved"],
+    ["[100::1]", "reserved"],
+    ["[fec0::1]", "private"], // site-local
+    ["[fe80::1%25eth0]", "link-local"],
+    ["[ff02::1]", "multicast"],
+    ["198.18.0.1", "reserved"], // benchmarking
+    ["198.19.255.255", "reserved"],
+    ["192.0.2.1", "reserved"],
+    ["192.0.0.8", "reserved"],
+    ["203.0.113.9", "reserved"],
+    ["240.0.0.1", "reserved"],
+    ["255.255.255.255", "reserved"],
+    ["[2001:4860:4860::8888]", "public"],
+    ["[::ffff:8.8.8.8]", "public"],
+    ["[1:2:3:4:5:6:7:8:9]", "invalid"],
+    ["[1::2::3]", "invalid"],
+  ];
+  for (const [address, expected] of cases) {
+    assert.equal(addressClass(address) ?? "invalid", expected, address);
+  }
+  const resolve = () => Promise.resolve([] as string[]);
+  for (const [address, expected] of cases) {
+    if (expected === "public" || expected === "invalid") continue;
+    await assert.rejects(
+      // Loopback and private addresses may be allowed for an admin's own server; the rest never are.
+      () =>
+        checkUrl(`http://${address}/`, {
+          resolve,
+          allowPrivate: !["loopback", "private"].includes(expected),
+        }),
+      /Lectern does not fetch from there|Cannot resolve|not a valid URL/,
+      address,
+    );
+  }
+});

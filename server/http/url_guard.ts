@@ -122,6 +122,14 @@ const refuse = (message: string) => new AppError("invalid_input", message);
 
 /** Checks `raw` and its resolved addresses; returns the parsed URL or throws a 400 saying why. */
 export async function checkUrl(raw: string, options: UrlGuardOptions = {}): Promise<URL> {
+  return (await checkedTarget(raw, options)).url;
+}
+
+/** The parsed URL and the addresses its host resolved to, every one of them checked. */
+async function checkedTarget(
+  raw: string,
+  options: UrlGuardOptions,
+): Promise<{ url: URL; addresses: string[] }> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -152,25 +160,77 @@ export async function checkUrl(raw: string, options: UrlGuardOptions = {}): Prom
       } ${kind} address (${address}); Lectern does not fetch from there.`,
     );
   }
-  return url;
+  return { url, addresses };
 }
 
 /**
- * `fetch` through the guard: every redirect is followed by hand and checked again (at most 5). The caller
- * passes its own `signal` for a time limit.
+ * A client that connects to `address` whatever the URL's host resolves to by then, so a name that changes
+ * its answer after the check (DNS rebinding) is still fetched from the address that was checked. TLS still
+ * checks the certificate against the URL's host name.
+ */
+function pinnedClient(url: URL, address: string): Deno.HttpClient {
+  const port = Number(url.port) || (url.protocol === "https:" ? 443 : 80);
+  return Deno.createHttpClient({ proxy: { transport: "tcp", hostname: address, port } });
+}
+
+/** The response with a body that closes `client` once it is read to the end, fails or is cancelled. */
+function closingWith(response: Response, client: Deno.HttpClient): Response {
+  if (!response.body) {
+    client.close();
+    return response;
+  }
+  const reader = response.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { value, done } = await reader.read();
+        if (done) {
+          controller.close();
+          client.close();
+        } else controller.enqueue(value);
+      } catch (error) {
+        client.close();
+        controller.error(error);
+      }
+    },
+    async cancel(reason) {
+      await reader.cancel(reason).catch(() => {});
+      client.close();
+    },
+  });
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}
+
+/**
+ * `fetch` through the guard: every redirect is followed by hand and checked again (at most 5), and every hop
+ * connects to an address that was checked. The caller passes its own `signal` for a time limit. Tests may
+ * pass their own `fetch`, which is called without the pinned client.
  */
 export async function guardedFetch(
   raw: string,
   init: RequestInit = {},
   options: UrlGuardOptions & { fetch?: typeof fetch } = {},
 ): Promise<Response> {
-  const doFetch = options.fetch ?? fetch;
-  let url = await checkUrl(raw, options);
+  let target = await checkedTarget(raw, options);
   for (let hop = 0; hop <= 5; hop++) {
-    const response = await doFetch(url, { ...init, redirect: "manual" });
+    let response: Response;
+    if (options.fetch) response = await options.fetch(target.url, { ...init, redirect: "manual" });
+    else {
+      const client = pinnedClient(target.url, target.addresses[0]);
+      try {
+        response = closingWith(await fetch(target.url, { ...init, redirect: "manual", client }), client);
+      } catch (error) {
+        client.close();
+        throw error;
+      }
+    }
     if (response.status < 300 || response.status >= 400 || !response.headers.get("location")) return response;
     await response.body?.cancel();
-    url = await checkUrl(new URL(response.headers.get("location")!, url).href, options);
+    target = await checkedTarget(new URL(response.headers.get("location")!, target.url).href, options);
   }
   throw refuse(`Too many redirects from ${raw}.`);
 }

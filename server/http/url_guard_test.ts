@@ -123,3 +123,29 @@ Deno.test("SSRF: every special-purpose form of the IANA registries is refused, a
     );
   }
 });
+
+Deno.test("SSRF: guardedFetch() connects to the address it checked, not to a second answer of the DNS", async () => {
+  const hosts: string[] = [];
+  let port = 0;
+  await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
+    hosts.push(request.headers.get("host") ?? "");
+    const url = new URL(request.url);
+    if (url.pathname === "/start") return Response.redirect(`http://rebind.test:${port}/final`, 302);
+    return new Response("pinned");
+  });
+  port = server.addr.port;
+  // The name exists only in the guard's resolver: the system's DNS cannot resolve it, so the fetch reaches the
+  // server only if it connects to the address that was checked.
+  let asked = 0;
+  const resolve = (host: string) => {
+    asked++;
+    return Promise.resolve(host === "rebind.test" ? ["127.0.0.1"] : []);
+  };
+  const response = await guardedFetch(`http://rebind.test:${port}/start`, {}, {
+    resolve,
+    allowPrivate: true,
+  });
+  assert.equal(await response.text(), "pinned");
+  assert.equal(asked, 2, "each hop is resolved and checked once");
+  assert.deepEqual(hosts, [`rebind.test:${port}`, `rebind.test:${port}`]);
+});

@@ -176,3 +176,15 @@ Deno.test("resource abuse: every body is bounded before it is read, whatever its
   const login = await app.json("/api/request-token", { json: { password: "x".repeat(1000) } });
   assert.equal(login.status, 200);
 });
+
+Deno.test("the storage folder and the database are readable by the server's user only", async () => {
+  await using app = await createTestApp();
+  await app.json("/api/workspace/new", { json: { name: "Private" } });
+  const mode = async (path: string) => ((await Deno.stat(path)).mode ?? 0) & 0o777;
+  assert.equal(await mode(app.deps.paths.root), 0o700, "the storage folder");
+  assert.equal(await mode(app.deps.paths.database), 0o600, "lectern.db");
+  for (const journal of ["-wal", "-shm"]) {
+    const path = `${app.deps.paths.database}${journal}`;
+    if (await Deno.stat(path).then(() => true, () => false)) assert.equal(await mode(path), 0o600, journal);
+  }
+});

@@ -3,7 +3,7 @@ import { openDatabase } from "../db/client.ts";
 import type { Config } from "./config.ts";
 import { type Deps, type Providers, StreamRegistry } from "./deps.ts";
 import { createLogger, type Logger } from "./log.ts";
-import { ensureStorage, storagePaths } from "./storage.ts";
+import { ensureStorage, protectDatabase, storagePaths } from "./storage.ts";
 import { loadInstanceKeys } from "./auth/keys.ts";
 import { SettingsService } from "./settings/service.ts";
 import { openVectorStores } from "./providers/vectors/registry.ts";
@@ -36,6 +36,7 @@ export async function boot(
   const paths = storagePaths(resolve(config.storageDir));
   await ensureStorage(paths);
   const database = await openDatabase(paths.database);
+  await protectDatabase(paths);
   if (database.migration.applied.length > 0) {
     log.info("Database migrated", {
       applied: database.migration.applied.join(","),

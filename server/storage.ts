@@ -40,7 +40,16 @@ export async function ensureStorage(paths: StoragePaths): Promise<void> {
   ) {
     await Deno.mkdir(directory, { recursive: true });
   }
+  // Documents, chats and keys are the owner's alone: nobody else on the machine may read the folder.
+  await Deno.chmod(paths.root, 0o700).catch(() => {});
   await Deno.chmod(paths.keys, 0o700).catch(() => {});
+}
+
+/** The database and its journal files are readable by the server's user only (they exist once it is open). */
+export async function protectDatabase(paths: StoragePaths): Promise<void> {
+  for (const file of [paths.database, `${paths.database}-wal`, `${paths.database}-shm`]) {
+    await Deno.chmod(file, 0o600).catch(() => {});
+  }
 }
 
 /**

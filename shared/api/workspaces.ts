@@ -62,7 +62,8 @@ export const WorkspaceDetail = Workspace.extend({
 export type WorkspaceDetail = z.infer<typeof WorkspaceDetail>;
 
 export const CreateWorkspaceInput = z.object({
-  name: z.string({ error: "name cannot be null" }).trim().min(1, "name cannot be null").max(255),
+  name: z.string({ error: "name cannot be null" }).trim().min(1, "name cannot be null")
+    .max(255, "Workspace name must be at most 255 characters"),
   onboardingComplete: z.boolean().optional(),
 });
 

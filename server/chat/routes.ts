@@ -2,6 +2,7 @@ import { type Context, Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import type { AppEnv } from "../http/env.ts";
 import { readJson } from "../http/body.ts";
+import { MAX_MESSAGE_CHARS } from "../../shared/api/chat_actions.ts";
 import { sseResponse } from "../http/sse.ts";
 import { requireWorkspace } from "../workspaces/service.ts";
 import { requireThread } from "../threads/service.ts";
@@ -30,6 +31,12 @@ export async function streamChatResponse(deps: Deps, c: Context<AppEnv>, threadS
   const message = typeof body?.message === "string" ? body.message : "";
   if (message.trim() === "") {
     throw new AppError("invalid_input", "Message is empty.", { body: abortBody("Message is empty.") });
+  }
+  if (message.length > MAX_MESSAGE_CHARS) {
+    const tooLong = `The message is too long: at most ${
+      MAX_MESSAGE_CHARS.toLocaleString("en")
+    } characters. Add long text to the workspace as a document instead.`;
+    throw new AppError("too_large", tooLong, { body: abortBody(tooLong) });
   }
   const attachments = parseAttachments(body.attachments);
   if ("error" in attachments) {

@@ -149,6 +149,21 @@ Deno.test("stream-chat answers 400 abort JSON for an empty message and 404 for a
   assert.equal((await missing.json()).error, "Workspace does not exist.");
 });
 
+Deno.test("resource abuse: a chat message over 200,000 characters is refused whole, and nothing is stored", async () => {
+  await using app = await createTestApp();
+  await app.json("/api/workspace/new", { json: { name: "Long" } });
+  const response = await chat(app, "long", "x".repeat(6 * 1024 * 1024));
+  assert.equal(response.status, 413);
+  const body = await response.json();
+  assert.equal(body.type, "abort");
+  assert.match(body.error, /^The message is too long: at most 200,000 characters\./);
+  assert.equal((await app.json<{ history: unknown[] }>("/api/workspace/long/chats")).body.history.length, 0);
+  const edit = await app.json("/api/workspace/long/update-chat", {
+    json: { chatId: 1, newText: "y".repeat(200_001) },
+  });
+  assert.equal(edit.status, 400);
+});
+
 Deno.test("stream-chat sends an abort frame when no LLM is configured and saves nothing", async () => {
   await using app = await createTestApp();
   const created = await app.json<{ workspace: { slug: string; id: number } }>("/api/workspace/new", {

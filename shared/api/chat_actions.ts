@@ -4,11 +4,17 @@ const id = z.union([z.number(), z.string().regex(/^\d+$/).transform(Number)]).pi
   z.number().int().positive(),
 );
 
+/** The longest chat message or edit, in characters (about 50,000 tokens): longer text is a document's job. */
+export const MAX_MESSAGE_CHARS = 200_000;
+
 export const DeleteChatsInput = z.object({ chatIds: z.array(id).max(10_000) });
 export const DeleteEditedChatsInput = z.object({ startingId: id });
 export const UpdateChatInput = z.object({
   chatId: id,
-  newText: z.string().trim().min(1, "The new text cannot be empty").max(200_000),
+  newText: z.string().trim().min(1, "The new text cannot be empty").max(
+    MAX_MESSAGE_CHARS,
+    `The new text is too long: at most ${MAX_MESSAGE_CHARS.toLocaleString("en")} characters`,
+  ),
   role: z.enum(["user", "assistant"]).default("assistant"),
 });
 export const FeedbackInput = z.object({

@@ -408,3 +408,39 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "browser: a message over the length limit is not sent; the composer says why",
+  ...browserTestOptions,
+  async fn() {
+    await using app = await createTestApp();
+    await app.json("/api/system/update-env", { json: genericOpenAiSettings("http://127.0.0.1:9/v1") });
+    await app.json("/api/workspace/new", { json: { name: "Limits" } });
+    const url = app.listen();
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const errors = watchErrors(page);
+      await page.goto(`${url}/workspace/limits`);
+      await hydrated(page);
+      const input = page.getByRole("textbox", { name: "Your message" });
+      await input.fill("x".repeat(200_001));
+      await page.getByRole("alert").filter({
+        hasText: "This message has 200,001 characters; the most is 200,000.",
+      })
+        .waitFor();
+      assert.equal(await page.getByRole("button", { name: "Send" }).isDisabled(), true);
+      await input.press("Enter");
+      assert.equal(
+        (await app.json<{ history: unknown[] }>("/api/workspace/limits/chats")).body.history.length,
+        0,
+      );
+      await input.press("Backspace");
+      assert.equal(await page.getByRole("button", { name: "Send" }).isDisabled(), false);
+      assert.equal(await page.getByRole("alert").count(), 0);
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+    }
+  },
+});

@@ -9,6 +9,7 @@ import {
   useState,
 } from "react";
 import { useTranslation } from "react-i18next";
+import { MAX_MESSAGE_CHARS } from "../../../shared/api/chat_actions.ts";
 import { keepToastsAbove, toastSlot } from "../../lib/toast.ts";
 import { checkImages, IMAGE_TYPES, MAX_IMAGES, readAsDataUrl } from "./attachments.ts";
 import type { ChatAttachment } from "./messages.ts";
@@ -74,8 +75,9 @@ export const Composer = memo(function Composer(
     setImages((current) => current.filter((image) => image.id !== id));
   };
 
+  const tooLong = text.length > MAX_MESSAGE_CHARS;
   const send = () => {
-    if (busy || !text.trim()) return;
+    if (busy || !text.trim() || tooLong) return;
     onSend(text, images.map(({ name, mime, dataUrl }) => ({ name, mime, dataUrl })));
     setText("");
     setImages([]);
@@ -171,7 +173,17 @@ export const Composer = memo(function Composer(
         onChange={(event) => setText(event.target.value)}
         onKeyDown={keyDown}
         onPaste={paste}
+        aria-invalid={tooLong || undefined}
+        aria-describedby={tooLong ? "chat-input-too-long" : undefined}
       />
+      {tooLong && (
+        <p id="chat-input-too-long" className="form-error composer-too-long" role="alert">
+          {t("chat.tooLong", {
+            max: MAX_MESSAGE_CHARS.toLocaleString("en"),
+            count: text.length.toLocaleString("en"),
+          })}
+        </p>
+      )}
       {busy
         ? (
           <button type="button" className="button secondary" onClick={onStop}>
@@ -179,7 +191,7 @@ export const Composer = memo(function Composer(
           </button>
         )
         : (
-          <button type="submit" className="button primary" disabled={!text.trim()}>
+          <button type="submit" className="button primary" disabled={!text.trim() || tooLong}>
             {t("chat.send")}
           </button>
         )}

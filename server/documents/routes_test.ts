@@ -193,3 +193,20 @@ Deno.test("upload-and-embed uploads and embeds in one call", async () => {
   );
   assert.equal(detail.body.workspace.documents[0].docpath, answer.body.document.location);
 });
+
+Deno.test("hostile names: an uploaded file keeps its name exactly as sent, never as a path", async () => {
+  await using app = await createTestApp();
+  const workspace = await newWorkspace(app);
+  for (
+    const name of [
+      "<img src=x onerror=alert(1)>.txt",
+      "a=b; c=d.txt",
+      "naïve résumé.txt",
+      "../../etc/passwd.txt",
+    ]
+  ) {
+    const answer = UploadAnswer.parse((await upload(app, workspace.slug, name, "hostile names")).body);
+    assert.equal(answer.documents?.[0].title, name.replace(/^.*\//, ""), name);
+    assert.doesNotMatch(answer.documents?.[0].location ?? "", /\.\.|<|=/, "stored under a generated name");
+  }
+});

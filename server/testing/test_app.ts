@@ -102,3 +102,20 @@ export function genericOpenAiSettings(baseURL: string, extra: Record<string, str
     ...extra,
   };
 }
+
+/**
+ * A test app whose instance is set up (a language model at `llm`, the built-in embedder, LanceDB), so that an
+ * open instance's pages are not sent to onboarding (spec 01 §2.2). `settings` adds to or overrides the save.
+ */
+export async function configuredTestApp(
+  options: Parameters<typeof createTestApp>[0] & { llm?: string; settings?: Record<string, string> } = {},
+): Promise<TestApp> {
+  const { llm = "http://127.0.0.1:9/v1", settings, ...appOptions } = options;
+  const app = await createTestApp(appOptions);
+  const saved = await app.json("/api/system/update-env", { json: genericOpenAiSettings(llm, settings) });
+  if (saved.status !== 200) {
+    await app.close();
+    throw new Error(`The test instance could not be configured: ${JSON.stringify(saved.body)}`);
+  }
+  return app;
+}

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { multiUserInstance } from "../../server/testing/accounts.ts";
-import { createTestApp, genericOpenAiSettings, type TestApp } from "../../server/testing/test_app.ts";
+import { configuredTestApp } from "../../server/testing/test_app.ts";
 import { LABELS } from "../../server/settings/service.ts";
 import { browserTestOptions, hydrated, launchChromium, SCREENSHOTS, watchErrors } from "./chromium.ts";
 import { signIn } from "./sessions.ts";
@@ -45,16 +45,11 @@ async function menuEntries(page: Page): Promise<string[] | null> {
   return await page.locator(".account-menu-item").allTextContents();
 }
 
-async function configured(app: TestApp) {
-  await app.json("/api/system/update-env", { json: genericOpenAiSettings("http://127.0.0.1:9/v1") });
-}
-
 Deno.test({
   name: "browser: the account avatar covers no control or heading, on desktops and phones",
   ...browserTestOptions,
   async fn() {
-    await using app = await createTestApp();
-    await configured(app);
+    await using app = await configuredTestApp();
     await app.deps.settings.setLabels({ [LABELS.supportEmail]: "help@example.org" });
     await app.json("/api/workspace/new", { json: { name: "Docs Demo" } });
     const url = app.listen();
@@ -119,8 +114,7 @@ Deno.test({
     "browser: the account menu offers Support only with a support address and Sign out only with a session",
   ...browserTestOptions,
   async fn() {
-    await using app = await createTestApp();
-    await configured(app);
+    await using app = await configuredTestApp();
     const url = app.listen();
     const browser = await launchChromium();
     try {

@@ -2,7 +2,12 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { workspaceChats, workspaces } from "../../db/schema.ts";
-import { createTestApp, genericOpenAiSettings, type TestApp } from "../../server/testing/test_app.ts";
+import {
+  configuredTestApp,
+  createTestApp,
+  genericOpenAiSettings,
+  type TestApp,
+} from "../../server/testing/test_app.ts";
 import {
   type ChatCompletionRequest,
   type FakeOpenAi,
@@ -413,8 +418,7 @@ Deno.test({
   name: "browser: a message over the length limit is not sent; the composer says why",
   ...browserTestOptions,
   async fn() {
-    await using app = await createTestApp();
-    await app.json("/api/system/update-env", { json: genericOpenAiSettings("http://127.0.0.1:9/v1") });
+    await using app = await configuredTestApp();
     await app.json("/api/workspace/new", { json: { name: "Limits" } });
     const url = app.listen();
     const browser = await launchChromium();

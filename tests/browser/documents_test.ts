@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { documents, documentSyncQueues, workspaceDocuments } from "../../db/schema.ts";
-import { createTestApp, genericOpenAiSettings } from "../../server/testing/test_app.ts";
+import { configuredTestApp } from "../../server/testing/test_app.ts";
 import { seedDocument } from "../../server/documents/library_fixtures.ts";
 import { browserTestOptions, hydrated, launchChromium, SCREENSHOTS, watchErrors } from "./chromium.ts";
 
@@ -14,8 +14,7 @@ Deno.test({
   name: "browser: the document manager uploads with progress, and handles folders, search, pins and removal",
   ...browserTestOptions,
   async fn() {
-    await using app = await createTestApp();
-    await app.json("/api/system/update-env", { json: genericOpenAiSettings("http://127.0.0.1:9/v1") });
+    await using app = await configuredTestApp();
     await app.json("/api/workspace/new", { json: { name: "Library" } });
     const notes = await seedDocument(app.deps, "Field notes.txt");
     await seedDocument(app.deps, "Old minutes.txt");
@@ -190,8 +189,7 @@ Deno.test({
   name: "browser: on a phone the document manager takes the screen, stacked, in the dark theme",
   ...browserTestOptions,
   async fn() {
-    await using app = await createTestApp();
-    await app.json("/api/system/update-env", { json: genericOpenAiSettings("http://127.0.0.1:9/v1") });
+    await using app = await configuredTestApp();
     await app.json("/api/workspace/new", { json: { name: "Pocket" } });
     for (
       const title of ["A very long document title that must not push the layout sideways.pdf", "Short.txt"]

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
-import { createTestApp, genericOpenAiSettings } from "../../server/testing/test_app.ts";
+import { configuredTestApp, createTestApp, genericOpenAiSettings } from "../../server/testing/test_app.ts";
 import { addUser, bearer, multiUserInstance, type Session } from "../../server/testing/accounts.ts";
 import { invites } from "../../db/schema.ts";
 import { DEFAULT_REFUSAL, DEFAULT_SYSTEM_PROMPT } from "../../shared/api/workspaces.ts";
@@ -93,9 +93,8 @@ Deno.test({
     "browser: enabling multi-user mode asks first, then the login page says why; recovery codes stay on one line",
   ...browserTestOptions,
   async fn() {
-    await using app = await createTestApp();
     // An open instance without a language model sends its pages to onboarding (spec 01 §2.2).
-    await app.json("/api/system/update-env", { json: genericOpenAiSettings("http://127.0.0.1:9/v1") });
+    await using app = await configuredTestApp();
     const url = app.listen();
     const browser = await launchChromium();
     try {
@@ -246,8 +245,7 @@ Deno.test({
   name: "browser: the chat settings show the default prompt as a placeholder and save it untouched as none",
   ...browserTestOptions,
   async fn() {
-    await using app = await createTestApp();
-    await app.json("/api/system/update-env", { json: genericOpenAiSettings("http://127.0.0.1:9/v1") });
+    await using app = await configuredTestApp();
     await app.json("/api/workspace/new", { json: { name: "Atlas" } });
     type Row = { openAiPrompt: string | null; queryRefusalResponse: string | null };
     const stored = async () => (await app.json<{ workspace: Row }>("/api/workspace/atlas")).body.workspace;
@@ -365,8 +363,7 @@ Deno.test({
   name: "browser: after setting an instance password the login page says why the visitor is there",
   ...browserTestOptions,
   async fn() {
-    await using app = await createTestApp();
-    await app.json("/api/system/update-env", { json: genericOpenAiSettings("http://127.0.0.1:9/v1") });
+    await using app = await configuredTestApp();
     const url = app.listen();
     const browser = await launchChromium();
     try {

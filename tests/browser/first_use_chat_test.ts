@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Locator, Page } from "playwright-core";
-import { createTestApp, genericOpenAiSettings } from "../../server/testing/test_app.ts";
+import { configuredTestApp, createTestApp, genericOpenAiSettings } from "../../server/testing/test_app.ts";
 import { startFakeOpenAi } from "../../server/testing/fake_openai.ts";
 import { addUser, bearer, multiUserInstance } from "../../server/testing/accounts.ts";
 import { seedDocument } from "../../server/documents/library_fixtures.ts";
@@ -98,8 +98,7 @@ Deno.test({
     "browser first use: a default user reads the workspace's documents and is offered no call she may not make; admin and manager keep the manager",
   ...browserTestOptions,
   async fn() {
-    await using app = await createTestApp();
-    await app.json("/api/system/update-env", { json: genericOpenAiSettings("http://127.0.0.1:9/v1") });
+    await using app = await configuredTestApp();
     await app.json("/api/workspace/new", { json: { name: "Team" } });
     await app.json("/api/workspace/new", { json: { name: "Empty" } });
     const handbook = await seedDocument(app.deps, "Staff handbook.txt");
@@ -301,8 +300,7 @@ Deno.test({
     "browser first use: four files at once give one success toast and one error toast, none over the Send button",
   ...browserTestOptions,
   async fn() {
-    await using app = await createTestApp();
-    await app.json("/api/system/update-env", { json: genericOpenAiSettings("http://127.0.0.1:9/v1") });
+    await using app = await configuredTestApp();
     await app.json("/api/workspace/new", { json: { name: "Inbox" } });
     const folder = await Deno.makeTempDir();
     const url = app.listen();
@@ -425,8 +423,7 @@ Deno.test({
     "browser first use: images refused together are named in one toast, clear of the composer, on a phone",
   ...browserTestOptions,
   async fn() {
-    await using app = await createTestApp();
-    await app.json("/api/system/update-env", { json: genericOpenAiSettings("http://127.0.0.1:9/v1") });
+    await using app = await configuredTestApp();
     await app.json("/api/workspace/new", { json: { name: "Pictures" } });
     const folder = await Deno.makeTempDir();
     const url = app.listen();
@@ -469,8 +466,7 @@ Deno.test({
   name: "browser first use: on a phone the document lists show long names whole beside their buttons",
   ...browserTestOptions,
   async fn() {
-    await using app = await createTestApp();
-    await app.json("/api/system/update-env", { json: genericOpenAiSettings("http://127.0.0.1:9/v1") });
+    await using app = await configuredTestApp();
     await app.json("/api/workspace/new", { json: { name: "Reports" } });
     const names = ["example.org-guide-to-quarterly-reports.html", "Minutes of the general meeting 2026.txt"];
     const guide = await seedDocument(app.deps, names[0], { chunkSource: "link://https://example.org/guide" });

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { documentSyncQueues } from "../../db/schema.ts";
 import { LIVE_SYNC_LABEL } from "../../shared/api/live_sync.ts";
 import { UploadAnswer } from "../../shared/api/documents.ts";
-import { createTestApp, genericOpenAiSettings, type TestApp } from "../../server/testing/test_app.ts";
+import { configuredTestApp, type TestApp } from "../../server/testing/test_app.ts";
 import { browserTestOptions, hydrated, launchChromium, SCREENSHOTS, watchErrors } from "./chromium.ts";
 
 const notice = (fact: string) =>
@@ -52,8 +52,7 @@ Deno.test({
   ...browserTestOptions,
   async fn() {
     await using site = startSite();
-    await using app = await createTestApp();
-    await app.json("/api/system/update-env", { json: genericOpenAiSettings("http://127.0.0.1:9/v1") });
+    await using app = await configuredTestApp();
     await watchedDocument(app, site);
     const url = app.listen();
     const browser = await launchChromium();

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { createTestApp, genericOpenAiSettings } from "../../server/testing/test_app.ts";
+import { configuredTestApp, createTestApp } from "../../server/testing/test_app.ts";
 import { startFakeOpenAi } from "../../server/testing/fake_openai.ts";
 import { browserTestOptions, hydrated, launchChromium, SCREENSHOTS, watchErrors } from "./chromium.ts";
 
@@ -21,10 +21,9 @@ Deno.test({
         delayMs: 30,
       };
     });
-    await using app = await createTestApp();
     // An open instance without a language model or vector database sends its pages to onboarding (spec 01
     // §2.2): start from a configured one whose model server does not exist, and point it at the fake here.
-    await app.json("/api/system/update-env", { json: genericOpenAiSettings("http://127.0.0.1:9/v1") });
+    await using app = await configuredTestApp();
     const url = app.listen();
     const browser = await launchChromium();
     try {
@@ -141,8 +140,7 @@ Deno.test({
   name: "browser: on a phone-sized screen the sidebar folds into a menu",
   ...browserTestOptions,
   async fn() {
-    await using app = await createTestApp();
-    await app.json("/api/system/update-env", { json: genericOpenAiSettings("http://127.0.0.1:9/v1") });
+    await using app = await configuredTestApp();
     await app.json("/api/workspace/new", { json: { name: "Pocket" } });
     const url = app.listen();
     const browser = await launchChromium();

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Browser } from "playwright-core";
-import { createTestApp, genericOpenAiSettings, type TestApp } from "../../server/testing/test_app.ts";
+import { configuredTestApp, type TestApp } from "../../server/testing/test_app.ts";
 import { startFakeOpenAi } from "../../server/testing/fake_openai.ts";
 import { multiUserInstance } from "../../server/testing/accounts.ts";
 import {
@@ -109,9 +109,7 @@ Deno.test({
   ...browserTestOptions,
   async fn() {
     await using llm = startFakeOpenAi({ models: ["fake-model"] });
-    await using app = await createTestApp();
-    // Configured, so that the open instance's pages are not sent to onboarding (spec 01 §2.2).
-    await app.json("/api/system/update-env", { json: genericOpenAiSettings(llm.baseURL) });
+    await using app = await configuredTestApp({ llm: llm.baseURL });
     const thread = await furnish(app);
     const url = app.listen();
     const browser = await launchChromium();
@@ -148,8 +146,7 @@ Deno.test({
   name: "browser: the login page of an open instance goes home",
   ...browserTestOptions,
   async fn() {
-    await using app = await createTestApp();
-    await app.json("/api/system/update-env", { json: genericOpenAiSettings("http://127.0.0.1:9/v1") });
+    await using app = await configuredTestApp();
     const url = app.listen();
     const browser = await launchChromium();
     try {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { addUser, multiUserInstance, type Session } from "../../server/testing/accounts.ts";
-import { createTestApp, genericOpenAiSettings } from "../../server/testing/test_app.ts";
+import { configuredTestApp } from "../../server/testing/test_app.ts";
 import { startFakeOpenAi } from "../../server/testing/fake_openai.ts";
 import { BUILT_SETTINGS_PAGES, SETTINGS_PAGES } from "../../shared/routes.ts";
 import { browserTestOptions, hydrated, launchChromium, SCREENSHOTS, watchErrors } from "./chromium.ts";
@@ -53,8 +53,7 @@ Deno.test({
   ...browserTestOptions,
   async fn() {
     await using llm = startFakeOpenAi({ models: ["fake-model"] });
-    await using app = await createTestApp();
-    await app.json("/api/system/update-env", { json: genericOpenAiSettings(llm.baseURL) });
+    await using app = await configuredTestApp({ llm: llm.baseURL });
     await app.json("/api/workspace/new", { json: { name: "Walk" } });
     const admin = await multiUserInstance(app);
     const sessions: Record<"admin" | "manager" | "default", Session> = {
@@ -140,8 +139,7 @@ Deno.test({
   name: "browser: on a phone the settings menu is one row naming the current page, opening the whole menu",
   ...browserTestOptions,
   async fn() {
-    await using app = await createTestApp();
-    await app.json("/api/system/update-env", { json: genericOpenAiSettings("http://127.0.0.1:9/v1") });
+    await using app = await configuredTestApp();
     const url = app.listen();
     const browser = await launchChromium();
     try {

@@ -1,13 +1,12 @@
 import assert from "node:assert/strict";
-import { createTestApp, genericOpenAiSettings } from "../../server/testing/test_app.ts";
+import { configuredTestApp, createTestApp, genericOpenAiSettings } from "../../server/testing/test_app.ts";
 import { browserTestOptions, hydrated, launchChromium, SCREENSHOTS, watchErrors } from "./chromium.ts";
 
 Deno.test({
   name: "browser: vector database settings offer LanceDB and Chroma with Chroma's connection fields",
   ...browserTestOptions,
   async fn() {
-    await using app = await createTestApp();
-    await app.json("/api/system/update-env", { json: genericOpenAiSettings("http://127.0.0.1:9/v1") });
+    await using app = await configuredTestApp();
     const url = app.listen();
     const browser = await launchChromium();
     try {
@@ -68,8 +67,7 @@ Deno.test({
   name: "browser: the workspace's hybrid search switch is on by default and saves off",
   ...browserTestOptions,
   async fn() {
-    await using app = await createTestApp();
-    await app.json("/api/system/update-env", { json: genericOpenAiSettings("http://127.0.0.1:9/v1") });
+    await using app = await configuredTestApp();
     await app.json("/api/workspace/new", { json: { name: "Atlas" } });
     const url = app.listen();
     const browser = await launchChromium();

@@ -27,6 +27,8 @@ const EnvSchema = z.object({
   /** One file's parse runs in its own process, killed after this long or when it needs more memory than this. */
   PARSE_TIMEOUT_SECONDS: integerString("PARSE_TIMEOUT_SECONDS", 1, 3600).default(120),
   PARSE_MEMORY_MB: integerString("PARSE_MEMORY_MB", 64, 65_536).default(1024),
+  /** The most text one file may give (in millions of characters): a zip bomb is refused at this size. */
+  PARSE_MAX_TEXT_MB: integerString("PARSE_MAX_TEXT_MB", 1, 1024).default(64),
   /** How often freed native memory is handed back to the system (glibc's malloc_trim); 0 turns it off. */
   MEMORY_TRIM_SECONDS: integerString("MEMORY_TRIM_SECONDS", 0, 86_400).default(30),
   /** Development: re-read the client manifest on every page so `vite build --watch` output is picked up. */
@@ -55,7 +57,7 @@ export interface Config {
   storageDir: string;
   logLevel: LogLevel;
   maxUploadBytes: number;
-  parse: { timeoutSeconds: number; memoryMb: number };
+  parse: { timeoutSeconds: number; memoryMb: number; maxTextMb: number };
   memoryTrimSeconds: number;
   dev: boolean;
   simpleSso: { enabled: boolean; noLogin: boolean };
@@ -100,7 +102,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     storageDir: values.STORAGE_DIR,
     logLevel: values.LOG_LEVEL,
     maxUploadBytes: values.MAX_UPLOAD_MB * 1024 * 1024,
-    parse: Object.freeze({ timeoutSeconds: values.PARSE_TIMEOUT_SECONDS, memoryMb: values.PARSE_MEMORY_MB }),
+    parse: Object.freeze({
+      timeoutSeconds: values.PARSE_TIMEOUT_SECONDS,
+      memoryMb: values.PARSE_MEMORY_MB,
+      maxTextMb: values.PARSE_MAX_TEXT_MB,
+    }),
     memoryTrimSeconds: values.MEMORY_TRIM_SECONDS,
     dev: values.LECTERN_DEV,
     simpleSso: Object.freeze({ enabled: values.SIMPLE_SSO_ENABLED, noLogin: values.SIMPLE_SSO_NO_LOGIN }),

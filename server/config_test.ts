@@ -52,18 +52,19 @@ Deno.test("loadConfig() lists every bad variable at once", () => {
   );
 });
 
-Deno.test("loadConfig() bounds parsing: PARSE_TIMEOUT_SECONDS and PARSE_MEMORY_MB", () => {
-  assert.deepEqual(loadConfig({}).parse, { timeoutSeconds: 120, memoryMb: 1024 });
+Deno.test("loadConfig() bounds parsing: PARSE_TIMEOUT_SECONDS, PARSE_MEMORY_MB and PARSE_MAX_TEXT_MB", () => {
+  assert.deepEqual(loadConfig({}).parse, { timeoutSeconds: 120, memoryMb: 1024, maxTextMb: 64 });
   assert.deepEqual(
-    loadConfig({ PARSE_TIMEOUT_SECONDS: "5", PARSE_MEMORY_MB: "256" }).parse,
-    { timeoutSeconds: 5, memoryMb: 256 },
+    loadConfig({ PARSE_TIMEOUT_SECONDS: "5", PARSE_MEMORY_MB: "256", PARSE_MAX_TEXT_MB: "8" }).parse,
+    { timeoutSeconds: 5, memoryMb: 256, maxTextMb: 8 },
   );
   assert.throws(
-    () => loadConfig({ PARSE_TIMEOUT_SECONDS: "0", PARSE_MEMORY_MB: "16" }),
+    () => loadConfig({ PARSE_TIMEOUT_SECONDS: "0", PARSE_MEMORY_MB: "16", PARSE_MAX_TEXT_MB: "0" }),
     (error: unknown) => {
       assert.ok(error instanceof ConfigError);
       assert.match(error.message, /PARSE_TIMEOUT_SECONDS must be at least 1/);
       assert.match(error.message, /PARSE_MEMORY_MB must be at least 64/);
+      assert.match(error.message, /PARSE_MAX_TEXT_MB must be at least 1/);
       return true;
     },
   );

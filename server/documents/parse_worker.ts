@@ -6,10 +6,12 @@ import { workerCommand } from "../worker_command.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
 import {
+  MEBI,
   type ParsedDocument,
   ParseFailure,
   type ParseFailureKind,
   type ParseInput,
+  textTooLargeMessage,
 } from "./parsers/types.ts";
 import { canParse, parseDocument } from "./parsers/index.ts";
 import { extensionOf } from "./text.ts";
@@ -18,8 +20,11 @@ export interface ParseLimits {
   timeoutSeconds: number;
   /** The worker's JavaScript heap; its whole resident size may exceed it by RSS_HEADROOM_MB. */
   memoryMb: number;
-  /** The most result JSON the server accepts back (the text of a zip of repeated words can be huge). */
-  maxOutputBytes: number;
+  /**
+   * The most text one file may give, in characters (PARSE_MAX_TEXT_MB): the worker refuses more before it
+   * answers, and the server reads no more than that text's JSON can take.
+   */
+  maxTextChars: number;
 }
 
 /** Room for the runtime itself and for buffers outside the heap (an unzipped entry, a PDF stream). */
@@ -29,13 +34,20 @@ export function parseLimits(config: Config): ParseLimits {
   return {
     timeoutSeconds: config.parse.timeoutSeconds,
     memoryMb: config.parse.memoryMb,
-    maxOutputBytes: Math.max(256 * 1024 * 1024, config.maxUploadBytes * 4),
+    maxTextChars: config.parse.maxTextMb * MEBI,
   };
 }
+
+/**
+ * The most JSON a worker may answer with: a character of text takes at most 6 bytes of it (a lone surrogate's
+ * `\uXXXX`), and the metadata fields are small.
+ */
+const maxAnswerBytes = (limits: ParseLimits) => limits.maxTextChars * 6 + MEBI;
 
 interface WorkerRequest {
   name: string;
   contentType?: string;
+  maxTextChars: number;
 }
 
 type WorkerResult =
@@ -150,16 +162,7 @@ export async function parseFile(
   // Unknown extensions are text or refused, both decided here.
   const plain = IN_PROCESS.has(extension) || !canParse(extension);
   if (!plain) return await parseInWorker(input, limits, log);
-  const parsed = await parseDocument(input);
-  if (parsed.text.length * 2 > limits.maxOutputBytes) {
-    throw new ParseFailure(
-      "limit",
-      `${input.name} could not be parsed: its text is larger than ${
-        Math.round(limits.maxOutputBytes / 1024 / 1024)
-      } MB.`,
-    );
-  }
-  return parsed;
+  return await parseDocument({ ...input, maxTextChars: limits.maxTextChars });
 }
 
 /**
@@ -181,7 +184,11 @@ export async function parseInWorker(
 }
 
 async function runWorker(input: ParseInput, limits: ParseLimits, log?: Logger): Promise<ParsedDocument> {
-  const request: WorkerRequest = { name: input.name, contentType: input.contentType };
+  const request: WorkerRequest = {
+    name: input.name,
+    contentType: input.contentType,
+    maxTextChars: limits.maxTextChars,
+  };
   // Compiled, the executable's V8 flags are fixed, so there the resident-size watch below is the memory bound.
   const { command, args } = workerCommand(import.meta.url, "parse-worker", request, [
     `--max-old-space-size=${limits.memoryMb}`,
@@ -223,7 +230,7 @@ async function runWorker(input: ParseInput, limits: ParseLimits, log?: Logger): 
   })();
   const [status, stdout, stderr] = await Promise.all([
     child.status,
-    readCapped(child.stdout, limits.maxOutputBytes, () => stop("output")),
+    readCapped(child.stdout, maxAnswerBytes(limits), () => stop("output")),
     readCapped(child.stderr, 64 * 1024, () => {}),
     feeding,
   ]);
@@ -244,14 +251,7 @@ async function runWorker(input: ParseInput, limits: ParseLimits, log?: Logger): 
       `${name} could not be parsed: it ran out of memory (the limit is ${limits.memoryMb} MB).`,
     );
   }
-  if (stopped === "output") {
-    throw new ParseFailure(
-      "limit",
-      `${name} could not be parsed: its text is larger than ${
-        Math.round(limits.maxOutputBytes / 1024 / 1024)
-      } MB.`,
-    );
-  }
+  if (stopped === "output") throw new ParseFailure("limit", textTooLargeMessage(name, limits.maxTextChars));
   let result: WorkerResult | null = null;
   try {
     result = JSON.parse(new TextDecoder().decode(stdout.bytes)) as WorkerResult;
@@ -297,7 +297,8 @@ export async function runParseWorker(requestJson: string | undefined): Promise<n
     const request = JSON.parse(requestJson ?? "") as WorkerRequest;
     name = request.name;
     const bytes = new Uint8Array(await new Response(Deno.stdin.readable).arrayBuffer());
-    result = { ok: true, document: await parseDocument({ name, bytes, contentType: request.contentType }) };
+    const { contentType, maxTextChars } = request;
+    result = { ok: true, document: await parseDocument({ name, bytes, contentType, maxTextChars }) };
   } catch (error) {
     if (error instanceof ParseFailure) result = { ok: false, kind: error.kind, message: error.message };
     else {

@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
-import { parseInWorker, type ParseLimits } from "./parse_worker.ts";
+import JSZip from "jszip";
+import { parseFile, parseInWorker, type ParseLimits } from "./parse_worker.ts";
 import { ParseFailure } from "./parsers/types.ts";
 import { buildXlsxBomb } from "./parsers/test_files.ts";
 
 const FIXTURES = new URL("../../tests/fixtures/documents/", import.meta.url);
 const fixture = (name: string) => Deno.readFile(new URL(name, FIXTURES));
-const LIMITS: ParseLimits = { timeoutSeconds: 60, memoryMb: 512, maxOutputBytes: 64 * 1024 * 1024 };
+const LIMITS: ParseLimits = { timeoutSeconds: 60, memoryMb: 512, maxTextChars: 64 * 1024 * 1024 };
 
 async function refusal(promise: Promise<unknown>): Promise<ParseFailure> {
   try {
@@ -61,10 +62,33 @@ Deno.test("a worker that needs more memory than the limit is stopped", async () 
   assert.equal(parsed.text, "# Still here");
 });
 
-Deno.test("a result larger than the output limit is refused", async () => {
-  const text = new TextEncoder().encode("word ".repeat(300_000));
-  const failure = await refusal(
-    parseInWorker({ name: "long.txt", bytes: text }, { ...LIMITS, maxOutputBytes: 1024 * 1024 }),
-  );
-  assert.equal(failure.message, "long.txt could not be parsed: its text is larger than 1 MB.");
+Deno.test("a text longer than the text limit is refused, in the worker and in the server's own process", async () => {
+  const text = new TextEncoder().encode("word,".repeat(300_000));
+  const limits = { ...LIMITS, maxTextChars: 1024 * 1024 };
+  const inWorker = await refusal(parseInWorker({ name: "long.csv", bytes: text }, limits));
+  assert.equal(inWorker.kind, "limit");
+  assert.equal(inWorker.message, "long.csv could not be parsed: its text is larger than 1 MB.");
+  const inProcess = await refusal(parseFile({ name: "long.txt", bytes: text }, limits));
+  assert.equal(inProcess.message, "long.txt could not be parsed: its text is larger than 1 MB.");
+  // Just under the limit is kept whole.
+  const fits = await parseFile({ name: "fits.txt", bytes: text.subarray(0, 1024 * 1024) }, limits);
+  assert.equal(fits.text.length, 1024 * 1024);
+});
+
+Deno.test("a zip bomb is stopped while it unpacks, before its text is held", async () => {
+  const limits = { ...LIMITS, maxTextChars: 1024 * 1024, memoryMb: 2048 };
+  // A 100 MB sheet packed in about 100 KB.
+  const xlsx = await refusal(parseInWorker({ name: "bomb.xlsx", bytes: await buildXlsxBomb(100) }, limits));
+  assert.equal(xlsx.kind, "limit");
+  assert.equal(xlsx.message, "bomb.xlsx could not be parsed: it unpacks to more than 4 MB.");
+  // mammoth inflates a Word body itself: it is measured before mammoth sees it.
+  const body = `<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${
+    "<w:p><w:r><w:t>boom</w:t></w:r></w:p>".repeat(200_000)
+  }</w:body></w:document>`;
+  const zip = new JSZip();
+  zip.file("word/document.xml", body);
+  const docxBytes = await zip.generateAsync({ type: "uint8array", compression: "DEFLATE" });
+  assert.ok(docxBytes.length < 200 * 1024, `the Word bomb is small when packed (${docxBytes.length} bytes)`);
+  const docx = await refusal(parseInWorker({ name: "bomb.docx", bytes: docxBytes }, limits));
+  assert.equal(docx.message, "bomb.docx could not be parsed: it unpacks to more than 4 MB.");
 });

@@ -2,7 +2,7 @@ import { Buffer } from "node:buffer";
 import { officeMeta } from "./office_meta.ts";
 import { corruptMessage, type ParsedDocument, ParseFailure, type ParseInput } from "./types.ts";
 import { type ParagraphRules, paragraphsOf, parseOrdered } from "./xml.ts";
-import { openZip, readEntry } from "./zip.ts";
+import { checkEntrySize, openZip, readEntry } from "./zip.ts";
 
 const WORD_TEXT: ParagraphRules = {
   paragraph: new Set(["p"]),
@@ -48,7 +48,9 @@ function loadMammoth(): Promise<Mammoth> {
 
 export async function parseDocx(input: ParseInput): Promise<ParsedDocument> {
   // Opening the archive first tells an encrypted or damaged file apart before mammoth sees it.
-  const zip = await openZip(input.bytes, input.name, "Word (.docx)");
+  const zip = await openZip(input, "Word (.docx)");
+  // mammoth inflates the body itself, without a bound: it is measured here first.
+  await checkEntrySize(zip, "word/document.xml");
   const meta = await officeMeta(zip);
   const library = await loadMammoth();
   let text: string;
@@ -61,7 +63,10 @@ export async function parseDocx(input: ParseInput): Promise<ParsedDocument> {
   // mammoth's raw text leaves footnotes and endnotes out; they often carry sources and definitions.
   const notes: string[] = [];
   for (const part of ["word/footnotes.xml", "word/endnotes.xml"]) {
-    const xml = await readEntry(zip, part).catch(() => null);
+    const xml = await readEntry(zip, part).catch((error) => {
+      if (error instanceof ParseFailure && error.kind === "limit") throw error;
+      return null;
+    });
     if (xml) notes.push(...paragraphsOf(parseOrdered(xml), WORD_TEXT));
   }
   const body = text.replace(/\n{3,}/g, "\n\n").trim();

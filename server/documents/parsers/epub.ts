@@ -25,7 +25,7 @@ function text(value: unknown): string | undefined {
 /** EPUB: the chapters of the spine in reading order, each as Markdown; title and author from the package. */
 export async function parseEpub(input: ParseInput): Promise<ParsedDocument> {
   const what = "EPUB";
-  const zip = await openZip(input.bytes, input.name, what);
+  const zip = await openZip(input, what);
   const container = parseTree(await requireEntry(zip, "META-INF/container.xml", input.name, what), [
     "rootfile",
   ]);

@@ -1,5 +1,13 @@
 import { extensionOf, looksLikeText, unsupportedMessage } from "../text.ts";
-import { emptyMessage, type ParsedDocument, ParseFailure, type ParseInput, type Parser } from "./types.ts";
+import {
+  DEFAULT_MAX_TEXT_CHARS,
+  emptyMessage,
+  type ParsedDocument,
+  ParseFailure,
+  type ParseInput,
+  type Parser,
+  textTooLargeMessage,
+} from "./types.ts";
 
 // Each parser loads with its libraries on first use, so the worker only pays for the format it reads.
 // The specifiers are literal so `deno compile` bundles them.
@@ -62,7 +70,8 @@ export function canParse(extension: string): boolean {
 
 /**
  * The text and metadata of one file, chosen by its extension. An unknown extension is read as text when the
- * bytes look like text. Runs inside the parse worker (parse_worker.ts); call parseInWorker from the server.
+ * bytes look like text. A text longer than `maxTextChars` is refused. Runs inside the parse worker
+ * (parse_worker.ts); call parseInWorker from the server.
  */
 export async function parseDocument(input: ParseInput): Promise<ParsedDocument> {
   const extension = extensionOf(input.name);
@@ -70,6 +79,10 @@ export async function parseDocument(input: ParseInput): Promise<ParsedDocument> 
   if (!load) throw new ParseFailure("unsupported", unsupportedMessage(extension));
   if (input.bytes.length === 0) throw new ParseFailure("empty", emptyMessage(input.name));
   const parsed = await (await load())(input);
+  const maxTextChars = input.maxTextChars ?? DEFAULT_MAX_TEXT_CHARS;
+  if (parsed.text.length > maxTextChars) {
+    throw new ParseFailure("limit", textTooLargeMessage(input.name, maxTextChars));
+  }
   const { text, pageBreaks } = withoutControls(parsed.text, parsed.pageBreaks);
   if (text.trim() === "") throw new ParseFailure("empty", emptyMessage(input.name));
   return { ...parsed, text, ...(pageBreaks ? { pageBreaks } : {}) };

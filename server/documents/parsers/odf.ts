@@ -19,7 +19,7 @@ const ODF_TEXT: ParagraphRules = {
 };
 
 async function odfBody(input: ParseInput, what: string) {
-  const zip = await openZip(input.bytes, input.name, what);
+  const zip = await openZip(input, what);
   const content = await requireEntry(zip, "content.xml", input.name, what);
   const body = findAll(parseOrdered(content), "body")[0];
   if (!body) throw new ParseFailure("corrupt", corruptMessage(input.name, what, "content.xml has no body"));

@@ -1,6 +1,7 @@
 import type JSZip from "jszip";
 import { parseTree } from "./xml.ts";
 import { readEntry } from "./zip.ts";
+import { ParseFailure } from "./types.ts";
 
 export interface OfficeMeta {
   author?: string;
@@ -64,8 +65,9 @@ export async function officeMeta(zip: JSZip): Promise<OfficeMeta> {
         description: pick(properties, ["description", "subject"]),
       };
     }
-  } catch {
-    // Metadata is a nicety; a damaged properties part must not cost the text.
+  } catch (error) {
+    // Metadata is a nicety; a damaged properties part must not cost the text. A zip bomb is still refused.
+    if (error instanceof ParseFailure && error.kind === "limit") throw error;
   }
   return {};
 }

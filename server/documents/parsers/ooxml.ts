@@ -77,7 +77,7 @@ async function slidePaths(zip: JSZip): Promise<string[]> {
 }
 
 export async function parsePptx(input: ParseInput): Promise<ParsedDocument> {
-  const zip = await openZip(input.bytes, input.name, "PowerPoint (.pptx)");
+  const zip = await openZip(input, "PowerPoint (.pptx)");
   const paths = await slidePaths(zip);
   const sections: string[] = [];
   for (const [index, path] of paths.entries()) {
@@ -120,7 +120,7 @@ function cellText(cell: Tree, shared: string[]): string {
 
 export async function parseXlsx(input: ParseInput): Promise<ParsedDocument> {
   const what = "Excel (.xlsx)";
-  const zip = await openZip(input.bytes, input.name, what);
+  const zip = await openZip(input, what);
   const workbookXml = await requireEntry(zip, "xl/workbook.xml", input.name, what);
   const rels = await relationships(zip, "xl/workbook.xml");
   const sheets = children(child(child(parseTree(workbookXml, ["sheet"]), "workbook"), "sheets"), "sheet");

@@ -26,7 +26,18 @@ export interface ParseInput {
   bytes: Uint8Array;
   /** A link's Content-Type, for the charset of text and HTML. */
   contentType?: string;
+  /** The most text the parse may give, in characters (PARSE_MAX_TEXT_MB); DEFAULT_MAX_TEXT_CHARS when unset. */
+  maxTextChars?: number;
 }
+
+export const MEBI = 1024 * 1024;
+export const DEFAULT_MAX_TEXT_CHARS = 64 * MEBI;
+
+/**
+ * How much an archive's entries may unpack to, altogether: the markup around a document's text is several
+ * times the text, and anything past this is a zip bomb rather than a document.
+ */
+export const unpackLimit = (maxTextChars: number) => maxTextChars * 4;
 
 export type Parser = (input: ParseInput) => Promise<ParsedDocument>;
 
@@ -35,3 +46,7 @@ export const encryptedMessage = (name: string) =>
 export const corruptMessage = (name: string, what: string, detail?: string) =>
   `${name} is not a valid ${what} file or is damaged${detail ? `: ${detail.replace(/\.$/, "")}` : ""}.`;
 export const emptyMessage = (name: string) => `No text content found in ${name}.`;
+export const textTooLargeMessage = (name: string, maxTextChars: number) =>
+  `${name} could not be parsed: its text is larger than ${Math.round(maxTextChars / MEBI)} MB.`;
+export const unpacksTooLargeMessage = (name: string, maxTextChars: number) =>
+  `${name} could not be parsed: it unpacks to more than ${Math.round(unpackLimit(maxTextChars) / MEBI)} MB.`;

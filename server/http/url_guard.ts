@@ -205,9 +205,18 @@ function closingWith(response: Response, client: Deno.HttpClient): Response {
   });
 }
 
+const CREDENTIAL_HEADERS = ["authorization", "proxy-authorization", "cookie", "x-api-key", "api-key"];
+
+function withoutCredentials(headers: HeadersInit | undefined): Headers {
+  const kept = new Headers(headers);
+  for (const name of CREDENTIAL_HEADERS) kept.delete(name);
+  return kept;
+}
+
 /**
  * `fetch` through the guard: every redirect is followed by hand and checked again (at most 5), and every hop
- * connects to an address that was checked. The caller passes its own `signal` for a time limit. Tests may
+ * connects to an address that was checked; a redirect to another origin drops the credential headers. The
+ * caller passes its own `signal` for a time limit. Tests may
  * pass their own `fetch`, which is called without the pinned client.
  */
 export async function guardedFetch(
@@ -230,7 +239,10 @@ export async function guardedFetch(
     }
     if (response.status < 300 || response.status >= 400 || !response.headers.get("location")) return response;
     await response.body?.cancel();
-    target = await checkedTarget(new URL(response.headers.get("location")!, target.url).href, options);
+    const next = await checkedTarget(new URL(response.headers.get("location")!, target.url).href, options);
+    // As fetch does: credentials meant for one origin are not carried to another.
+    if (next.url.origin !== target.url.origin) init = { ...init, headers: withoutCredentials(init.headers) };
+    target = next;
   }
   throw refuse(`Too many redirects from ${raw}.`);
 }

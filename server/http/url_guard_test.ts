@@ -149,3 +149,37 @@ Deno.test("SSRF: guardedFetch() connects to the address it checked, not to a sec
   assert.equal(asked, 2, "each hop is resolved and checked once");
   assert.deepEqual(hosts, [`rebind.test:${port}`, `rebind.test:${port}`]);
 });
+
+Deno.test("SSRF: a redirect to another origin does not carry the credentials; one to the same origin does", async () => {
+  const seen: { path: string; authorization: string | null; apiKey: string | null }[] = [];
+  const target = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
+    const url = new URL(request.url);
+    seen.push({
+      path: url.pathname,
+      authorization: request.headers.get("authorization"),
+      apiKey: request.headers.get("x-api-key"),
+    });
+    if (url.pathname === "/same") return Response.redirect(new URL("/landed", url), 302);
+    return new Response("landed");
+  });
+  const other = `http://127.0.0.1:${target.addr.port}`;
+  const start = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () => Response.redirect(`${other}/landed`, 302),
+  );
+  try {
+    const headers = { Authorization: "Bearer sk-secret", "X-Api-Key": "key-secret", Accept: "text/plain" };
+    const across = await guardedFetch(`http://127.0.0.1:${start.addr.port}/start`, { headers }, {
+      allowPrivate: true,
+    });
+    assert.equal(await across.text(), "landed");
+    assert.deepEqual(seen, [{ path: "/landed", authorization: null, apiKey: null }]);
+    seen.length = 0;
+    const within = await guardedFetch(`${other}/same`, { headers }, { allowPrivate: true });
+    assert.equal(await within.text(), "landed");
+    assert.deepEqual(seen.map((hop) => hop.authorization), ["Bearer sk-secret", "Bearer sk-secret"]);
+  } finally {
+    await target.shutdown();
+    await start.shutdown();
+  }
+});

@@ -2,7 +2,7 @@ import { llmProvider } from "../../../shared/providers/llm_catalog.ts";
 import { isMaskedSecret } from "../../../shared/settings.ts";
 import type { SettingsService } from "../../settings/service.ts";
 import { AppError, messageOf } from "../../errors.ts";
-import { checkUrl } from "../../http/url_guard.ts";
+import { guardedFetch } from "../../http/url_guard.ts";
 import { OPENAI_BASE_URL, type ProviderDeps } from "./registry.ts";
 
 export interface ModelInfo {
@@ -36,17 +36,21 @@ function keyFor(
 
 const trimBase = (url: string) => url.trim().replace(/\/+$/, "");
 
+/**
+ * GETs a model list. A base path the admin typed goes through the URL guard (`guarded`: private and loopback
+ * addresses allowed, as for the admin's own Ollama, special ones refused, the checked address connected to);
+ * the hosted providers' fixed addresses are fetched as they are.
+ */
 async function getJson(
   url: string,
   headers: Record<string, string>,
-  deps: ProviderDeps,
-  signal?: AbortSignal,
+  options: { deps: ProviderDeps; signal?: AbortSignal; guarded?: boolean },
 ) {
   const timeout = AbortSignal.timeout(LOOKUP_TIMEOUT_MS);
-  const response = await (deps.fetch ?? fetch)(url, {
-    headers,
-    signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-  });
+  const init = { headers, signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout };
+  const response = options.guarded
+    ? await guardedFetch(url, init, { allowPrivate: true, fetch: options.deps.fetch })
+    : await (options.deps.fetch ?? fetch)(url, init);
   const text = await response.text();
   let body: Record<string, unknown> = {};
   try {
@@ -111,12 +115,10 @@ export async function lookupModels(
     switch (provider) {
       case "openai": {
         if (!apiKey) return [];
-        const body = await getJson(
-          `${deps.endpoints?.openai ?? OPENAI_BASE_URL}/models`,
-          bearer,
+        const body = await getJson(`${deps.endpoints?.openai ?? OPENAI_BASE_URL}/models`, bearer, {
           deps,
           signal,
-        );
+        });
         return idsOf(body).map((model) => String(model.id))
           .filter((id) => OPENAI_CHAT.test(id) && !OPENAI_NOT_CHAT.test(id)).sort()
           .map((id) => ({ id, name: id, organization: id.startsWith("ft:") ? "Your Fine-Tunes" : "OpenAi" }));
@@ -126,12 +128,8 @@ export async function lookupModels(
         const base = deps.endpoints?.anthropic ?? "https://api.anthropic.com";
         const body = await getJson(
           `${base}/v1/models?limit=100`,
-          {
-            "x-api-key": apiKey,
-            "anthropic-version": "2023-06-01",
-          },
-          deps,
-          signal,
+          { "x-api-key": apiKey, "anthropic-version": "2023-06-01" },
+          { deps, signal },
         );
         return idsOf(body).map((model) => ({
           id: String(model.id),
@@ -141,12 +139,12 @@ export async function lookupModels(
       default: {
         if (!basePath) return [];
         if (lookup?.basePathMustContain && !basePath.includes(lookup.basePathMustContain)) return [];
-        await checkUrl(basePath, { allowPrivate: true });
+        const options = { deps, signal, guarded: true };
         if (provider === "ollama") {
-          const body = await getJson(`${basePath}/api/tags`, bearer, deps, signal);
+          const body = await getJson(`${basePath}/api/tags`, bearer, options);
           return idsOf(body, "models").map((model) => ({ id: String(model.name), name: String(model.name) }));
         }
-        const body = await getJson(`${basePath}/models`, bearer, deps, signal);
+        const body = await getJson(`${basePath}/models`, bearer, options);
         return idsOf(body).map((model) => ({
           id: String(model.id),
           name: String(model.id),

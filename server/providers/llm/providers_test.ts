@@ -226,3 +226,50 @@ Deno.test("custom-models never sends the stored key to a base URL other than the
   assert.equal(withKey.status, 200);
   assert.deepEqual(other.authorizations, [null, "Bearer sk-theirs"], "the stored key never reached it");
 });
+
+Deno.test("a model lookup is fetched through the URL guard: special addresses refused, no key carried to another origin", async () => {
+  const received: (string | null)[] = [];
+  const elsewhere = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
+    received.push(request.headers.get("authorization"));
+    return Response.json({ data: [{ id: "elsewhere-model" }] });
+  });
+  const redirecting = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
+    // The second hop is checked too: user info in an address is refused wherever it comes from.
+    const userInfo = new URL(request.url).pathname.startsWith("/userinfo") ? "user:password@" : "";
+    return Response.redirect(`http://${userInfo}127.0.0.1:${elsewhere.addr.port}/v1/models`, 302);
+  });
+  try {
+    await using app = await createTestApp();
+    const base = `http://127.0.0.1:${redirecting.addr.port}/v1`;
+    const models = await app.json<{ models: { id: string }[] }>("/api/system/custom-models", {
+      json: { provider: "generic-openai", basePath: base, apiKey: "sk-typed-in" },
+    });
+    assert.equal(models.status, 200);
+    assert.deepEqual(models.body.models.map((model) => model.id), ["elsewhere-model"]);
+    assert.deepEqual(received, [null], "the key stays with the origin it was given for");
+    const userInfo = await app.json("/api/system/custom-models", {
+      json: {
+        provider: "generic-openai",
+        basePath: `${base.replace("/v1", "/userinfo")}`,
+        apiKey: "sk-typed-in",
+      },
+    });
+    assert.equal(userInfo.status, 502);
+    assert.match(
+      String((userInfo.body as { error: string }).error),
+      /user name or password in them are refused/,
+    );
+    assert.equal(received.length, 1, "the refused hop was not fetched");
+    const translated = await app.json("/api/system/custom-models", {
+      json: { provider: "generic-openai", basePath: "http://[64:ff9b::a9fe:a9fe]/v1", apiKey: "sk-typed-in" },
+    });
+    assert.equal(translated.status, 502);
+    assert.match(
+      String((translated.body as { error: string }).error),
+      /points to a link-local address/,
+    );
+  } finally {
+    await elsewhere.shutdown();
+    await redirecting.shutdown();
+  }
+});

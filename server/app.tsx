@@ -18,6 +18,7 @@ import { liveSyncRoutes } from "./documents/live_sync_routes.ts";
 import { chatRoutes } from "./chat/routes.ts";
 import { threadRoutes } from "./threads/routes.ts";
 import { chatActionRoutes } from "./chat/action_routes.ts";
+import { searchRoutes } from "./search/routes.ts";
 import { presetRoutes } from "./presets/routes.ts";
 import { authRoutes, publicAuthRoutes } from "./auth/routes.ts";
 import { accountRoutes } from "./users/account_routes.ts";
@@ -134,6 +135,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   api.route("/", threadRoutes(deps));
   api.route("/", chatActionRoutes(deps));
   api.route("/", presetRoutes(deps));
+  api.route("/", searchRoutes(deps));
   api.all(
     "*",
     (c) => c.json({ success: false, error: `Cannot find the API route ${c.req.method} ${c.req.path}` }, 404),

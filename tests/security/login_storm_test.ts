@@ -116,39 +116,42 @@ Deno.test("[authentication] a login storm from 50 addresses", async (t) => {
     }
   });
 
-  await t.step("[authentication] the storm's guesses are refused once limited, with the limit's message", () => {
-    assert.equal(storm.length, 1000);
-    assert.equal(new Set(storm.map(({ attempt }) => attempt.address)).size, 50);
-    const byAddress = Map.groupBy(storm, ({ attempt }) => attempt.address);
-    for (const [address, answers] of byAddress) {
-      const kind = answers[0].attempt.kind;
-      const wrong = answers.filter(({ answer }) => answer.status === 401);
-      const refused = answers.filter(({ answer }) => answer.status === 429);
-      assert.equal(wrong.length + refused.length, answers.length, `${address}: only 401 and 429`);
-      for (const { answer } of wrong) {
-        assert.deepEqual(answer.body, {
-          user: null,
-          valid: false,
-          token: null,
-          message: AUTH_MESSAGES.invalidCredentials,
-        });
+  await t.step(
+    "[authentication] the storm's guesses are refused once limited, with the limit's message",
+    () => {
+      assert.equal(storm.length, 1000);
+      assert.equal(new Set(storm.map(({ attempt }) => attempt.address)).size, 50);
+      const byAddress = Map.groupBy(storm, ({ attempt }) => attempt.address);
+      for (const [address, answers] of byAddress) {
+        const kind = answers[0].attempt.kind;
+        const wrong = answers.filter(({ answer }) => answer.status === 401);
+        const refused = answers.filter(({ answer }) => answer.status === 429);
+        assert.equal(wrong.length + refused.length, answers.length, `${address}: only 401 and 429`);
+        for (const { answer } of wrong) {
+          assert.deepEqual(answer.body, {
+            user: null,
+            valid: false,
+            token: null,
+            message: AUTH_MESSAGES.invalidCredentials,
+          });
+        }
+        for (const { answer } of refused) {
+          assert.equal(answer.body.valid, false);
+          assert.equal(answer.body.token, null);
+        }
+        if (kind === "focused") {
+          // Sent at once, the guesses must not all pass the check before the first failures are counted.
+          assert.equal(wrong.length, 10, `${address}: 10 failures per address and username are checked`);
+          assert.equal(refused.length, FOCUSED_ATTEMPTS - 10);
+          for (const { answer } of refused) assert.match(String(answer.body.message), tooManyPattern(15));
+        } else {
+          assert.equal(wrong.length, 30, `${address}: 30 attempts per address are checked`);
+          assert.equal(refused.length, SPRAY_ATTEMPTS - 30);
+          for (const { answer } of refused) assert.match(String(answer.body.message), tooManyPattern(5));
+        }
       }
-      for (const { answer } of refused) {
-        assert.equal(answer.body.valid, false);
-        assert.equal(answer.body.token, null);
-      }
-      if (kind === "focused") {
-        // Sent at once, the guesses must not all pass the check before the first failures are counted.
-        assert.equal(wrong.length, 10, `${address}: 10 failures per address and username are checked`);
-        assert.equal(refused.length, FOCUSED_ATTEMPTS - 10);
-        for (const { answer } of refused) assert.match(String(answer.body.message), tooManyPattern(15));
-      } else {
-        assert.equal(wrong.length, 30, `${address}: 30 attempts per address are checked`);
-        assert.equal(refused.length, SPRAY_ATTEMPTS - 30);
-        for (const { answer } of refused) assert.match(String(answer.body.message), tooManyPattern(5));
-      }
-    }
-  });
+    },
+  );
 
   await t.step("[authentication] refused guesses stop before the password check", async () => {
     // One failed-login event per checked guess: the 460 refused ones never reached the user lookup.
@@ -167,14 +170,17 @@ Deno.test("[authentication] a login storm from 50 addresses", async (t) => {
     assert.match(String(sprayer.body.message), tooManyPattern(5));
   });
 
-  await t.step("[authentication] the server kept answering and the admin logs in from a fresh address", async () => {
-    assert.deepEqual(pings, Array(BATCHES).fill(200));
-    assert.equal(await ping(), 200);
-    const fresh = await attempt("127.3.0.1", "admin", passwordOf("admin"));
-    assert.equal(fresh.status, 200, String(fresh.body.message));
-    assert.equal(fresh.body.user?.username, "admin");
-    // The admin's own address still has its allowance too.
-    const own = await attempt(ownAddress("admin"), "admin", passwordOf("admin"));
-    assert.equal(own.status, 200, String(own.body.message));
-  });
+  await t.step(
+    "[authentication] the server kept answering and the admin logs in from a fresh address",
+    async () => {
+      assert.deepEqual(pings, Array(BATCHES).fill(200));
+      assert.equal(await ping(), 200);
+      const fresh = await attempt("127.3.0.1", "admin", passwordOf("admin"));
+      assert.equal(fresh.status, 200, String(fresh.body.message));
+      assert.equal(fresh.body.user?.username, "admin");
+      // The admin's own address still has its allowance too.
+      const own = await attempt(ownAddress("admin"), "admin", passwordOf("admin"));
+      assert.equal(own.status, 200, String(own.body.message));
+    },
+  );
 });

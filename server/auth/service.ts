@@ -70,26 +70,27 @@ export async function loginWithAccount(
   if (wait > 0) throw loginFailure("rate_limited", tooManyAttemptsMessage(wait));
   loginPerAddress.hit(address);
   if (!username || !password) throw loginFailure("unauthenticated", AUTH_MESSAGES.invalidCredentials);
+  // Counted as a failure before the password is checked and forgiven on success: guesses sent at once would
+  // otherwise all pass the check above while the first ones are still hashing.
+  failures.hit(guesser);
 
   // An unknown username and a wrong password answer alike, after the same argon2 work, so neither the
   // message nor the time tells whether the account exists.
   const user = await findUserByUsername(deps, username);
   if (!user) {
     await verifyNothing(password);
-    failures.hit(guesser);
     await logEvent(deps, "failed_login_invalid_username", { username, address });
     throw loginFailure("unauthenticated", AUTH_MESSAGES.invalidCredentials);
   }
   if (!(await verifySecret(user.password, password))) {
-    failures.hit(guesser);
     await logEvent(deps, "failed_login_invalid_password", { username, address }, user.id);
     throw loginFailure("unauthenticated", AUTH_MESSAGES.invalidCredentials);
   }
+  failures.reset(guesser);
   if (user.suspended) {
     await logEvent(deps, "failed_login_account_suspended", { username, address }, user.id);
     throw loginFailure("forbidden", AUTH_MESSAGES.suspended);
   }
-  failures.reset(guesser);
   const answer: LoginAnswer = {
     valid: true,
     user: presentUser(user),

@@ -3,6 +3,7 @@
 // The child is this same program with the arguments `parse-worker <request JSON>`; it reads the file's bytes on
 // stdin and writes one JSON result on stdout.
 import { workerCommand } from "../worker_command.ts";
+import { createLimiter } from "../limiter.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
 import {
@@ -134,17 +135,10 @@ function maxWorkers(memoryMb: number): number {
   return Math.max(1, Math.min(processors, byMemory));
 }
 
-let running = 0;
-const waiting: (() => void)[] = [];
-
-async function slot(memoryMb: number): Promise<() => void> {
-  while (running >= maxWorkers(memoryMb)) await new Promise<void>((resolve) => waiting.push(resolve));
-  running++;
-  return () => {
-    running--;
-    waiting.shift()?.();
-  };
-}
+/** The memory limit of the latest file to ask for a worker (one configuration sets it for all of them). */
+let askedMemoryMb = 1024;
+/** Files wait for a worker; the limit follows the machine's memory as it is when a file asks. */
+const workers = createLimiter(() => maxWorkers(askedMemoryMb));
 
 /** Plain text has no parser to attack: its bytes are its text, which the server holds afterwards anyway. */
 const IN_PROCESS = new Set([".txt", ".md", ".org", ".adoc", ".rst"]);
@@ -175,12 +169,8 @@ export async function parseInWorker(
   limits: ParseLimits,
   log?: Logger,
 ): Promise<ParsedDocument> {
-  const release = await slot(limits.memoryMb);
-  try {
-    return await runWorker(input, limits, log);
-  } finally {
-    release();
-  }
+  askedMemoryMb = limits.memoryMb;
+  return await workers.run(() => runWorker(input, limits, log));
 }
 
 async function runWorker(input: ParseInput, limits: ParseLimits, log?: Logger): Promise<ParsedDocument> {

@@ -5,21 +5,23 @@ import { invites } from "../../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import type { AppEnv } from "../http/env.ts";
 import { parseJson, readJson } from "../http/body.ts";
+import { requirePermission } from "../http/auth_guard.ts";
 import { withErrorBody } from "../errors.ts";
 import { idParam } from "../users/routes.ts";
 import { acceptInvite, createInvite, disableInvite, pendingInvite, presentInvite } from "./service.ts";
 
 const NewInvite = z.object({ workspaceIds: z.array(z.number().int().positive()).max(1000).default([]) });
 
-/** Invitations under /api/admin (admins and managers). */
+/** Invitations under /api/admin: admins only (spec 01 §6), since a pending code lets anyone create an account. */
 export function inviteAdminRoutes(deps: Deps) {
   const inviteBody = (message: string) => ({ invite: null, error: message });
+  const create = requirePermission("users:create");
   return new Hono<AppEnv>()
-    .get("/admin/invites", async (c) => {
+    .get("/admin/invites", create, async (c) => {
       const rows = await deps.db.select().from(invites).orderBy(desc(invites.id));
       return c.json({ invites: rows.map(presentInvite) });
     })
-    .post("/admin/invite/new", async (c) => {
+    .post("/admin/invite/new", requirePermission("users:create", inviteBody), async (c) => {
       const input = await parseJson(c, NewInvite, inviteBody);
       const invite = await withErrorBody(
         inviteBody,
@@ -27,7 +29,7 @@ export function inviteAdminRoutes(deps: Deps) {
       );
       return c.json({ invite: presentInvite(invite), error: null });
     })
-    .delete("/admin/invite/:id", async (c) => {
+    .delete("/admin/invite/:id", create, async (c) => {
       await disableInvite(deps, c.var.actor, idParam(c.req.param("id"), "invite"));
       return c.json({ success: true, error: null });
     });

@@ -24,7 +24,7 @@ export function userRoutes(deps: Deps) {
       const rows = await deps.db.select().from(users).orderBy(asc(users.id));
       return c.json({ users: rows.map(presentUser) });
     })
-    .post("/admin/users/new", async (c) => {
+    .post("/admin/users/new", requirePermission("users:create", newUserBody), async (c) => {
       const input = await parseJson(c, NewUserInput, newUserBody, { bareMessages: true });
       const user = await withErrorBody(newUserBody, () => createUser(deps, c.var.actor, input));
       return c.json({ user: presentUser(user), error: null });

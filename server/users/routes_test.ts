@@ -40,7 +40,7 @@ Deno.test("a default user is refused every manager and admin call", async () => 
   assert.equal(rows.find((row) => row.id === admin.user.id)?.role, "admin");
 });
 
-Deno.test("managers act on managers and default users only, never on admins", async () => {
+Deno.test("managers act on managers and default users only, never on admins, and create no accounts", async () => {
   await using app = await createTestApp();
   const admin = await multiUserInstance(app);
   const manager = await addUser(app, admin, "boss", "manager");
@@ -50,12 +50,15 @@ Deno.test("managers act on managers and default users only, never on admins", as
   const list = await asManager("/api/admin/users");
   assert.equal(UserList.parse(list.body).users.length, 2);
   assert.ok(!JSON.stringify(list.body).includes("argon2"), "no password hash leaves the server");
-  const adminByManager = await asManager("/api/admin/users/new", {
-    json: { username: "second-admin", password: "second-password", role: "admin" },
-  });
-  assert.equal(adminByManager.status, 403);
-  assert.deepEqual(adminByManager.body, { user: null, error: "Invalid role selection for user." });
-  const created = await asManager("/api/admin/users/new", {
+  for (const role of ["admin", "default"]) {
+    const byManager = await asManager("/api/admin/users/new", {
+      json: { username: `new-${role}`, password: "second-password", role },
+    });
+    assert.equal(byManager.status, 403, "only an admin creates users (spec 01 §6)");
+    assert.deepEqual(byManager.body, { user: null, error: "You do not have permission to do that." });
+  }
+  const created = await app.json("/api/admin/users/new", {
+    ...bearer(admin.token),
     json: { username: "worker", password: "worker-password", role: "default" },
   });
   assert.equal(created.status, 200);

@@ -1,0 +1,746 @@
+import { NATIVE_LEXICAL_MODEL } from "../../shared/providers/embedder_catalog.ts";
+import { PNG, type Role, type World } from "./authorization_world.ts";
+
+/** The least caller a route lets through in multi-user mode. */
+export type Least = "public" | "default" | "manager" | "admin";
+
+export interface Call {
+  method: string;
+  path: string;
+  json?: unknown;
+  form?: () => FormData;
+}
+
+/** Who sends a call: a role, or nobody signed in (who then aims at Dora's objects). */
+export type Caller = Role | "anonymous";
+
+export interface RouteRule {
+  least: Least;
+  /**
+   * What a refused caller sends: real objects and a valid body, so that only the guard stands between the call
+   * and its effect. Allowed callers send it too unless `pass` is given.
+   */
+  call: (w: World, as: Caller) => Call;
+  /** What an allowed caller sends, when `call` would spoil the fixtures (deletes aim at unknown objects). */
+  pass?: (w: World, as: Caller) => Call;
+  /** The status an allowed caller gets (per role where they differ). */
+  status: number | Partial<Record<Caller, number>>;
+  /** Why the route sits at this level, where the code and spec say so. */
+  why: string;
+}
+
+const get = (path: string): Call => ({ method: "GET", path });
+const post = (path: string, json: unknown = {}): Call => ({ method: "POST", path, json });
+const del = (path: string, json?: unknown): Call => ({ method: "DELETE", path, json });
+const put = (path: string, json: unknown = {}): Call => ({ method: "PUT", path, json });
+const upload = (path: string, file: () => File): Call => ({
+  method: "POST",
+  path,
+  form: () => {
+    const form = new FormData();
+    form.append("file", file());
+    return form;
+  },
+});
+const picture = () => new File([PNG], "face.png", { type: "image/png" });
+const textFile = () => new File(["The harbour opens at seven."], "notes.txt", { type: "text/plain" });
+
+/** The person whose objects a caller aims at: their own (anonymous callers aim at Dora's). */
+const own = (as: Caller): Role => as === "anonymous" ? "default" : as;
+const team = (w: World) => `/api/workspace/${w.team.slug}`;
+const ownThread = (w: World, as: Caller) => `${team(w)}/thread/${w.threads[own(as)]}`;
+const UNKNOWN_ID = 987_654;
+
+/**
+ * Every route the app serves (`createApp(deps).routes`, method ALL left out), with the least role allowed in
+ * multi-user mode. Sources: server/http/auth_guard.ts (the session guard on everything after the public
+ * routes), requirePermission in each route file with shared/roles.ts, spec 01 §2.1/§6 and 02 §2, api-contract
+ * §2.4, §4, §5, §10. Per-object rules (membership, own threads/chats/presets) are in authorization_test.ts.
+ */
+export const ROUTES: Record<string, RouteRule> = {
+  // --- public: before the session guard (server/app.tsx mounts them first) ---
+  "GET /api/ping": { least: "public", call: () => get("/api/ping"), status: 200, why: "spec 01 §7.1" },
+  "GET /api/system/support-email": {
+    least: "public",
+    call: () => get("/api/system/support-email"),
+    status: 200,
+    why: "branding shown before login (contract §4 has it behind login; Lectern serves it openly on purpose)",
+  },
+  "GET /api/system/custom-app-name": {
+    least: "public",
+    call: () => get("/api/system/custom-app-name"),
+    status: 200,
+    why: "contract §4: none",
+  },
+  "GET /api/system/footer-data": {
+    least: "public",
+    call: () => get("/api/system/footer-data"),
+    status: 200,
+    why: "branding shown before login (contract §4 has it behind login; Lectern serves it openly on purpose)",
+  },
+  "GET /api/system/is-default-logo": {
+    least: "public",
+    call: () => get("/api/system/is-default-logo"),
+    status: 200,
+    why: "contract §4: none",
+  },
+  "GET /api/system/logo": {
+    least: "public",
+    call: () => get("/api/system/logo"),
+    status: 200,
+    why: "contract §4: none",
+  },
+  "GET /api/onboarding": {
+    least: "public",
+    call: () => get("/api/onboarding"),
+    status: 200,
+    why: "contract §2.5: none",
+  },
+  "GET /api/setup-complete": {
+    least: "public",
+    call: () => get("/api/setup-complete"),
+    status: 200,
+    why: "decisions.md: only the login screen's fields before login",
+  },
+  "POST /api/request-token": {
+    least: "public",
+    call: () => post("/api/request-token", { username: "nobody", password: "wrong-password" }),
+    status: 401,
+    why: "login (a wrong login is 401 with the reference's body: decisions.md status codes)",
+  },
+  "GET /api/request-token/sso/simple": {
+    least: "public",
+    call: () => get("/api/request-token/sso/simple?token=lectern-tat-unknown"),
+    status: 401,
+    why: "single sign-on landing; an unknown token is 401 (contract §2.8)",
+  },
+  "GET /api/system/multi-user-mode": {
+    least: "public",
+    call: () => get("/api/system/multi-user-mode"),
+    status: 200,
+    why: "contract §2.5: none",
+  },
+  "POST /api/system/recover-account": {
+    least: "public",
+    call: () =>
+      post("/api/system/recover-account", {
+        username: "nobody",
+        recoveryCodes: [crypto.randomUUID(), crypto.randomUUID()],
+      }),
+    status: 400,
+    why: "contract §2.7: before login",
+  },
+  "POST /api/system/reset-password": {
+    least: "public",
+    call: () =>
+      post("/api/system/reset-password", {
+        token: crypto.randomUUID(),
+        newPassword: "new-password-1",
+        confirmPassword: "new-password-1",
+      }),
+    status: 400,
+    why: "contract §2.7: before login",
+  },
+  "GET /api/invite/:code": {
+    least: "public",
+    call: (w) => get(`/api/invite/${w.invite.code}`),
+    status: 200,
+    why: "contract §2.9: public",
+  },
+  "POST /api/invite/:code": {
+    least: "public",
+    call: () => post("/api/invite/no-such-code", { username: "newcomer", password: "newcomer-password" }),
+    status: 404,
+    why: "contract §2.9: public",
+  },
+  "GET /static/assets/*": {
+    least: "public",
+    call: () => get("/static/assets/no-such-file.js"),
+    status: 404,
+    why: "built client assets",
+  },
+  "GET /favicon.svg": { least: "public", call: () => get("/favicon.svg"), status: 200, why: "icon" },
+  "GET /robots.txt": { least: "public", call: () => get("/robots.txt"), status: 200, why: "robots" },
+  "GET /*": {
+    least: "public",
+    call: () => get("/login"),
+    status: 200,
+    why: "page shells; data behind a login is loaded by the islands with the token (decisions.md)",
+  },
+
+  // --- any signed-in user ---
+  "GET /api/system/check-token": {
+    least: "default",
+    call: () => get("/api/system/check-token"),
+    status: 200,
+    why: "contract §2.5",
+  },
+  "GET /api/system/refresh-user": {
+    least: "default",
+    call: () => get("/api/system/refresh-user"),
+    status: 200,
+    why: "contract §2.5",
+  },
+  "POST /api/system/user": {
+    least: "default",
+    call: () => post("/api/system/user", { bio: "Changed by the caller" }),
+    status: 200,
+    why: "own account (spec 01 §7.1)",
+  },
+  "POST /api/system/upload-pfp": {
+    least: "default",
+    call: () => upload("/api/system/upload-pfp", picture),
+    status: 200,
+    why: "own picture (contract §4: VR *)",
+  },
+  "GET /api/system/pfp/:id": {
+    least: "default",
+    call: (w, as) => get(`/api/system/pfp/${w.ids[own(as)]}`),
+    status: 200,
+    why: "own picture only (contract §4)",
+  },
+  "DELETE /api/system/remove-pfp": {
+    least: "default",
+    call: () => del("/api/system/remove-pfp"),
+    status: 200,
+    why: "own picture (contract §4: VR *)",
+  },
+  "GET /api/system/accepted-document-types": {
+    least: "default",
+    call: () => get("/api/system/accepted-document-types"),
+    status: 200,
+    why: "contract §4: VR",
+  },
+  "GET /api/workspaces": { least: "default", call: () => get("/api/workspaces"), status: 200, why: "§5.2" },
+  "GET /api/workspace/:slug": { least: "default", call: (w) => get(team(w)), status: 200, why: "§5.2 *" },
+  "GET /api/workspace/:slug/suggested-messages": {
+    least: "default",
+    call: (w) => get(`${team(w)}/suggested-messages`),
+    status: 200,
+    why: "contract §5.2: VR *",
+  },
+  "GET /api/workspace/:slug/pfp": {
+    least: "default",
+    call: (w) => get(`${team(w)}/pfp`),
+    status: 204,
+    why: "workspace picture for its members",
+  },
+  "GET /api/workspace/:slug/tts/:chatId": {
+    least: "default",
+    call: (w, as) => get(`${team(w)}/tts/${w.chats[own(as)]}`),
+    status: 204,
+    why: "contract §5.2: VR * (no speech provider: 204)",
+  },
+  "GET /api/workspace/:slug/is-agent-command-available": {
+    least: "default",
+    call: (w) => get(`${team(w)}/is-agent-command-available`),
+    status: 200,
+    why: "contract §5.2: VR *",
+  },
+  "GET /api/system/document-processing-status": {
+    least: "default",
+    call: () => get("/api/system/document-processing-status"),
+    status: 200,
+    why: "contract §4: VR (the chat screen asks it)",
+  },
+  "GET /api/workspace/:slug/chats": {
+    least: "default",
+    call: (w) => get(`${team(w)}/chats`),
+    status: 200,
+    why: "contract §5.2: VR *",
+  },
+  "POST /api/workspace/:slug/stream-chat": {
+    least: "default",
+    call: (w) => post(`${team(w)}/stream-chat`, { message: "When does the harbour open?" }),
+    status: 200,
+    why: "chatting is for every role (contract §2.4 <all>)",
+  },
+  "GET /api/workspace/:slug/threads": {
+    least: "default",
+    call: (w) => get(`${team(w)}/threads`),
+    status: 200,
+    why: "contract §5.3",
+  },
+  "POST /api/workspace/:slug/thread/new": {
+    least: "default",
+    call: (w) => post(`${team(w)}/thread/new`),
+    status: 200,
+    why: "contract §5.3",
+  },
+  "GET /api/workspace/:slug/thread/:threadSlug/chats": {
+    least: "default",
+    call: (w, as) => get(`${ownThread(w, as)}/chats`),
+    status: 200,
+    why: "contract §5.3, own thread",
+  },
+  "POST /api/workspace/:slug/thread/:threadSlug/stream-chat": {
+    least: "default",
+    call: (w, as) => post(`${ownThread(w, as)}/stream-chat`, { message: "When does the harbour open?" }),
+    status: 200,
+    why: "contract §5.3, own thread",
+  },
+  "POST /api/workspace/:slug/thread/:threadSlug/update": {
+    least: "default",
+    call: (w, as) => post(`${ownThread(w, as)}/update`, { name: "Renamed thread" }),
+    status: 200,
+    why: "contract §5.3, own thread",
+  },
+  "DELETE /api/workspace/:slug/thread/:threadSlug": {
+    least: "default",
+    call: (w, as) => del(ownThread(w, as)),
+    pass: (w) => del(`${team(w)}/thread/no-such-thread`),
+    status: 404,
+    why: "contract §5.3, own thread",
+  },
+  "DELETE /api/workspace/:slug/thread-bulk-delete": {
+    least: "default",
+    call: (w, as) => del(`${team(w)}/thread-bulk-delete`, { slugs: [w.threads[own(as)]] }),
+    pass: (w) => del(`${team(w)}/thread-bulk-delete`, { slugs: ["no-such-thread"] }),
+    status: 200,
+    why: "contract §5.3, own threads",
+  },
+  "POST /api/workspace/:slug/thread/fork": {
+    least: "default",
+    call: (w, as) => post(`${team(w)}/thread/fork`, { chatId: w.chats[own(as)] }),
+    status: 200,
+    why: "contract §5.2: VR *",
+  },
+  "DELETE /api/workspace/:slug/delete-edited-chats": {
+    least: "default",
+    call: (w, as) => del(`${team(w)}/delete-edited-chats`, { startingId: w.chats[own(as)] }),
+    pass: (w) => del(`${team(w)}/delete-edited-chats`, { startingId: UNKNOWN_ID }),
+    status: 200,
+    why: "contract §5.2: VR *, own chats",
+  },
+  "POST /api/workspace/:slug/update-chat": {
+    least: "default",
+    call: (w, as) =>
+      post(`${team(w)}/update-chat`, { chatId: w.chats[own(as)], newText: "Edited text", role: "user" }),
+    status: 200,
+    why: "contract §5.2: VR *, own chats",
+  },
+  "DELETE /api/workspace/:slug/thread/:threadSlug/delete-edited-chats": {
+    least: "default",
+    call: (w, as) => del(`${ownThread(w, as)}/delete-edited-chats`, { startingId: w.threadChats[own(as)] }),
+    pass: (w, as) => del(`${ownThread(w, as)}/delete-edited-chats`, { startingId: UNKNOWN_ID }),
+    status: 200,
+    why: "contract §5.3, own thread",
+  },
+  "POST /api/workspace/:slug/thread/:threadSlug/update-chat": {
+    least: "default",
+    call: (w, as) =>
+      post(`${ownThread(w, as)}/update-chat`, {
+        chatId: w.threadChats[own(as)],
+        newText: "Edited text",
+        role: "assistant",
+      }),
+    status: 200,
+    why: "contract §5.3, own thread",
+  },
+  "DELETE /api/workspace/:slug/delete-chats": {
+    least: "default",
+    call: (w, as) => del(`${team(w)}/delete-chats`, { chatIds: [w.chats[own(as)]] }),
+    pass: (w) => del(`${team(w)}/delete-chats`, { chatIds: [UNKNOWN_ID] }),
+    status: 200,
+    why: "contract §5.2: VR *, own chats",
+  },
+  "POST /api/workspace/:slug/chat-feedback/:chatId": {
+    least: "default",
+    call: (w, as) => post(`${team(w)}/chat-feedback/${w.chats[own(as)]}`, { feedback: true }),
+    status: 200,
+    why: "contract §5.2: VR *, own chats",
+  },
+  "PUT /api/workspace/workspace-chats/:id": {
+    least: "default",
+    call: (w, as) => put(`/api/workspace/workspace-chats/${w.threadChats[own(as)]}`),
+    status: 200,
+    why: "contract §5.2: VR *, own chats",
+  },
+  "GET /api/system/slash-command-presets": {
+    least: "default",
+    call: () => get("/api/system/slash-command-presets"),
+    status: 200,
+    why: "contract §4: VR *, own presets",
+  },
+  "POST /api/system/slash-command-presets": {
+    least: "default",
+    call: () => post("/api/system/slash-command-presets", { command: "/harbour", prompt: "Harbour times?" }),
+    status: 201,
+    why: "contract §4: VR *",
+  },
+  "POST /api/system/slash-command-presets/:id": {
+    least: "default",
+    call: (w, as) =>
+      post(`/api/system/slash-command-presets/${w.presets[own(as)]}`, {
+        command: "/renamed",
+        prompt: "New.",
+      }),
+    status: 200,
+    why: "contract §4: VR *, own preset",
+  },
+  "DELETE /api/system/slash-command-presets/:id": {
+    least: "default",
+    call: (w, as) => del(`/api/system/slash-command-presets/${w.presets[own(as)]}`),
+    status: 204,
+    why: "contract §4: VR *, own preset",
+  },
+
+  // --- admins and managers ---
+  "GET /api/system/embedding-jobs": {
+    least: "manager",
+    call: () => get("/api/system/embedding-jobs"),
+    status: 200,
+    why: "embedder screen: spec 01 §2.1 settings/embedding-preference is admin or manager",
+  },
+  "GET /api/system/native-embedding-models": {
+    least: "manager",
+    call: () => get("/api/system/native-embedding-models"),
+    status: 200,
+    why: "embedder screen, admin or manager",
+  },
+  "GET /api/admin/system-preferences-for": {
+    least: "manager",
+    call: () => get("/api/admin/system-preferences-for?labels=text_splitter_chunk_size"),
+    status: 200,
+    why: "contract §10: flex A,M",
+  },
+  "GET /api/admin/users": {
+    least: "manager",
+    call: () => get("/api/admin/users"),
+    status: 200,
+    why: "contract §10: strict A,M (the members tab of a workspace, admin or manager, lists users)",
+  },
+  "POST /api/admin/user/:id": {
+    least: "manager",
+    call: (w) => post(`/api/admin/user/${w.ids.eve}`, { suspended: true }),
+    pass: (w) => post(`/api/admin/user/${w.ids.eve}`, { bio: "Set by an admin or manager" }),
+    status: 200,
+    why: "contract §10: strict A,M; managers never on admins (authorization_test.ts)",
+  },
+  "DELETE /api/admin/user/:id": {
+    least: "manager",
+    call: (w) => del(`/api/admin/user/${w.ids.eve}`),
+    pass: () => del(`/api/admin/user/${UNKNOWN_ID}`),
+    status: 404,
+    why: "contract §10: strict A,M; managers never on admins",
+  },
+  "GET /api/admin/workspaces/:id/users": {
+    least: "manager",
+    call: (w) => get(`/api/admin/workspaces/${w.team.id}/users`),
+    status: 200,
+    why: "workspace members tab: spec 01 §2.1 admin or manager",
+  },
+  "POST /api/admin/workspaces/:id/update-users": {
+    least: "manager",
+    call: (w) =>
+      post(`/api/admin/workspaces/${w.vault.id}/update-users`, {
+        userIds: [w.ids.admin, w.ids.eve, w.ids.default],
+      }),
+    pass: (w) =>
+      post(`/api/admin/workspaces/${w.vault.id}/update-users`, { userIds: [w.ids.admin, w.ids.eve] }),
+    status: 200,
+    why: "workspace members tab: admin or manager",
+  },
+  "POST /api/workspace/new": {
+    least: "manager",
+    call: (_w, as) => post("/api/workspace/new", { name: `Made by ${as}` }),
+    status: 200,
+    why: "contract §5.2: VR A,M",
+  },
+  "POST /api/workspace/:slug/update": {
+    least: "manager",
+    call: (w) => post(`${team(w)}/update`, { openAiHistory: 3, openAiPrompt: "Answer in French." }),
+    status: 200,
+    why: "workspace settings: spec 01 §2.1 admin or manager",
+  },
+  "DELETE /api/workspace/:slug": {
+    least: "manager",
+    call: (w) => del(team(w)),
+    pass: () => del("/api/workspace/no-such-workspace"),
+    status: 404,
+    why: "contract §5.2: VR A,M",
+  },
+  "DELETE /api/workspace/:slug/reset-vector-db": {
+    least: "manager",
+    call: (w) => del(`${team(w)}/reset-vector-db`),
+    pass: () => del("/api/workspace/no-such-workspace/reset-vector-db"),
+    status: 404,
+    why: "contract §5.2: VR A,M",
+  },
+  "POST /api/workspace/:slug/suggested-messages": {
+    least: "manager",
+    call: (w) => post(`${team(w)}/suggested-messages`, { messages: [{ heading: "Hi", message: "Ask me" }] }),
+    status: 200,
+    why: "contract §5.2: VR A,M",
+  },
+  "POST /api/workspace/:slug/upload-pfp": {
+    least: "manager",
+    call: (w) => upload(`${team(w)}/upload-pfp`, picture),
+    status: 200,
+    why: "workspace settings: admin or manager",
+  },
+  "DELETE /api/workspace/:slug/remove-pfp": {
+    least: "manager",
+    call: (w) => del(`${team(w)}/remove-pfp`),
+    status: 200,
+    why: "workspace settings: admin or manager",
+  },
+  "GET /api/system/system-vectors": {
+    least: "manager",
+    call: (w) => get(`/api/system/system-vectors?slug=${w.team.slug}`),
+    status: 200,
+    why: "contract §4: VR A,M",
+  },
+  "POST /api/workspace/:slug/upload": {
+    least: "manager",
+    call: (w) => upload(`${team(w)}/upload`, textFile),
+    pass: () => upload("/api/workspace/no-such-workspace/upload", textFile),
+    status: 404,
+    why: "contract §5.2: VR A,M",
+  },
+  "POST /api/workspace/:slug/upload-link": {
+    least: "manager",
+    call: (w) => post(`${team(w)}/upload-link`, { link: "http://127.0.0.1:9/notice" }),
+    pass: () => post("/api/workspace/no-such-workspace/upload-link", { link: "http://127.0.0.1:9/notice" }),
+    status: 404,
+    why: "contract §5.2: VR A,M",
+  },
+  "POST /api/workspace/:slug/upload-and-embed": {
+    least: "manager",
+    call: (w) => upload(`${team(w)}/upload-and-embed`, textFile),
+    pass: () => upload("/api/workspace/no-such-workspace/upload-and-embed", textFile),
+    status: 404,
+    why: "contract §5.2: VR A,M",
+  },
+  "POST /api/workspace/:slug/update-embeddings": {
+    least: "manager",
+    call: (w) => post(`${team(w)}/update-embeddings`, { adds: [], deletes: [w.linkDoc] }),
+    pass: (w) =>
+      post("/api/workspace/no-such-workspace/update-embeddings", { adds: [], deletes: [w.linkDoc] }),
+    status: 404,
+    why: "contract §5.2: VR A,M",
+  },
+  "GET /api/system/local-files": {
+    least: "manager",
+    call: () => get("/api/system/local-files?folder=archive"),
+    status: 200,
+    why: "contract §4: VR A,M",
+  },
+  "GET /api/system/local-files/search": {
+    least: "manager",
+    call: () => get("/api/system/local-files/search?q=harbour"),
+    status: 200,
+    why: "contract §4: VR A,M",
+  },
+  "DELETE /api/system/remove-document": {
+    least: "manager",
+    call: (w) => del("/api/system/remove-document", { name: w.archiveDoc }),
+    pass: () => del("/api/system/remove-document", { name: "archive/no-such-document.json" }),
+    status: 404,
+    why: "contract §4: VR A,M",
+  },
+  "DELETE /api/system/remove-documents": {
+    least: "manager",
+    call: (w) => del("/api/system/remove-documents", { names: [w.archiveDoc] }),
+    pass: () => del("/api/system/remove-documents", { names: ["archive/no-such-document.json"] }),
+    status: 200,
+    why: "contract §4: VR A,M",
+  },
+  "DELETE /api/system/remove-folder": {
+    least: "manager",
+    call: () => del("/api/system/remove-folder", { name: "archive" }),
+    pass: () => del("/api/system/remove-folder", { name: "no-such-folder" }),
+    status: 404,
+    why: "contract §4: VR A,M",
+  },
+  "POST /api/document/create-folder": {
+    least: "manager",
+    call: (_w, as) => post("/api/document/create-folder", { name: `folder-of-${as}` }),
+    status: 200,
+    why: "contract §4: VR A,M",
+  },
+  "POST /api/document/move-files": {
+    least: "manager",
+    call: (w) =>
+      post("/api/document/move-files", {
+        files: [{ from: w.archiveDoc, to: `custom-documents/${w.archiveDoc.split("/")[1]}` }],
+      }),
+    pass: () =>
+      post("/api/document/move-files", {
+        files: [{ from: "archive/no-such-document.json", to: "custom-documents/no-such-document.json" }],
+      }),
+    status: 200,
+    why: "contract §4: VR A,M",
+  },
+  "DELETE /api/workspace/:slug/remove-and-unembed": {
+    least: "manager",
+    call: (w) => del(`${team(w)}/remove-and-unembed`, { documentLocation: w.linkDoc }),
+    pass: (w) => del("/api/workspace/no-such-workspace/remove-and-unembed", { documentLocation: w.linkDoc }),
+    status: 404,
+    why: "contract §5.2: VR A,M",
+  },
+  "POST /api/workspace/:slug/update-pin": {
+    least: "manager",
+    call: (w) => post(`${team(w)}/update-pin`, { docPath: w.linkDoc, pinStatus: false }),
+    pass: (w) => post(`${team(w)}/update-pin`, { docPath: w.linkDoc, pinStatus: true }),
+    status: 200,
+    why: "contract §5.2: VR A,M",
+  },
+  "POST /api/workspace/:slug/update-watch-status": {
+    least: "manager",
+    call: (w) => post(`${team(w)}/update-watch-status`, { docPath: w.linkDoc, watchStatus: false }),
+    pass: (w) => post(`${team(w)}/update-watch-status`, { docPath: w.linkDoc, watchStatus: true }),
+    status: 200,
+    why: "live document sync manage screen: spec 02 §2 admin or manager",
+  },
+  "GET /api/experimental/live-sync": {
+    least: "manager",
+    call: () => get("/api/experimental/live-sync"),
+    status: 200,
+    why: "beta features: spec 02 §2 admin or manager",
+  },
+  "POST /api/experimental/toggle-live-sync": {
+    least: "manager",
+    call: () => post("/api/experimental/toggle-live-sync", { updatedStatus: true }),
+    pass: () => post("/api/experimental/toggle-live-sync", { updatedStatus: false }),
+    status: 200,
+    why: "beta features: spec 02 §2 admin or manager",
+  },
+  "GET /api/experimental/live-sync/queues": {
+    least: "manager",
+    call: () => get("/api/experimental/live-sync/queues"),
+    status: 200,
+    why: "spec 02 §2 live-document-sync/manage: admin or manager",
+  },
+  "POST /api/experimental/live-sync/queues/:id/sync-now": {
+    least: "manager",
+    call: (w) => post(`/api/experimental/live-sync/queues/${w.queueId}/sync-now`),
+    status: 409,
+    why: "spec 02 §2: admin or manager (live sync is off here, hence 409)",
+  },
+  "DELETE /api/experimental/live-sync/queues/:id": {
+    least: "manager",
+    call: (w) => del(`/api/experimental/live-sync/queues/${w.queueId}`),
+    pass: () => del(`/api/experimental/live-sync/queues/${UNKNOWN_ID}`),
+    status: 404,
+    why: "spec 02 §2: admin or manager",
+  },
+
+  // --- admins only ---
+  "GET /api/system/embedding-jobs/progress": {
+    least: "admin",
+    call: () => get("/api/system/embedding-jobs/progress"),
+    status: 200,
+    why: "settings:manage (Lectern's own call)",
+  },
+  "POST /api/system/embedding-jobs/retry": {
+    least: "admin",
+    call: () => post("/api/system/embedding-jobs/retry"),
+    status: 200,
+    why: "settings:manage (Lectern's own call)",
+  },
+  "POST /api/system/native-embedding-models/download": {
+    least: "admin",
+    // The built-in model: even without the guard nothing would be downloaded (no traffic leaves the machine).
+    call: () => post("/api/system/native-embedding-models/download", { model: NATIVE_LEXICAL_MODEL }),
+    status: 400,
+    why: "settings:manage",
+  },
+  "POST /api/admin/system-preferences": {
+    least: "admin",
+    call: () => post("/api/admin/system-preferences", { text_splitter_chunk_size: 500 }),
+    status: 200,
+    why: "settings:manage; contract §10 says flex A,M (managers see the text splitter read-only)",
+  },
+  "POST /api/admin/user/:id/issue-auth-token": {
+    least: "admin",
+    call: (w) => post(`/api/admin/user/${w.ids.eve}/issue-auth-token`),
+    status: 200,
+    why: "a login link for any account: admin only",
+  },
+  "POST /api/admin/users/new": {
+    least: "admin",
+    call: (_w, as) => post("/api/admin/users/new", { username: `made-by-${as}`, password: "made-password" }),
+    status: 200,
+    why: "spec 01 §6: only an admin creates or invites users",
+  },
+  "GET /api/admin/invites": {
+    least: "admin",
+    call: () => get("/api/admin/invites"),
+    status: 200,
+    why: "spec 01 §2.1 settings/invites admin only; pending codes create accounts (spec 01 §6)",
+  },
+  "POST /api/admin/invite/new": {
+    least: "admin",
+    call: (w) => post("/api/admin/invite/new", { workspaceIds: [w.vault.id] }),
+    status: 200,
+    why: "spec 01 §6: only an admin invites users",
+  },
+  "DELETE /api/admin/invite/:id": {
+    least: "admin",
+    call: (w) => del(`/api/admin/invite/${w.invite.id}`),
+    pass: () => del(`/api/admin/invite/${UNKNOWN_ID}`),
+    status: 404,
+    why: "spec 01 §2.1 settings/invites admin only",
+  },
+  "POST /api/system/update-env": {
+    least: "admin",
+    call: () =>
+      post("/api/system/update-env", {
+        LLMProvider: "generic-openai",
+        GenericOpenAiBasePath: "http://127.0.0.1:9/v1",
+        GenericOpenAiModelPref: "fake-model",
+        GenericOpenAiTokenLimit: "4096",
+      }),
+    status: 200,
+    why: "contract §4: VR A",
+  },
+  "POST /api/system/custom-models": {
+    least: "admin",
+    call: () =>
+      post("/api/system/custom-models", { provider: "generic-openai", basePath: "http://127.0.0.1:9/v1" }),
+    // Past the guard the lookup runs and finds nothing on the discard port: 502.
+    status: 502,
+    why: "contract §4: VR A",
+  },
+  "POST /api/onboarding": {
+    least: "admin",
+    call: () => post("/api/onboarding"),
+    status: 200,
+    why: "instance setup: settings:manage",
+  },
+  "POST /api/onboarding/survey": {
+    least: "admin",
+    call: () => post("/api/onboarding/survey", { email: "owner@example.test", useCase: "job" }),
+    status: 200,
+    why: "instance setup: settings:manage",
+  },
+  "POST /api/system/update-password": {
+    least: "admin",
+    call: () => post("/api/system/update-password", { usePassword: true, newPassword: "instance-password" }),
+    // In multi-user mode the instance password does not apply: the admin passes the guard and gets this 403.
+    status: 403,
+    why: "instance password: security screen, admin only",
+  },
+  "POST /api/system/enable-multi-user": {
+    least: "admin",
+    call: () =>
+      post("/api/system/enable-multi-user", { username: "second-admin", password: "second-password" }),
+    status: 400,
+    why: "security screen, admin only (already on here: 400)",
+  },
+};
+
+/** Roles that pass a route, least first. */
+export function allowedRoles(least: Least): Role[] {
+  if (least === "admin") return ["admin"];
+  if (least === "manager") return ["manager", "admin"];
+  return ["default", "manager", "admin"];
+}
+
+/** Roles a route refuses in multi-user mode. */
+export function refusedRoles(least: Least): Role[] {
+  if (least === "admin") return ["default", "manager"];
+  if (least === "manager") return ["default"];
+  return [];
+}

@@ -27,6 +27,11 @@ const EnvSchema = z.object({
   /** One file's parse runs in its own process, killed after this long or when it needs more memory than this. */
   PARSE_TIMEOUT_SECONDS: integerString("PARSE_TIMEOUT_SECONDS", 1, 3600).default(120),
   PARSE_MEMORY_MB: integerString("PARSE_MEMORY_MB", 64, 65_536).default(1024),
+  /**
+   * How long a chat waits for the language model's next words (the first ones included) before it stops the
+   * answer with a message; a local model loading into memory may need minutes.
+   */
+  LLM_TIMEOUT_SECONDS: integerString("LLM_TIMEOUT_SECONDS", 1, 3600).default(600),
   /** How often freed native memory is handed back to the system (glibc's malloc_trim); 0 turns it off. */
   MEMORY_TRIM_SECONDS: integerString("MEMORY_TRIM_SECONDS", 0, 86_400).default(30),
   /** Development: re-read the client manifest on every page so `vite build --watch` output is picked up. */
@@ -57,6 +62,8 @@ export interface Config {
   maxUploadBytes: number;
   parse: { timeoutSeconds: number; memoryMb: number };
   memoryTrimSeconds: number;
+  /** Seconds a chat waits for the language model's next words before stopping the answer. */
+  llmTimeoutSeconds: number;
   dev: boolean;
   simpleSso: { enabled: boolean; noLogin: boolean };
   trustProxy: boolean;
@@ -102,6 +109,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     maxUploadBytes: values.MAX_UPLOAD_MB * 1024 * 1024,
     parse: Object.freeze({ timeoutSeconds: values.PARSE_TIMEOUT_SECONDS, memoryMb: values.PARSE_MEMORY_MB }),
     memoryTrimSeconds: values.MEMORY_TRIM_SECONDS,
+    llmTimeoutSeconds: values.LLM_TIMEOUT_SECONDS,
     dev: values.LECTERN_DEV,
     simpleSso: Object.freeze({ enabled: values.SIMPLE_SSO_ENABLED, noLogin: values.SIMPLE_SSO_NO_LOGIN }),
     trustProxy: values.TRUST_PROXY,

@@ -41,6 +41,8 @@ export interface FakeOpenAi {
   /** Authorization headers seen, in order. */
   authorizations: (string | null)[];
   setReply(reply: (request: ChatCompletionRequest) => ScriptedReply): void;
+  /** Milliseconds each embeddings call waits before answering (a slow embedder); 0 by default. */
+  setEmbeddingDelay(ms: number): void;
   [Symbol.asyncDispose](): Promise<void>;
   close(): Promise<void>;
 }
@@ -75,6 +77,7 @@ export function startFakeOpenAi(
   options: { apiKey?: string; embeddingDimensions?: number; models?: string[] } = {},
 ): FakeOpenAi {
   let reply: (request: ChatCompletionRequest) => ScriptedReply = echoReply;
+  let embeddingDelayMs = 0;
   const chatRequests: ChatCompletionRequest[] = [];
   const embeddingRequests: { model: string; input: string[] }[] = [];
   const authorizations: (string | null)[] = [];
@@ -108,6 +111,9 @@ export function startFakeOpenAi(
     const body = await c.req.json() as { model: string; input: string | string[] };
     const input = Array.isArray(body.input) ? body.input : [body.input];
     embeddingRequests.push({ model: body.model, input });
+    if (embeddingDelayMs) {
+      await sleepUnless(embeddingDelayMs, AbortSignal.any([c.req.raw.signal, closing.signal]));
+    }
     const dimensions = options.embeddingDimensions ?? 64;
     return c.json({
       object: "list",
@@ -230,6 +236,9 @@ export function startFakeOpenAi(
     authorizations,
     setReply(next) {
       reply = next;
+    },
+    setEmbeddingDelay(ms) {
+      embeddingDelayMs = ms;
     },
     close,
     [Symbol.asyncDispose]: close,

@@ -3,7 +3,14 @@ import assert from "node:assert/strict";
 import { startServerProcess } from "../../server/testing/process.ts";
 import { startFakeOpenAi } from "../../server/testing/fake_openai.ts";
 import { genericOpenAiSettings } from "../../server/testing/test_app.ts";
-import { checkDatabaseFile, getJson, libraryDocuments, postJson, queryDatabaseFile, uploadTo } from "./helpers.ts";
+import {
+  checkDatabaseFile,
+  getJson,
+  libraryDocuments,
+  postJson,
+  queryDatabaseFile,
+  uploadTo,
+} from "./helpers.ts";
 
 const UPLOADS = 40;
 const CONCURRENCY = 6;
@@ -75,8 +82,12 @@ Deno.test({
         const titles = new Set(listed.map((document) => document.title));
         for (const title of acknowledged.keys()) assert.ok(titles.has(title), `${title} is listed`);
         const workspace = (await getJson(`${server.url}/api/workspace/ingest`)).workspace;
-        const embedded = new Set<string>(workspace.documents.map((document: { docpath: string }) => document.docpath));
-        for (const location of acknowledged.values()) assert.ok(embedded.has(location), `${location} is embedded`);
+        const embedded = new Set<string>(
+          workspace.documents.map((document: { docpath: string }) => document.docpath),
+        );
+        for (const location of acknowledged.values()) {
+          assert.ok(embedded.has(location), `${location} is embedded`);
+        }
         const locations = new Set(listed.map((document) => document.location));
         for (const location of embedded) assert.ok(locations.has(location), `${location} is in the library`);
         const vectors = await getJson(`${server.url}/api/system/system-vectors?slug=ingest`);
@@ -125,8 +136,14 @@ Deno.test({
       // many as were in flight (they are not listed anywhere).
       const database = `${storage}/lectern.db`;
       await checkDatabaseFile(database);
-      const [cut] = await queryDatabaseFile(database, `SELECT status, error FROM embedding_jobs WHERE id = ${killedJob}`);
-      assert.deepEqual([cut[0], cut[1]], ["cancelled", "The server stopped before the job ended; it was started again."]);
+      const [cut] = await queryDatabaseFile(
+        database,
+        `SELECT status, error FROM embedding_jobs WHERE id = ${killedJob}`,
+      );
+      assert.deepEqual([cut[0], cut[1]], [
+        "cancelled",
+        "The server stopped before the job ended; it was started again.",
+      ]);
       const rows = await queryDatabaseFile(database, "SELECT location, title FROM documents");
       const indexed = new Set(rows.map((row) => String(row[0])));
       for (const row of rows) {

@@ -54,7 +54,9 @@ async function fault(script: ScriptedReply, expected: RegExp, partial: string | 
     // After the first words: what came, the abort with the reason, then finalize naming the saved chat.
     assert.deepEqual(types.slice(-2), ["abort", "finalizeResponseStream"], JSON.stringify(frames));
     assert.match(String(frames.at(-2)?.error), expected);
-    const text = frames.filter((frame) => frame.type === "textResponseChunk").map((frame) => frame.textResponse)
+    const text = frames.filter((frame) => frame.type === "textResponseChunk").map((frame) =>
+      frame.textResponse
+    )
       .join("");
     assert.equal(text, partial);
     assert.equal(stored.length, 2, "the question and the words that came are saved together");
@@ -71,7 +73,10 @@ Deno.test("LLM down (connection refused on a closed loopback port): abort frame 
   await app.json("/api/workspace/new", { json: { name: "Faults" } });
   const frames = await chat(app, "anyone there");
   assert.deepEqual(frames.map((frame) => frame.type), ["abort"]);
-  assert.match(String(frames[0].error), new RegExp(`^Could not connect to http://127\\.0\\.0\\.1:${port}/v1`));
+  assert.match(
+    String(frames[0].error),
+    new RegExp(`^Could not connect to http://127\\.0\\.0\\.1:${port}/v1`),
+  );
   assert.equal((await history(app)).length, 0);
   const saved = await app.json("/api/system/update-env", {
     json: { GenericOpenAiBasePath: llm.baseURL },

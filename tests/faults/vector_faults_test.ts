@@ -26,7 +26,9 @@ async function titles(app: TestApp): Promise<string[]> {
 }
 
 async function embedded(app: TestApp): Promise<string[]> {
-  const detail = await app.json<{ workspace: { documents: { filename: string }[] } }>("/api/workspace/faults");
+  const detail = await app.json<{ workspace: { documents: { filename: string }[] } }>(
+    "/api/workspace/faults",
+  );
   return detail.body.workspace.documents.map((document) => document.filename);
 }
 
@@ -122,7 +124,9 @@ Deno.test("Chroma answering 500 to everything: every vector call relays Chroma's
     await everyCallFailsClearly(
       app,
       location,
-      new RegExp(`Chroma at http://127\\.0\\.0\\.1:${chroma.addr.port} answered 500: The segment writer failed`),
+      new RegExp(
+        `Chroma at http://127\\.0\\.0\\.1:${chroma.addr.port} answered 500: The segment writer failed`,
+      ),
     );
   } finally {
     await chroma.shutdown();

@@ -72,17 +72,3 @@ export async function queryDatabaseFile(path: string, sql: string) {
     client.close();
   }
 }
-
-/** Files under `root` whose names end in `.tmp` or `.partial`: writes a crash left unfinished. */
-export async function unfinishedFiles(root: string): Promise<string[]> {
-  const found: string[] = [];
-  const walk = async (directory: string) => {
-    for await (const entry of Deno.readDir(directory)) {
-      const path = `${directory}/${entry.name}`;
-      if (entry.isDirectory && entry.name !== "lancedb") await walk(path);
-      else if (/\.(tmp|partial)$/.test(entry.name)) found.push(path);
-    }
-  };
-  await walk(root);
-  return found;
-}

@@ -15,15 +15,6 @@ const BACKUP = "lectern.db.before-0002_chats_by_user.bak";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** What the database holds, read with the server stopped: the migration state, and a fingerprint of the data. */
 async function inspect(path: string) {
   const client = createClient({ url: `file:${path}` });

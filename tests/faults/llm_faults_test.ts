@@ -5,8 +5,12 @@ import { configuredTestApp, readFrames, type TestApp } from "../../server/testin
 import { echoReply, type ScriptedReply, startFakeOpenAi } from "../../server/testing/fake_openai.ts";
 import { closedPort } from "./helpers.ts";
 
-/** A short time-out, so "slow past the time-out" takes a second. */
-const TIMEOUT = { LLM_TIMEOUT_SECONDS: "1" };
+/**
+ * A short time-out for the cases about it, so "slow past the time-out" takes two seconds; the other cases keep a
+ * long one, so the SDK's own retry of a refused or failed call never races it on a busy machine.
+ */
+const SHORT = { LLM_TIMEOUT_SECONDS: "2" };
+const LONG = { LLM_TIMEOUT_SECONDS: "60" };
 
 async function chat(app: TestApp, message: string) {
   const response = await app.request("/api/workspace/faults/stream-chat", {
@@ -38,9 +42,14 @@ async function stillAnswers(app: TestApp, llm: ReturnType<typeof startFakeOpenAi
 }
 
 /** Runs one fault: `script` is the model's answer; `expect` checks the frames and what was stored. */
-async function fault(script: ScriptedReply, expected: RegExp, partial: string | null) {
+async function fault(
+  script: ScriptedReply,
+  expected: RegExp,
+  partial: string | null,
+  env: Record<string, string> = LONG,
+) {
   await using llm = startFakeOpenAi();
-  await using app = await configuredTestApp({ llm: llm.baseURL, env: TIMEOUT });
+  await using app = await configuredTestApp({ llm: llm.baseURL, env });
   await app.json("/api/workspace/new", { json: { name: "Faults" } });
   llm.setReply(() => script);
   const frames = await chat(app, "tell me");
@@ -69,7 +78,7 @@ async function fault(script: ScriptedReply, expected: RegExp, partial: string | 
 Deno.test("LLM down (connection refused on a closed loopback port): abort frame naming the address, nothing stored", async () => {
   const port = closedPort();
   await using llm = startFakeOpenAi();
-  await using app = await configuredTestApp({ llm: `http://127.0.0.1:${port}/v1`, env: TIMEOUT });
+  await using app = await configuredTestApp({ llm: `http://127.0.0.1:${port}/v1`, env: LONG });
   await app.json("/api/workspace/new", { json: { name: "Faults" } });
   const frames = await chat(app, "anyone there");
   assert.deepEqual(frames.map((frame) => frame.type), ["abort"]);
@@ -88,16 +97,18 @@ Deno.test("LLM down (connection refused on a closed loopback port): abort frame 
 Deno.test("LLM slow past the time-out before answering: abort frame saying it did not answer within the time-out", async () => {
   await fault(
     { waitMs: 60_000, chunks: ["never"] },
-    /^The language model did not answer within 1 second; try again, or ask the administrator to check it\.$/,
+    /^The language model did not answer within 2 seconds; try again, or ask the administrator to check it\.$/,
     null,
+    SHORT,
   );
 });
 
 Deno.test("LLM goes quiet mid-answer past the time-out: abort then finalize, the words so far saved", async () => {
   await fault(
     { chunks: ["Half ", "way ", "never"], hangAfter: 2 },
-    /^The language model stopped answering: nothing came for 1 second, so the answer was stopped\.$/,
+    /^The language model stopped answering: nothing came for 2 seconds, so the answer was stopped\.$/,
     "Half way ",
+    SHORT,
   );
 });
 

@@ -49,7 +49,15 @@ export async function migrate(
   );
   if (Number(tables.rows[0][0]) > 0 && options.backupPath) {
     backupPath = options.backupPath(pending[0].tag);
-    await client.execute({ sql: "VACUUM INTO ?", args: [backupPath] });
+    // VACUUM INTO refuses an existing file, and a process killed while copying leaves half a copy: the copy is
+    // written beside and renamed into place. An earlier attempt's copy is replaced; the migrations it preceded
+    // did not commit, so the database still holds what it held then.
+    const partial = `${backupPath}.partial`;
+    await Deno.remove(partial).catch((error) => {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    });
+    await client.execute({ sql: "VACUUM INTO ?", args: [partial] });
+    await Deno.rename(partial, backupPath);
   }
 
   const statements = [];

@@ -6,7 +6,7 @@ import { createMiddleware } from "hono/factory";
 import { HTTPException } from "hono/http-exception";
 import type { Deps } from "./deps.ts";
 import type { AppEnv } from "./http/env.ts";
-import { AppError, messageOf } from "./errors.ts";
+import { AppError, isStorageFull, messageOf, ProviderError, STORAGE_FULL_MESSAGE } from "./errors.ts";
 import { authGuard } from "./http/auth_guard.ts";
 import { MAX_PICTURE_BYTES } from "./users/images.ts";
 import { hostName, machineNames, originGuard } from "./http/origin_guard.ts";
@@ -85,6 +85,15 @@ export function createApp(deps: Deps): Hono<AppEnv> {
       return c.json(error.body, error.status as 400);
     }
     if (error instanceof HTTPException) return error.getResponse();
+    if (isStorageFull(error)) {
+      deps.log.error("The disk is full", { method: c.req.method, path: c.req.path, error: messageOf(error) });
+      return c.json({ success: false, error: STORAGE_FULL_MESSAGE }, 507);
+    }
+    // An LLM, embedder or vector database failed: its own message says what, and the server is not at fault.
+    if (error instanceof ProviderError) {
+      deps.log.warn("A provider failed", { method: c.req.method, path: c.req.path, error: error.message });
+      return c.json({ success: false, error: error.message }, 502);
+    }
     deps.log.error("Unhandled error", {
       method: c.req.method,
       path: c.req.path,

@@ -29,6 +29,11 @@ const EnvSchema = z.object({
   PARSE_MEMORY_MB: integerString("PARSE_MEMORY_MB", 64, 65_536).default(1024),
   /** The most text one file may give (in millions of characters): a zip bomb is refused at this size. */
   PARSE_MAX_TEXT_MB: integerString("PARSE_MAX_TEXT_MB", 1, 1024).default(64),
+  /**
+   * How long a chat waits for the language model's next words (the first ones included) before it stops the
+   * answer with a message; a local model loading into memory may need minutes.
+   */
+  LLM_TIMEOUT_SECONDS: integerString("LLM_TIMEOUT_SECONDS", 1, 3600).default(600),
   /** How often freed native memory is handed back to the system (glibc's malloc_trim); 0 turns it off. */
   MEMORY_TRIM_SECONDS: integerString("MEMORY_TRIM_SECONDS", 0, 86_400).default(30),
   /** Development: re-read the client manifest on every page so `vite build --watch` output is picked up. */
@@ -59,6 +64,8 @@ export interface Config {
   maxUploadBytes: number;
   parse: { timeoutSeconds: number; memoryMb: number; maxTextMb: number };
   memoryTrimSeconds: number;
+  /** Seconds a chat waits for the language model's next words before stopping the answer. */
+  llmTimeoutSeconds: number;
   dev: boolean;
   simpleSso: { enabled: boolean; noLogin: boolean };
   trustProxy: boolean;
@@ -108,6 +115,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       maxTextMb: values.PARSE_MAX_TEXT_MB,
     }),
     memoryTrimSeconds: values.MEMORY_TRIM_SECONDS,
+    llmTimeoutSeconds: values.LLM_TIMEOUT_SECONDS,
     dev: values.LECTERN_DEV,
     simpleSso: Object.freeze({ enabled: values.SIMPLE_SSO_ENABLED, noLogin: values.SIMPLE_SSO_NO_LOGIN }),
     trustProxy: values.TRUST_PROXY,

@@ -78,3 +78,10 @@ Deno.test("loadConfig() reads MEMORY_TRIM_SECONDS: 30 by default, 0 turns trimmi
     /MEMORY_TRIM_SECONDS must be a whole number/,
   );
 });
+
+Deno.test("loadConfig() reads LLM_TIMEOUT_SECONDS: 600 by default, between 1 and 3600", () => {
+  assert.equal(loadConfig({}).llmTimeoutSeconds, 600);
+  assert.equal(loadConfig({ LLM_TIMEOUT_SECONDS: "30" }).llmTimeoutSeconds, 30);
+  assert.throws(() => loadConfig({ LLM_TIMEOUT_SECONDS: "0" }), /LLM_TIMEOUT_SECONDS must be at least 1/);
+  assert.throws(() => loadConfig({ LLM_TIMEOUT_SECONDS: "ten" }), /LLM_TIMEOUT_SECONDS must be a whole number/);
+});

@@ -33,6 +33,23 @@ export class ProviderError extends Error {
   }
 }
 
+/** What a request that could not be stored for want of disk space is told (HTTP 507). */
+export const STORAGE_FULL_MESSAGE =
+  "The server's disk is full, so this could not be saved. Free some disk space on the server and try again.";
+
+/** True when `error` (or one of its causes) says the disk, or the database on it, has no room left. */
+export function isStorageFull(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 8; depth++) {
+    const { code, message, cause } = current as { code?: unknown; message?: unknown; cause?: unknown };
+    if (code === "ENOSPC" || code === "SQLITE_FULL") return true;
+    if (typeof message === "string" && /No space left on device|database or disk is full/i.test(message)) {
+      return true;
+    }
+    current = cause;
+  }
+  return false;
+}
+
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }

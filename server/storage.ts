@@ -61,15 +61,16 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, m
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
   const file = await Deno.open(temporary, { write: true, createNew: true, mode });
   try {
-    let offset = 0;
-    while (offset < bytes.length) offset += await file.write(bytes.subarray(offset));
-    await file.syncData();
-  } finally {
-    file.close();
-  }
-  try {
+    try {
+      let offset = 0;
+      while (offset < bytes.length) offset += await file.write(bytes.subarray(offset));
+      await file.syncData();
+    } finally {
+      file.close();
+    }
     await Deno.rename(temporary, path);
   } catch (error) {
+    // A write cut short (a full disk) leaves no half file behind, and gives its space back.
     await Deno.remove(temporary).catch(() => {});
     throw error;
   }

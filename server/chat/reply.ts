@@ -1,7 +1,7 @@
 import type { Metrics } from "../../shared/api/chat.ts";
 import type { Actor } from "../auth/actor.ts";
 import type { Deps } from "../deps.ts";
-import { messageOf } from "../errors.ts";
+import { messageOf, ProviderError } from "../errors.ts";
 import { tokenCounter } from "../documents/tokens.ts";
 import type { ChatModel, ImageInput } from "../providers/llm/types.ts";
 import type { Embedder } from "../providers/embedders/types.ts";
@@ -185,10 +185,13 @@ export async function* streamReply(
     });
 
   let settled = false;
+  // Stops the model when it goes quiet for too long; the client leaving stops it too.
+  const quiet = new AbortController();
   try {
     try {
       const request = { messages, temperature: workspace.openAiTemp ?? 0.7, maxTokens };
-      for await (const part of model.stream(request, signal)) {
+      const parts = model.stream(request, AbortSignal.any([signal, quiet.signal]));
+      for await (const part of withinTimeout(parts, deps.config.llmTimeoutSeconds, quiet)) {
         if (part.type === "text-delta") {
           text += part.text;
           yield frames.chunk(uuid, part.text);
@@ -225,6 +228,53 @@ export async function* streamReply(
         })
       );
     }
+  }
+}
+
+/**
+ * The model's parts, each within `seconds` of the one before (the first within `seconds` of the request). When
+ * the model goes quiet, `quiet` is aborted (closing its connection) and a ProviderError says what happened.
+ */
+async function* withinTimeout<T>(
+  parts: AsyncIterable<T>,
+  seconds: number,
+  quiet: AbortController,
+): AsyncGenerator<T> {
+  const iterator = parts[Symbol.asyncIterator]();
+  const span = `${seconds} second${seconds === 1 ? "" : "s"}`;
+  let ended = false;
+  try {
+    for (let first = true;; first = false) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          const error = new ProviderError(
+            first
+              ? `The language model did not answer within ${span}; try again, or ask the administrator to check it.`
+              : `The language model stopped answering: nothing came for ${span}, so the answer was stopped.`,
+          );
+          quiet.abort(error);
+          reject(error);
+        }, seconds * 1000);
+      });
+      const pending = iterator.next();
+      // After a time-out the model's own call ends with an abort error nobody waits for.
+      pending.catch(() => {});
+      let next: IteratorResult<T>;
+      try {
+        next = await Promise.race([pending, timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
+      if (next.done) {
+        ended = true;
+        return;
+      }
+      yield next.value;
+    }
+  } finally {
+    // Left early (the client went, or a time-out): the model's stream is closed too.
+    if (!ended) iterator.return?.().catch(() => {});
   }
 }
 

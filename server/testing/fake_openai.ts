@@ -23,6 +23,14 @@ export interface ScriptedReply {
   /** Fail after this many chunks with an error event carrying `message`. */
   failAfter?: number;
   usage?: { prompt_tokens: number; completion_tokens: number };
+  /** Waits this long before answering at all (no headers yet); ends early when the client gives up. */
+  waitMs?: number;
+  /** Answers with exactly this instead of a completion (a proxy's error page, garbage, a wrong type). */
+  raw?: { status?: number; contentType: string; body: string };
+  /** After this many chunks the stream goes quiet and stays open until the client gives up. */
+  hangAfter?: number;
+  /** After this many chunks the stream ends, without a finish reason or `[DONE]`. */
+  closeAfter?: number;
 }
 
 export interface FakeOpenAi {
@@ -33,11 +41,26 @@ export interface FakeOpenAi {
   /** Authorization headers seen, in order. */
   authorizations: (string | null)[];
   setReply(reply: (request: ChatCompletionRequest) => ScriptedReply): void;
+  /** Milliseconds each embeddings call waits before answering (a slow embedder); 0 by default. */
+  setEmbeddingDelay(ms: number): void;
   [Symbol.asyncDispose](): Promise<void>;
   close(): Promise<void>;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function sleepUnless(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
 
 /** The default answer: repeats the question and says how many context blocks the system prompt held. */
 export function echoReply(request: ChatCompletionRequest): ScriptedReply {
@@ -54,10 +77,12 @@ export function startFakeOpenAi(
   options: { apiKey?: string; embeddingDimensions?: number; models?: string[] } = {},
 ): FakeOpenAi {
   let reply: (request: ChatCompletionRequest) => ScriptedReply = echoReply;
+  let embeddingDelayMs = 0;
   const chatRequests: ChatCompletionRequest[] = [];
   const embeddingRequests: { model: string; input: string[] }[] = [];
   const authorizations: (string | null)[] = [];
   const app = new Hono();
+  const closing = new AbortController();
 
   app.use("*", async (c, next) => {
     // Azure sends its key as api-key; every other client as a Bearer token.
@@ -86,6 +111,9 @@ export function startFakeOpenAi(
     const body = await c.req.json() as { model: string; input: string | string[] };
     const input = Array.isArray(body.input) ? body.input : [body.input];
     embeddingRequests.push({ model: body.model, input });
+    if (embeddingDelayMs) {
+      await sleepUnless(embeddingDelayMs, AbortSignal.any([c.req.raw.signal, closing.signal]));
+    }
     const dimensions = options.embeddingDimensions ?? 64;
     return c.json({
       object: "list",
@@ -104,6 +132,13 @@ export function startFakeOpenAi(
     request.model ??= c.req.param("deployment") ?? "";
     chatRequests.push(request);
     const script = reply(request);
+    if (script.waitMs) await sleepUnless(script.waitMs, AbortSignal.any([c.req.raw.signal, closing.signal]));
+    if (script.raw) {
+      return new Response(script.raw.body, {
+        status: script.raw.status ?? 200,
+        headers: { "Content-Type": script.raw.contentType },
+      });
+    }
     if (script.status) {
       return c.json(
         { error: { message: script.message ?? "Upstream failure", type: "api_error" } },
@@ -122,7 +157,11 @@ export function startFakeOpenAi(
         })
       }\n\n`;
     const encoder = new TextEncoder();
+    const gone = new AbortController();
     const body = new ReadableStream<Uint8Array>({
+      cancel() {
+        gone.abort();
+      },
       async start(controller) {
         try {
           controller.enqueue(encoder.encode(frame({ role: "assistant", content: "" })));
@@ -139,6 +178,14 @@ export function startFakeOpenAi(
               );
               return controller.close();
             }
+            if (index === script.hangAfter) {
+              await sleepUnless(
+                2 ** 31 - 1,
+                AbortSignal.any([gone.signal, c.req.raw.signal, closing.signal]),
+              );
+              return controller.close();
+            }
+            if (index === script.closeAfter) return controller.close();
             if (script.delayMs) await sleep(script.delayMs);
             controller.enqueue(encoder.encode(frame({ content: chunk })));
           }
@@ -178,6 +225,8 @@ export function startFakeOpenAi(
 
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, app.fetch);
   const close = async () => {
+    // Answers still waiting or hanging end now, so the server can stop.
+    closing.abort();
     await server.shutdown();
   };
   return {
@@ -187,6 +236,9 @@ export function startFakeOpenAi(
     authorizations,
     setReply(next) {
       reply = next;
+    },
+    setEmbeddingDelay(ms) {
+      embeddingDelayMs = ms;
     },
     close,
     [Symbol.asyncDispose]: close,

@@ -16,12 +16,17 @@ export interface ServerProcess {
 export async function startServerProcess(
   env: Record<string, string>,
   timeoutMs = 30_000,
+  options: {
+    /** Runs the server through another command (`unshare … sh -c '… exec "$@"'`), which must exec it. */
+    wrap?: (command: string[]) => string[];
+  } = {},
 ): Promise<ServerProcess> {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN],
+  const [program, ...args] = (options.wrap ?? ((command) => command))([Deno.execPath(), "run", "-A", MAIN]);
+  const child = new Deno.Command(program, {
+    args,
     env: { HOST: "127.0.0.1", PORT: String(port), LOG_LEVEL: "info", ...env },
     stdout: "piped",
     stderr: "piped",

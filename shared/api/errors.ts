@@ -11,5 +11,6 @@ export const ERROR_STATUS = {
   internal: 500,
   provider_failed: 502,
   unavailable: 503,
+  storage_full: 507,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -1,5 +1,5 @@
 import type OpenAI from "openai";
-import { ProviderError } from "../../errors.ts";
+import { messageOf, ProviderError } from "../../errors.ts";
 import type { ChatModel, ChatPart, ChatRequest } from "./types.ts";
 
 export interface OpenAiCompatibleOptions {
@@ -94,21 +94,36 @@ export function openAiCompatibleChatModel(options: OpenAiCompatibleOptions): Cha
     contextWindow: options.contextWindow,
     maxTokens: options.maxTokens,
     async *stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatPart> {
-      const stream = await call((client) =>
+      const { data: stream, response } = await call((client) =>
         client.chat.completions.create({
           model: options.modelId,
           messages: request.messages.map(toOpenAiMessage),
           stream: true,
           temperature: request.temperature,
           max_tokens: request.maxTokens ?? options.maxTokens,
-        }, { signal })
+        }, { signal }).withResponse()
       );
       const iterator = stream[Symbol.asyncIterator]();
       let reasoning = false;
+      // A complete answer ends with a finish reason; a stream that stops without one was cut off.
+      let finished = false;
       while (true) {
-        const next = await call(() => iterator.next());
+        let next: IteratorResult<OpenAI.Chat.Completions.ChatCompletionChunk>;
+        try {
+          next = await call(() => iterator.next());
+        } catch (error) {
+          if (error instanceof ProviderError || signal.aborted) throw error;
+          throw new ProviderError(
+            `The answer from ${options.baseURL} broke off: ${messageOf(error)}`,
+            undefined,
+            {
+              cause: error,
+            },
+          );
+        }
         if (next.done) break;
         const chunk = next.value;
+        if (chunk.choices?.[0]?.finish_reason) finished = true;
         const delta = chunk.choices?.[0]?.delta as Delta | undefined;
         const thought = delta?.reasoning_content ?? delta?.reasoning;
         if (thought) {
@@ -131,6 +146,17 @@ export function openAiCompatibleChatModel(options: OpenAiCompatibleOptions): Cha
         }
       }
       if (reasoning) yield { type: "text-delta", text: "</think>" };
+      if (!finished) {
+        const type = response.headers.get("content-type")?.split(";")[0].trim();
+        if (type !== "text/event-stream") {
+          throw new ProviderError(
+            `${options.baseURL} answered with ${
+              type || "no content type"
+            } instead of a stream of tokens: is it an OpenAI-compatible API, and is the base path right?`,
+          );
+        }
+        throw new ProviderError(`The answer from ${options.baseURL} ended before it was complete.`);
+      }
     },
   };
 }

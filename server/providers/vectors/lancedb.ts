@@ -1,5 +1,6 @@
 import type { Connection, Table } from "@lancedb/lancedb";
 import type { Logger } from "../../log.ts";
+import { messageOf, ProviderError } from "../../errors.ts";
 import { fullTextQuery, reciprocalRankFusion } from "./fusion.ts";
 import {
   configureLanceRuntime,
@@ -253,12 +254,33 @@ export function openLanceStore(directory: string, options: LanceStoreOptions = {
     return state;
   }
 
+  /**
+   * LanceDB lists a folder it cannot read as holding no tables, so searches would find nothing and counts say 0:
+   * the folder is checked before tables are looked up, and its problem named. A missing folder is made by LanceDB.
+   */
+  async function checkFolder(): Promise<void> {
+    try {
+      if (!(await Deno.stat(directory)).isDirectory) throw new Error("it is not a folder");
+      for await (const _ of Deno.readDir(directory)) break;
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return;
+      throw new ProviderError(
+        `The LanceDB folder ${directory} cannot be read: ${messageOf(error)}`,
+        undefined,
+        {
+          cause: error,
+        },
+      );
+    }
+  }
+
   function table(namespace: string): Promise<TableState | null> {
     const cached = tables.get(namespace);
     if (cached) return Promise.resolve(cached);
     let pending = opening.get(namespace);
     if (!pending) {
       pending = (async () => {
+        await checkFolder();
         const current = await generation();
         if (!(await current.connection.tableNames()).includes(namespace)) return null;
         let handle: Table;
@@ -543,6 +565,7 @@ export function openLanceStore(directory: string, options: LanceStoreOptions = {
     },
 
     async dropNamespaces(prefix: string) {
+      await checkFolder();
       for (const name of await (await connect()).tableNames()) {
         if (!name.startsWith(prefix)) continue;
         clearTimeout(timers.get(name));

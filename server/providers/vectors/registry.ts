@@ -15,6 +15,18 @@ export interface VectorRegistryOptions extends LanceStoreOptions {
   fetch?: typeof fetch;
 }
 
+/**
+ * What a native store's error says happened, without its trail: LanceDB's messages chain "Caused by:" parts and
+ * name Rust source files; the innermost part that names a path or a reason is kept.
+ */
+export function rootCause(error: unknown): string {
+  const parts = messageOf(error).split(/\s*Caused by:\s*/).map((part) =>
+    part.replace(/,\s*\/\S+\.rs:\d+:\d+/g, "").replace(/^(lance error: )?LanceError\(\w+\):\s*/, "").trim()
+  ).filter(Boolean);
+  const withPath = parts.findLast((part) => /\//.test(part));
+  return withPath ?? parts.at(-1) ?? "unknown error";
+}
+
 /** The vector database the settings name (LanceDB when none is saved). */
 export function vectorDbOf(settings: Pick<SettingsService, "value">): string {
   return settings.value("VectorDB") || DEFAULT_VECTOR_DB;
@@ -84,26 +96,45 @@ export async function openVectorStores(
     }
   }
 
+  /**
+   * Runs a call on the chosen store; a failure that is not already a ProviderError (LanceDB's own errors) becomes
+   * one naming the store and the cause, so callers answer 502 with a sentence, never a bare 500.
+   */
+  async function onActive<T>(work: (store: VectorStore) => Promise<T>): Promise<T> {
+    const chosen = active();
+    try {
+      return await work(chosen);
+    } catch (error) {
+      if (error instanceof ProviderError) throw error;
+      const name = chosen === lance ? "LanceDB" : vectorDbOf(settings);
+      throw new ProviderError(`The vector database (${name}) failed: ${rootCause(error)}`, undefined, {
+        cause: error,
+      });
+    }
+  }
+
   return {
     // Async, so a store that cannot be used rejects like a failed call instead of throwing in the caller.
     async upsert(namespace: string, records: VectorRecord[]) {
-      await active().upsert(namespace, records);
+      await onActive((store) => store.upsert(namespace, records));
     },
     async search(namespace: string, vector: number[], search: SearchOptions) {
-      return await active().search(namespace, vector, search);
+      return await onActive((store) => store.search(namespace, vector, search));
     },
     async count(namespace: string) {
-      return await active().count(namespace);
+      return await onActive((store) => store.count(namespace));
     },
     async deleteDocuments(namespace: string, docIds: string[]) {
-      const chosen = active();
-      await chosen.deleteDocuments(namespace, docIds);
-      alsoElsewhere(chosen, "deleteDocuments", (store) => store.deleteDocuments(namespace, docIds));
+      await onActive(async (chosen) => {
+        await chosen.deleteDocuments(namespace, docIds);
+        alsoElsewhere(chosen, "deleteDocuments", (store) => store.deleteDocuments(namespace, docIds));
+      });
     },
     async dropNamespaces(prefix: string) {
-      const chosen = active();
-      await chosen.dropNamespaces(prefix);
-      alsoElsewhere(chosen, "dropNamespaces", (store) => store.dropNamespaces(prefix));
+      await onActive(async (chosen) => {
+        await chosen.dropNamespaces(prefix);
+        alsoElsewhere(chosen, "dropNamespaces", (store) => store.dropNamespaces(prefix));
+      });
     },
     async close() {
       await Promise.allSettled([...cleanups]);

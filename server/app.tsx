@@ -25,6 +25,8 @@ import { accountRoutes } from "./users/account_routes.ts";
 import { publicInviteRoutes } from "./invites/routes.ts";
 import { adminRoutes } from "./admin_routes.ts";
 import { embeddingRoutes } from "./embedding/routes.ts";
+import { embedProgressRoutes } from "./embedding/progress_routes.ts";
+import { attachmentRoutes } from "./attachments/routes.ts";
 
 export const PAGES_MODULE = "./pages/routes.tsx";
 
@@ -140,6 +142,8 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   api.route("/", documentRoutes(deps));
   api.route("/", libraryRoutes(deps));
   api.route("/", liveSyncRoutes(deps));
+  api.route("/", embedProgressRoutes(deps));
+  api.route("/", attachmentRoutes(deps));
   api.route("/", chatRoutes(deps));
   api.route("/", threadRoutes(deps));
   api.route("/", chatActionRoutes(deps));

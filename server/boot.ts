@@ -13,6 +13,8 @@ import { EmbeddingService } from "./embedding/service.ts";
 import { type ClientAssets, loadClientAssets } from "./pages/assets.ts";
 import { createAuthLimits } from "./auth/rate_limit.ts";
 import { LiveSync } from "./documents/live_sync.ts";
+import { EmbedProgress } from "./embedding/progress.ts";
+import { sweepParsedFiles } from "./attachments/service.ts";
 
 export interface Booted {
   deps: Deps;
@@ -74,7 +76,9 @@ export async function boot(
       limits: createAuthLimits(),
       providerDeps: options.providerDeps ?? {},
       liveSync: new LiveSync({ intervalMs: options.liveSyncIntervalMs }),
+      embedProgress: new EmbedProgress(),
     };
+    await sweepParsedFiles(deps);
     await embedding.start(deps);
     await deps.liveSync.start(deps);
     return {

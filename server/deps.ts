@@ -14,6 +14,7 @@ import type { AuthLimits } from "./auth/rate_limit.ts";
 import type { ProviderDeps } from "./providers/llm/registry.ts";
 import type { UrlGuardOptions } from "./http/url_guard.ts";
 import type { LiveSync } from "./documents/live_sync.ts";
+import type { EmbedProgress } from "./embedding/progress.ts";
 
 /** Open SSE streams, ended on shutdown so the server can stop without waiting for them. */
 export class StreamRegistry {
@@ -90,4 +91,6 @@ export interface Deps {
   linkFetch?: UrlGuardOptions & { fetch?: typeof fetch };
   /** Live document sync (beta): the worker that re-fetches watched links, and its switch. */
   liveSync: LiveSync;
+  /** Each workspace's documents being embedded, for `embed-progress`. */
+  embedProgress: EmbedProgress;
 }

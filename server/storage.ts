@@ -7,6 +7,8 @@ export interface StoragePaths {
   lancedb: string;
   documents: string;
   uploads: string;
+  /** Texts of files attached in the chat (parsed, not embedded). */
+  directUploads: string;
   vectorCache: string;
   models: string;
   keys: string;
@@ -20,6 +22,7 @@ export function storagePaths(root: string): StoragePaths {
     lancedb: join(root, "lancedb"),
     documents: join(root, "documents"),
     uploads: join(root, "uploads"),
+    directUploads: join(root, "direct-uploads"),
     vectorCache: join(root, "vector-cache"),
     models: join(root, "models"),
     keys: join(root, "keys"),
@@ -34,6 +37,7 @@ export async function ensureStorage(paths: StoragePaths): Promise<void> {
       paths.lancedb,
       paths.documents,
       paths.uploads,
+      paths.directUploads,
       paths.keys,
       paths.profilePictures,
     ]

@@ -118,6 +118,13 @@ export async function* streamReply(
       expanded,
       history.map((turn) => turn.response),
       signal,
+      {
+        attachments: {
+          workspaceId: workspace.id,
+          threadId: input.threadId,
+          userId: input.actor.multiUser ? input.actor.userId : null,
+        },
+      },
     );
   } catch (error) {
     if (signal.aborted) return;

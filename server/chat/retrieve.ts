@@ -8,6 +8,7 @@ import type { Embedder } from "../providers/embedders/types.ts";
 import { workspaceNamespace } from "../providers/vectors/namespace.ts";
 import type { WorkspaceRow } from "../workspaces/present.ts";
 import type { StoredResponse } from "./history.ts";
+import { attachedContext, type AttachmentScope } from "../attachments/service.ts";
 
 /** Characters of a pinned document shown in its citation (api-contract.md §8.4 step 2). */
 const PINNED_PREVIEW_CHARS = 1_000;
@@ -17,15 +18,20 @@ const FALLBACK_CONTEXT_WINDOW = 4_096;
 
 export interface Retrieved {
   vectorCount: number;
-  /** Citations returned to the client: pinned documents, then search results. */
+  /** Citations returned to the client: pinned documents, files attached in the chat, then search results. */
   sources: Source[];
-  /** Texts placed in the prompt: pinned documents whole, the search results, then backfill from recent answers. */
+  /**
+   * Texts placed in the prompt: pinned documents and attached files whole, the search results, then backfill
+   * from recent answers.
+   */
   contextTexts: string[];
 }
 
 export interface RetrieveOptions {
   /** The chat model's context window in tokens; pinned documents fill at most this much. */
   contextWindow?: number;
+  /** Whose files attached in the chat join the context (the thread of the message, and its user). */
+  attachments?: AttachmentScope;
 }
 
 /** How the reference identifies a document across chunks and citations (§8.4: `title:<title>-timestamp:<published>`). */
@@ -79,7 +85,8 @@ async function pinnedDocuments(deps: Deps, workspace: WorkspaceRow, contextWindo
 }
 
 /**
- * The context of one message (api-contract.md §8.4 steps 2, 4-6): pinned documents whole; then the workspace's
+ * The context of one message (api-contract.md §8.4 steps 2-6): pinned documents whole, then the files attached
+ * in the chat of this thread (`options.attachments`) whole; then the workspace's
  * closest chunks, by vector and, when the workspace uses hybrid search, by BM25 on their words (fused by
  * reciprocal rank), cut to topN, then those under the similarity threshold dropped; chunks of pinned documents
  * are dropped too. Backfill from recent answers' citations fills up to topN, uncited.
@@ -94,10 +101,19 @@ export async function retrieve(
   options: RetrieveOptions = {},
 ): Promise<Retrieved> {
   const namespace = workspaceNamespace(workspace.id, embedder);
+  const contextWindow = contextWindowOf(deps, workspace, options);
   const [pinned, vectorCount] = await Promise.all([
-    pinnedDocuments(deps, workspace, contextWindowOf(deps, workspace, options)),
+    pinnedDocuments(deps, workspace, contextWindow),
     deps.vectors.count(namespace),
   ]);
+  // Attached files come after the pinned documents, within what they left of the window (§8.4 step 3).
+  const pinnedTokens = pinned.reduce(
+    (sum, { source }) => sum + (Number(source.token_count_estimate) || 0),
+    0,
+  );
+  const attached = options.attachments
+    ? await attachedContext(deps, options.attachments, contextWindow, pinnedTokens)
+    : [];
   const pinnedIds = new Set(pinned.map(({ source }) => identifierOf(source)));
   const found: Source[] = [];
   if (vectorCount > 0) {
@@ -118,7 +134,8 @@ export async function retrieve(
       found.push({ ...hit.metadata, id: hit.id, text: hit.text, score: hit.score });
     }
   }
-  const contextTexts = [...pinned.map(({ text }) => text), ...found.map((source) => source.text)];
+  const whole = [...pinned, ...attached];
+  const contextTexts = [...whole.map(({ text }) => text), ...found.map((source) => source.text)];
   // Backfill (api-contract.md §8.4 step 5): recent cited chunks fill the search's share up to topN, uncited.
   const seen = new Set(found.map((source) => source.id));
   let filled = found.length;
@@ -132,5 +149,5 @@ export async function retrieve(
       filled++;
     }
   }
-  return { vectorCount, sources: [...pinned.map(({ source }) => source), ...found], contextTexts };
+  return { vectorCount, sources: [...whole.map(({ source }) => source), ...found], contextTexts };
 }

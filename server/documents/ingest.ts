@@ -9,6 +9,7 @@ import type { WorkspaceRow } from "../workspaces/present.ts";
 import { chunkHeader, chunkSettings, splitText } from "./chunker.ts";
 import { type DocumentJson, metadataOf, pageAt } from "./store.ts";
 import { type CachedChunk, contentHash, VectorCache } from "./vector_cache.ts";
+import type { EmbedBatch } from "../embedding/progress.ts";
 
 /** Each chunk's page, found by walking the text (chunks come in order and overlap a little). */
 function chunkPages(
@@ -30,6 +31,7 @@ export async function embedInBatches(
   embedder: Embedder,
   texts: string[],
   signal?: AbortSignal,
+  onProgress?: ChunkProgress,
 ): Promise<number[][]> {
   const vectors: number[][] = [];
   const size = Math.max(1, embedder.maxInputsPerCall);
@@ -41,9 +43,13 @@ export async function embedInBatches(
       throw new ProviderError(`The embedder returned ${answer.length} vectors for ${batch.length} texts.`);
     }
     vectors.push(...answer);
+    onProgress?.(vectors.length, texts.length);
   }
   return vectors;
 }
+
+/** Told how many of a document's chunks are embedded so far, out of how many. */
+export type ChunkProgress = (processed: number, total: number) => void;
 
 /**
  * A document's chunks as `embedder` embeds them (api-contract.md §8.3: the metadata header, then the chunk; each
@@ -56,6 +62,7 @@ export async function embeddedChunks(
   location: string,
   document: DocumentJson,
   signal?: AbortSignal,
+  onProgress?: ChunkProgress,
 ): Promise<{ chunks: CachedChunk[]; cached: boolean }> {
   const settings = chunkSettings(deps.settings, embedder.maxChunkLength);
   const header = chunkHeader(document);
@@ -67,13 +74,16 @@ export async function embeddedChunks(
     ...settings,
   };
   const hit = await cache.read(key);
-  if (hit && hit.length > 0) return { chunks: hit, cached: true };
+  if (hit && hit.length > 0) {
+    onProgress?.(hit.length, hit.length);
+    return { chunks: hit, cached: true };
+  }
 
   const pieces = await splitText(document.pageContent, settings);
   if (pieces.length === 0) throw new Error(`${document.title} has no text to embed`);
   const texts = pieces.map((piece) => header + piece);
   const pages = chunkPages(document.pageContent, pieces, document.pageBreaks);
-  const vectors = await embedInBatches(embedder, texts, signal);
+  const vectors = await embedInBatches(embedder, texts, signal, onProgress);
   const chunks = texts.map((text, index) => ({
     text,
     vector: vectors[index],
@@ -93,70 +103,100 @@ export interface EmbedOutcome {
 /**
  * Splits, embeds and stores each document in the workspace (api-contract.md §8.5) with the active embedder;
  * one failure never stops the rest. A re-embedding job in progress picks the new documents up before it
- * switches, and a switch waits for this to end.
+ * switches, and a switch waits for this to end. Each step is reported to the workspace's embedding progress
+ * (`embed-progress`), where a document still queued can be taken out (`embed-queue`).
  */
-export function addDocuments(
+export async function addDocuments(
   deps: Deps,
   workspace: WorkspaceRow,
   locations: string[],
   options: { signal?: AbortSignal } = {},
 ): Promise<EmbedOutcome> {
-  return deps.providers.embedding.whileFixed(async () => {
-    const failures: string[] = [];
-    let added = 0;
-    let embedder: Embedder;
-    try {
-      embedder = deps.providers.embedder();
-    } catch (error) {
-      return {
-        added,
-        failures: [...new Set(locations)].map((location) => `${location}: ${messageOf(error)}`),
-      };
-    }
-    const namespace = workspaceNamespace(workspace.id, embedder);
+  const unique = [...new Set(locations)];
+  if (unique.length === 0) return { added: 0, failures: [] };
+  const progress = deps.embedProgress.begin(workspace, unique);
+  try {
+    return await deps.providers.embedding.whileFixed(() =>
+      embedEach(deps, workspace, unique, progress, options)
+    );
+  } finally {
+    progress.end();
+  }
+}
 
-    for (const location of new Set(locations)) {
-      const docId = crypto.randomUUID();
-      try {
-        const already = await deps.db.select({ id: workspaceDocuments.id }).from(workspaceDocuments).where(
-          and(eq(workspaceDocuments.workspaceId, workspace.id), eq(workspaceDocuments.docpath, location)),
-        );
-        if (already.length > 0) continue;
-        const document = await deps.documents.read(location);
-        const metadata = metadataOf(document);
-        const { chunks } = await embeddedChunks(deps, embedder, location, document, options.signal);
-        const records: VectorRecord[] = chunks.map((chunk) => ({
-          id: crypto.randomUUID(),
-          docId,
-          vector: chunk.vector,
-          text: chunk.text,
-          metadata: chunk.page === undefined ? metadata : { ...metadata, page: chunk.page },
-        }));
-        await deps.vectors.upsert(namespace, records);
-        try {
-          await deps.db.insert(workspaceDocuments).values({
-            docId,
-            filename: location.split("/").pop() ?? location,
-            docpath: location,
-            workspaceId: workspace.id,
-            metadata: JSON.stringify(metadata),
-          });
-        } catch (error) {
-          await deps.vectors.deleteDocuments(namespace, [docId]).catch(() => {});
-          throw error;
-        }
-        added++;
-      } catch (error) {
-        deps.log.warn("Cannot embed document", {
-          workspace: workspace.slug,
-          location,
-          error: messageOf(error),
-        });
-        failures.push(`${location}: ${messageOf(error)}`);
+async function embedEach(
+  deps: Deps,
+  workspace: WorkspaceRow,
+  locations: string[],
+  progress: EmbedBatch,
+  options: { signal?: AbortSignal },
+): Promise<EmbedOutcome> {
+  const failures: string[] = [];
+  let added = 0;
+  let embedder: Embedder;
+  try {
+    embedder = deps.providers.embedder();
+  } catch (error) {
+    locations.forEach((location, index) => progress.failed(location, index, messageOf(error)));
+    return { added, failures: locations.map((location) => `${location}: ${messageOf(error)}`) };
+  }
+  const namespace = workspaceNamespace(workspace.id, embedder);
+
+  for (const [index, location] of locations.entries()) {
+    if (progress.removed(location)) continue;
+    progress.starting(location, index);
+    const docId = crypto.randomUUID();
+    try {
+      const already = await deps.db.select({ id: workspaceDocuments.id }).from(workspaceDocuments).where(
+        and(eq(workspaceDocuments.workspaceId, workspace.id), eq(workspaceDocuments.docpath, location)),
+      );
+      if (already.length > 0) {
+        progress.complete(location, index);
+        continue;
       }
+      const document = await deps.documents.read(location);
+      const metadata = metadataOf(document);
+      const { chunks } = await embeddedChunks(
+        deps,
+        embedder,
+        location,
+        document,
+        options.signal,
+        (processed, total) => progress.chunks(location, processed, total),
+      );
+      const records: VectorRecord[] = chunks.map((chunk) => ({
+        id: crypto.randomUUID(),
+        docId,
+        vector: chunk.vector,
+        text: chunk.text,
+        metadata: chunk.page === undefined ? metadata : { ...metadata, page: chunk.page },
+      }));
+      await deps.vectors.upsert(namespace, records);
+      try {
+        await deps.db.insert(workspaceDocuments).values({
+          docId,
+          filename: location.split("/").pop() ?? location,
+          docpath: location,
+          workspaceId: workspace.id,
+          metadata: JSON.stringify(metadata),
+        });
+      } catch (error) {
+        await deps.vectors.deleteDocuments(namespace, [docId]).catch(() => {});
+        throw error;
+      }
+      added++;
+      progress.complete(location, index);
+    } catch (error) {
+      deps.log.warn("Cannot embed document", {
+        workspace: workspace.slug,
+        location,
+        error: messageOf(error),
+      });
+      failures.push(`${location}: ${messageOf(error)}`);
+      progress.failed(location, index, messageOf(error));
     }
-    return { added, failures };
-  });
+  }
+  return { added, failures };
 }
 
 /** Removes documents from the workspace: their vectors (the active and a job's new embedder's), then their rows. */

@@ -247,6 +247,31 @@ export async function searchDocuments(deps: Deps, options: PageOptions) {
   return { results: page.documents, totalCount: page.totalCount, hasMore: page.hasMore };
 }
 
+/**
+ * The picker entries of the documents at `docpaths`, in the order asked, each with its `docpath` (the
+ * reference's `local-files/by-docpaths`: the document manager lists a workspace's documents with it). A path
+ * that names no stored document, or is no document location at all, is left out.
+ */
+export async function documentsByDocpaths(deps: Deps, docpaths: string[]): Promise<LocalFile[]> {
+  const wanted = [...new Set(docpaths)].filter((docpath) => {
+    try {
+      parseLocation(docpath);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  const found = new Map<string, LocalFile>();
+  for (const batch of batches(wanted)) {
+    const rows = await deps.db.select().from(documents).where(inArray(documents.location, batch));
+    for (const file of await presentFiles(deps, rows)) found.set(file.location, file);
+  }
+  return wanted.flatMap((docpath) => {
+    const file = found.get(docpath);
+    return file ? [{ ...file, docpath }] : [];
+  });
+}
+
 /** The workspaces that hold any of `locations`. */
 async function workspacesHolding(deps: Deps, locations: string[]): Promise<WorkspaceRow[]> {
   const ids = new Set<number>();

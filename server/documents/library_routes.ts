@@ -7,6 +7,7 @@ import { AppError, fail, withErrorBody } from "../errors.ts";
 import { requireWorkspace } from "../workspaces/service.ts";
 import {
   DEFAULT_PAGE_SIZE,
+  DocpathsInput,
   FolderInput,
   MAX_PAGE_SIZE,
   MoveFilesInput,
@@ -18,6 +19,7 @@ import {
 } from "../../shared/api/library.ts";
 import {
   createFolder,
+  documentsByDocpaths,
   listFolder,
   listFolders,
   moveFiles,
@@ -79,6 +81,10 @@ export function libraryRoutes(deps: Deps) {
     })
     .get("/system/local-files/search", manage, async (c) => {
       return c.json(await searchDocuments(deps, pageOptions((name) => c.req.query(name))));
+    })
+    .post("/system/local-files/by-docpaths", manage, async (c) => {
+      const input = await parseJson(c, DocpathsInput);
+      return c.json({ documents: await documentsByDocpaths(deps, input.docpaths) });
     })
     .delete("/system/remove-document", manage, async (c) => {
       const input = await parseJson(c, RemoveDocumentInput);

@@ -13,13 +13,15 @@ export const SSE_HEADERS = {
 /**
  * An SSE response whose frames come from `produce`, each written as exactly `data: <json>\n\n`
  * (api-contract.md §7.1). The signal given to `produce` aborts when the client goes away (the body is
- * cancelled) or the server stops.
+ * cancelled) or the server stops. A HEAD request gets the headers alone; nothing is produced.
  */
 export function sseResponse(
   deps: Deps,
   request: Request,
   produce: (signal: AbortSignal) => AsyncIterable<unknown>,
 ): Response {
+  // Hono answers HEAD with the GET handler and drops the body unread: a stream would never end.
+  if (request.method === "HEAD") return new Response(null, { status: 200, headers: SSE_HEADERS });
   const controller = deps.streams.open();
   const abort = () => controller.abort(new Error("The client closed the connection"));
   const cleanup = () => deps.streams.close(controller);

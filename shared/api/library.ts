@@ -64,6 +64,18 @@ const location = (field: string) =>
     `${field} must be a document location ("folder/file.json")`,
   );
 
+/** `POST /system/local-files/by-docpaths`: the documents to describe, as `folder/file.json`. */
+export const DocpathsInput = z.object({
+  docpaths: z.array(z.string({ error: "docpaths must be a list of document paths" }), {
+    error: "docpaths must be a list of document paths",
+  }).max(100_000, "At most 100000 document paths can be asked at once"),
+});
+
+/** `by-docpaths` answers each picker entry with the `docpath` it was asked by. */
+export const DocpathsAnswer = z.object({
+  documents: z.array(LocalFile.extend({ docpath: z.string() })),
+});
+
 export const RemoveDocumentInput = z.object({ name: location("name") });
 export const RemoveDocumentsInput = z.object({
   names: z.array(location("names[]"), { error: "names must be a list of document locations" }).max(

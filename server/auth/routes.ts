@@ -26,7 +26,8 @@ const resultBody = (message: string) => ({ success: false, error: message, messa
 export function publicAuthRoutes(deps: Deps) {
   return new Hono<AppEnv>()
     .post("/request-token", async (c) => {
-      const body = await readJson(c, loginBody) as Record<string, unknown>;
+      // A JSON null or other non-object reads as no fields: the answer is the ordinary refusal, not a 500.
+      const body = (await readJson(c, loginBody) ?? {}) as Record<string, unknown>;
       const address = clientAddress(c, deps.config.trustProxy);
       const answer = deps.settings.multiUserMode
         ? await loginWithAccount(deps, body, address)
@@ -44,12 +45,12 @@ export function publicAuthRoutes(deps: Deps) {
     })
     .get("/system/multi-user-mode", (c) => c.json({ multiUserMode: deps.settings.multiUserMode }))
     .post("/system/recover-account", async (c) => {
-      const body = await readJson(c, resultBody) as Record<string, unknown>;
+      const body = (await readJson(c, resultBody) ?? {}) as Record<string, unknown>;
       const resetToken = await recoverAccount(deps, body, clientAddress(c, deps.config.trustProxy));
       return c.json({ success: true, resetToken });
     })
     .post("/system/reset-password", async (c) => {
-      const body = await readJson(c, resultBody) as Record<string, unknown>;
+      const body = (await readJson(c, resultBody) ?? {}) as Record<string, unknown>;
       await resetPassword(deps, body);
       return c.json({ success: true, message: AUTH_MESSAGES.passwordReset });
     });

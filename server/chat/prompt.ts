@@ -25,7 +25,11 @@ export function expandVariables(template: string, variables: PromptVariables): s
     "workspace.id": String(variables.workspace.id),
     "workspace.name": variables.workspace.name,
   };
-  return template.replace(/\{([a-z_.0-9]+)\}/gi, (whole, name: string) => values[name] ?? whole);
+  // Own names only: "{constructor}" or "{toString}" is text, not a property every object inherits.
+  return template.replace(
+    /\{([a-z_.0-9]+)\}/gi,
+    (whole, name: string) => (Object.hasOwn(values, name) ? values[name] : whole),
+  );
 }
 
 /** The system message: the workspace prompt, then each context text (api-contract.md §8.4 step 7). */

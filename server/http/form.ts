@@ -5,6 +5,29 @@ import { parseMultipartRequest } from "@remix-run/multipart-parser";
 import { AppError, fail } from "../errors.ts";
 
 /**
+ * The file name of a part exactly as the client sent it. Browsers and fetch write it as HTML's multipart
+ * encoding says: between quotes, with `"` and line breaks percent-encoded and backslashes left as they are.
+ * The parser's own reading unescapes backslashes (`..\\x.txt` became `..x.txt`) and, when a raw line break
+ * ends the header inside the quotes, keeps a stray quote (`"a`); such a name is refused with a sentence
+ * instead. An RFC 5987 `filename*` is the parser's decoding.
+ */
+function fileNameOf(disposition: string | undefined, parsed: string | undefined): string | undefined {
+  if (disposition === undefined || /;\s*filename\*\s*=/i.test(disposition)) return parsed;
+  const start = /;\s*filename\s*=\s*/i.exec(disposition);
+  if (!start) return parsed;
+  const rest = disposition.slice(start.index + start[0].length);
+  if (!rest.startsWith('"')) return rest.split(";")[0].trim();
+  const end = rest.indexOf('"', 1);
+  if (end === -1 || !/^\s*(;|$)/.test(rest.slice(end + 1))) {
+    fail(
+      "invalid_input",
+      "The upload's file name is not one quoted name: a file name cannot hold a line break or an unencoded quote.",
+    );
+  }
+  return rest.slice(1, end);
+}
+
+/**
  * A multipart body as fields: text for text parts, a File for file parts (the last part of a name wins). Parsed
  * by @remix-run/multipart-parser, because Deno's own form parser cuts a quoted file name at its first "="
  * (`"<img src=x>.txt"` became `"<img src`); file names reach the caller exactly as sent. A broken form is a
@@ -17,7 +40,9 @@ export async function readForm(c: Context): Promise<Record<string, unknown>> {
     for await (const part of parseMultipartRequest(c.req.raw, { maxFileSize: Number.POSITIVE_INFINITY })) {
       if (!part.name) continue;
       fields[part.name] = part.isFile
-        ? new File([part.arrayBuffer], part.filename ?? "", { type: part.mediaType ?? "" })
+        ? new File([part.arrayBuffer], fileNameOf(part.headers["content-disposition"], part.filename) ?? "", {
+          type: part.mediaType ?? "",
+        })
         : part.text;
     }
   } catch (error) {

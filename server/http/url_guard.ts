@@ -120,6 +120,25 @@ async function systemResolve(hostname: string): Promise<string[]> {
 
 const refuse = (message: string) => new AppError("invalid_input", message);
 
+/**
+ * Why an address an admin saves as an endpoint (an LLM, embedder or vector database base path) cannot be used,
+ * or null. Loopback and private addresses are the admin's own servers; an IP literal of any other
+ * special-purpose class (link-local and cloud metadata, unspecified, multicast, reserved) is refused as the
+ * guard refuses it for fetches. Names are not resolved here: the server may not be up yet.
+ */
+export function endpointProblem(value: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return null;
+  }
+  const host = url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "");
+  const kind = addressClass(host);
+  if (kind === null || kind === "public" || kind === "loopback" || kind === "private") return null;
+  return `${host} is ${/^[aeiou]/.test(kind) ? "an" : "a"} ${kind} address; Lectern does not connect there.`;
+}
+
 /** Checks `raw` and its resolved addresses; returns the parsed URL or throws a 400 saying why. */
 export async function checkUrl(raw: string, options: UrlGuardOptions = {}): Promise<URL> {
   return (await checkedTarget(raw, options)).url;
@@ -142,7 +161,8 @@ async function checkedTarget(
   if (url.username || url.password) {
     throw refuse("Addresses with a user name or password in them are refused.");
   }
-  const host = url.hostname.replace(/^\[|\]$/g, "");
+  // "localhost." and "example.com." are the same names as without the final dot.
+  const host = url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "");
   let addresses: string[];
   if (addressClass(host) !== null) addresses = [host];
   else if (host === "localhost" || host.endsWith(".localhost")) addresses = ["127.0.0.1"];

@@ -12,6 +12,7 @@ import {
 import { llmProvider } from "../../shared/providers/llm_catalog.ts";
 import { AppError } from "../errors.ts";
 import { decryptSecret, encryptSecret } from "../auth/keys.ts";
+import { endpointProblem } from "../http/url_guard.ts";
 
 /** Labels of internal settings that are not update-env keys. */
 export const LABELS = {
@@ -120,6 +121,11 @@ export class SettingsService {
       const checked = definition.schema.safeParse(text);
       if (!checked.success) {
         errors.push(`${key}: ${checked.error.issues[0]?.message ?? "invalid value"}`);
+        continue;
+      }
+      const endpoint = /^https?:\/\//i.test(checked.data) ? endpointProblem(checked.data) : null;
+      if (endpoint) {
+        errors.push(`${key}: ${endpoint}`);
         continue;
       }
       changes.push({ definition, value: checked.data });

@@ -31,9 +31,13 @@ export function safeRedirect(
 ): string {
   if (!target || !target.startsWith("/")) return "/";
   try {
+    const home = new URL(origin).origin;
     const url = new URL(target, origin);
-    if (url.origin !== new URL(origin).origin) return "/";
-    return `${url.pathname}${url.search}${url.hash}`;
+    if (url.origin !== home) return "/";
+    // Dot segments can leave a path that starts with "//" ("/..//host" is "//host"): the browser would read
+    // that as another host, so the kept path must itself still lead here.
+    const kept = `${url.pathname}${url.search}${url.hash}`;
+    return new URL(kept, origin).origin === home ? kept : "/";
   } catch {
     return "/";
   }

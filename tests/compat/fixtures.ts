@@ -1073,14 +1073,15 @@ export const FIXTURES: Record<string, Fixture> = {
   // ---- EmbeddingProgressContext.jsx
   "GET /api/workspace/:slug/embed-progress": {
     async calls(w) {
-      // The frontend listens while an embedding runs: start one and listen at once.
+      // The frontend listens while an embedding runs: start one (a document, and one that is gone, for the
+      // `error` of a failed document) and listen at once.
       const { slug } = await w.newWorkspace();
-      const location = await w.upload(slug);
+      const adds = [await w.upload(slug), "custom-documents/gone-since-yesterday.json"];
       w.pending.push(
         w.send({
           method: "POST",
           path: `/api/workspace/${slug}/update-embeddings`,
-          json: { adds: [location] },
+          json: { adds, deletes: [] },
         })
           .then((response) => response.body?.cancel()),
       );

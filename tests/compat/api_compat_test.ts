@@ -220,7 +220,12 @@ export function problemsOf(
   const marker = (field: string) => field.startsWith("(");
   for (const { call, seen } of answers) {
     const what = `${call.method} ${call.path} answered ${seen.status}`;
-    if (seen.status === 404) problems.push(`${what}: a 404 for a call the table marks answered`);
+    if (typeof call.refusal === "number") {
+      if (seen.status !== call.refusal) {
+        problems.push(`${what}: the fixture expected the refusal ${call.refusal}`);
+      }
+    } else if (seen.status === 404) problems.push(`${what}: a 404 for a call the table marks answered`);
+    else if (seen.status === 501) problems.push(`${what}: the answer of a call not built yet`);
     else if (seen.status >= 500) problems.push(`${what}: a server error`);
     else if (call.refusal && (seen.status < 400 || seen.status >= 500)) {
       problems.push(`${what}: the fixture expected a refusal (4xx) here`);
@@ -376,6 +381,15 @@ Deno.test("the walker's check catches a 404, a 5xx, a failed call and a missing 
   const empty: Seen = { status: 204, contentType: "", objects: [], bodyBytes: 0, frames: 0 };
   assert.match(problemsOf(blob, {}, [{ call, seen: empty }])[0], /no body came back/);
   assert.deepEqual(problemsOf(blob, { emptyBlob: "no audio" }, [{ call, seen: empty }]), []);
+  const gone = { ...call, refusal: 404 };
+  assert.deepEqual(
+    problemsOf(row, {}, [{ call, seen: seen(200, { workspace: { documents: [] } }) }, {
+      call: gone,
+      seen: seen(404, { workspace: null }),
+    }]),
+    [],
+  );
+  assert.match(problemsOf(row, {}, [{ call: gone, seen: seen(400, {}) }])[0], /expected the refusal 404/);
   assert.match(
     problemsOf(row, { status: 200 }, [{ call, seen: seen(201, { workspace: { documents: [] } }) }])[0],
     /exactly 200/,

@@ -31,9 +31,10 @@ export interface Call {
   server?: Server;
   /**
    * A refusal whose fields the frontend reads (`message` "on failure"): a 4xx other than 404 is expected.
+   * A number is the exact status of a refusal the frontend meets in use (a 404 for something already gone).
    * Without it the call must succeed (2xx).
    */
-  refusal?: boolean;
+  refusal?: boolean | number;
 }
 
 export interface Fixture {
@@ -777,7 +778,7 @@ export const FIXTURES: Record<string, Fixture> = {
       ]),
   },
   "GET /api/system/logo": {
-    calls: () => Promise.resolve([get("/api/system/logo?theme=default", { as: "none" })]),
+    calls: () => Promise.resolve([get("/api/system/logo?theme=dark", { as: "none" })]),
   },
   "GET /api/system/pfp/:id": {
     async calls(w) {
@@ -812,7 +813,9 @@ export const FIXTURES: Record<string, Fixture> = {
       ]),
   },
   "POST /api/system/user": {
-    calls: () => Promise.resolve([post("/api/system/user", { bio: "Keeps the harbour records." })]),
+    // The account modal sends its filled fields: the username as shown, and what changed.
+    calls: () =>
+      Promise.resolve([post("/api/system/user", { username: "admin", bio: "Keeps the harbour records." })]),
   },
   "GET /api/system/slash-command-presets": {
     calls: () => Promise.resolve([get("/api/system/slash-command-presets")]),
@@ -995,11 +998,19 @@ export const FIXTURES: Record<string, Fixture> = {
         json: { key: unique("quay_"), value: "North quay", description: "" },
       });
       const id = (created.variable as { id: number }).id;
-      return [{
-        method: "PUT",
-        path: `/api/system/prompt-variables/${id}`,
-        json: { key: unique("quay_"), value: "South quay", description: "Where the ferry leaves" },
-      }];
+      return [
+        {
+          method: "PUT",
+          path: `/api/system/prompt-variables/${id}`,
+          json: { key: unique("quay_"), value: "South quay", description: "Where the ferry leaves" },
+        },
+        {
+          method: "PUT",
+          path: `/api/system/prompt-variables/${id}`,
+          json: { key: "", value: "" },
+          refusal: true,
+        },
+      ];
     },
   },
   "DELETE /api/system/prompt-variables/:id": {
@@ -1007,7 +1018,9 @@ export const FIXTURES: Record<string, Fixture> = {
       const created = await w.api(w.multi, "POST", "/api/system/prompt-variables", {
         json: { key: unique("pier_"), value: "Pier 4", description: "" },
       });
-      return [del(`/api/system/prompt-variables/${(created.variable as { id: number }).id}`)];
+      const path = `/api/system/prompt-variables/${(created.variable as { id: number }).id}`;
+      // The second delete finds nothing: the `error` the frontend shows.
+      return [del(path), del(path, undefined, { refusal: 404 })];
     },
   },
 

@@ -19,12 +19,12 @@ export function presetRoutes(deps: Deps) {
     )
     .post("/system/slash-command-presets", (c) =>
       withErrorBody(refusal, async () => {
-        const input = await parseJson(c, PresetInput);
+        const input = await parseJson(c, PresetInput, refusal);
         return c.json({ preset: await createPreset(deps, c.var.actor, input) }, 201);
       }))
     .post("/system/slash-command-presets/:id", (c) =>
       withErrorBody(refusal, async () => {
-        const input = await parseJson(c, PresetInput);
+        const input = await parseJson(c, PresetInput, refusal);
         return c.json({
           preset: await updatePreset(deps, c.var.actor, idParam(c.req.param("id"), "preset"), input),
         });

@@ -16,6 +16,22 @@ Deno.test("a refused preset says why in both `error` and `message`, the field th
   assert.equal(typeof reserved.body.message, "string");
   assert.equal(reserved.body.message, reserved.body.error);
 
+  // A body the schema refuses (the command's characters, a missing prompt) says why in both fields as well.
+  for (const json of [{ command: "/no spaces", prompt: "x" }, { command: "tides" }]) {
+    for (
+      const path of [
+        "/api/system/slash-command-presets",
+        `/api/system/slash-command-presets/${created.body.preset.id}`,
+      ]
+    ) {
+      const refused = await app.json<Record<string, unknown>>(path, { json });
+      assert.equal(refused.status, 400, path);
+      assert.equal(refused.body.success, false);
+      assert.equal(typeof refused.body.message, "string", `${path} ${JSON.stringify(refused.body)}`);
+      assert.equal(refused.body.message, refused.body.error);
+    }
+  }
+
   const duplicate = await app.json<Record<string, unknown>>("/api/system/slash-command-presets", {
     json: { command: "summary", prompt: "Again." },
   });

@@ -36,6 +36,13 @@ const migrations: EmbeddedMigration[] = [
     "sql":
       "CREATE TABLE `document_sync_executions` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`queue_id` integer NOT NULL,\n\t`status` text DEFAULT 'unknown' NOT NULL,\n\t`result` text,\n\t`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,\n\tFOREIGN KEY (`queue_id`) REFERENCES `document_sync_queues`(`id`) ON UPDATE no action ON DELETE cascade\n);\n--> statement-breakpoint\nCREATE INDEX `document_sync_executions_queue_idx` ON `document_sync_executions` (`queue_id`);--> statement-breakpoint\nCREATE TABLE `document_sync_queues` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`workspace_doc_id` integer NOT NULL,\n\t`stale_after_ms` integer DEFAULT 604800000 NOT NULL,\n\t`next_sync_at` integer NOT NULL,\n\t`last_synced_at` integer,\n\t`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,\n\tFOREIGN KEY (`workspace_doc_id`) REFERENCES `workspace_documents`(`id`) ON UPDATE no action ON DELETE cascade\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX `document_sync_queues_workspace_doc_id_unique` ON `document_sync_queues` (`workspace_doc_id`);--> statement-breakpoint\nCREATE TABLE `embedding_jobs` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`fingerprint` text NOT NULL,\n\t`config` text NOT NULL,\n\t`status` text DEFAULT 'queued' NOT NULL,\n\t`total` integer DEFAULT 0 NOT NULL,\n\t`done` integer DEFAULT 0 NOT NULL,\n\t`failed` integer DEFAULT 0 NOT NULL,\n\t`error` text,\n\t`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,\n\t`finished_at` integer\n);\n--> statement-breakpoint\nALTER TABLE `workspaces` ADD `hybrid_search` integer DEFAULT true NOT NULL;",
   },
+  {
+    "tag": "0005_prompt_variables",
+    "when": 1795508509739,
+    "breakpoints": true,
+    "sql":
+      "CREATE TABLE `system_prompt_variables` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`key` text NOT NULL,\n\t`value` text NOT NULL,\n\t`description` text,\n\t`type` text DEFAULT 'static' NOT NULL,\n\t`user_id` integer,\n\t`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,\n\t`last_updated_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,\n\tFOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE set null\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX `system_prompt_variables_key_unique` ON `system_prompt_variables` (`key`);",
+  },
 ];
 
 export default migrations;

@@ -2,3 +2,4 @@ export * from "./schema/settings.ts";
 export * from "./schema/users.ts";
 export * from "./schema/workspaces.ts";
 export * from "./schema/documents.ts";
+export * from "./schema/prompt_variables.ts";

@@ -24,6 +24,11 @@ import { accountRoutes } from "./users/account_routes.ts";
 import { publicInviteRoutes } from "./invites/routes.ts";
 import { adminRoutes } from "./admin_routes.ts";
 import { embeddingRoutes } from "./embedding/routes.ts";
+import { cors } from "./http/cors.ts";
+import { defaultPromptRoutes } from "./system/default_prompt.ts";
+import { promptVariableRoutes } from "./prompt_variables/routes.ts";
+import { communityHubRoutes } from "./system/community_hub.ts";
+import { DEVELOPER_API, MISSING_CALLS, missingCallRoutes } from "./system/not_yet.ts";
 
 export const PAGES_MODULE = "./pages/routes.tsx";
 
@@ -68,6 +73,8 @@ export function createApp(deps: Deps): Hono<AppEnv> {
     strictTransportSecurity: false,
   }));
 
+  // Before the origin guard, so that its refusals reach an allowed origin's page readable.
+  app.use(cors(deps.config.corsOrigins));
   const bindName = hostName(deps.config.host);
   app.use(originGuard({
     allowedHosts: [
@@ -76,6 +83,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
       ...(/[a-z]/.test(bindName) ? [bindName] : []),
     ],
     trustProxy: deps.config.trustProxy,
+    corsOrigins: deps.config.corsOrigins,
   }));
 
   app.onError((error, c) => {
@@ -120,6 +128,8 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   api.route("/", publicSystemRoutes(deps));
   api.route("/", publicAuthRoutes(deps));
   api.route("/", publicInviteRoutes(deps));
+  // Developer API clients carry API keys, not sessions: their 501 comes before the login check.
+  api.route("/", missingCallRoutes([DEVELOPER_API]));
   api.use("*", authGuard(deps));
   api.route("/", authRoutes(deps));
   api.route("/", accountRoutes(deps));
@@ -134,6 +144,11 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   api.route("/", threadRoutes(deps));
   api.route("/", chatActionRoutes(deps));
   api.route("/", presetRoutes(deps));
+  api.route("/", defaultPromptRoutes(deps));
+  api.route("/", promptVariableRoutes(deps));
+  api.route("/", communityHubRoutes());
+  // Last, so that every real route wins: calls of features still to come answer 501 with a sentence.
+  api.route("/", missingCallRoutes(MISSING_CALLS));
   api.all(
     "*",
     (c) => c.json({ success: false, error: `Cannot find the API route ${c.req.method} ${c.req.path}` }, 404),

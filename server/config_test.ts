@@ -78,3 +78,32 @@ Deno.test("loadConfig() reads MEMORY_TRIM_SECONDS: 30 by default, 0 turns trimmi
     /MEMORY_TRIM_SECONDS must be a whole number/,
   );
 });
+
+Deno.test("loadConfig() reads CORS_ORIGINS as browser origins and refuses anything else", () => {
+  assert.deepEqual(loadConfig({}).corsOrigins, []);
+  assert.deepEqual(
+    loadConfig({ CORS_ORIGINS: " https://App.Example.org/ , http://localhost:5173,https://app.example.org" })
+      .corsOrigins,
+    ["https://app.example.org", "http://localhost:5173"],
+  );
+  for (
+    const bad of ["*", "null", "app.example.org", "https://app.example.org/chat", "ftp://files.example.org"]
+  ) {
+    assert.throws(
+      () => loadConfig({ CORS_ORIGINS: `http://localhost:5173,${bad}` }),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.match(
+          error.message,
+          new RegExp(
+            `CORS_ORIGINS must list origins such as https://app\\.example\\.org .*not "${
+              RegExp.escape(bad)
+            }"`,
+          ),
+        );
+        return true;
+      },
+      bad,
+    );
+  }
+});

@@ -24,7 +24,8 @@ const DETAILS: Record<string, { description: string; lang: string; modelCard: st
 export function nativeEmbedderModels(): NativeEmbedderModelInfo[] {
   return NATIVE_EMBEDDING_MODELS.map((model) => {
     const details = DETAILS[model.id] ?? {
-      description: "A small sentence-embedding model that runs inside Lectern: it matches passages by meaning.",
+      description:
+        "A small sentence-embedding model that runs inside Lectern: it matches passages by meaning.",
       lang: "English",
       modelCard: `https://huggingface.co/${model.id}`,
     };

@@ -19,7 +19,10 @@ import {
 export function promptVariableRoutes(deps: Deps) {
   const admin = requirePermission("settings:manage");
   return new Hono<AppEnv>()
-    .get("/system/prompt-variables", async (c) => c.json({ variables: await listVariables(deps, c.var.actor) }))
+    .get(
+      "/system/prompt-variables",
+      async (c) => c.json({ variables: await listVariables(deps, c.var.actor) }),
+    )
     .post("/system/prompt-variables", admin, async (c) => {
       const input = checkVariableInput(await readJson(c));
       const variable = await createVariable(deps, c.var.actor, input);
@@ -36,7 +39,10 @@ export function promptVariableRoutes(deps: Deps) {
     .delete("/system/prompt-variables/:id", admin, async (c) => {
       const id = idParam(c.req.param("id"), "variable");
       if (!await deleteVariable(deps, id)) {
-        return c.json({ success: false, error: "System prompt variable not found or could not be deleted" }, 404);
+        return c.json(
+          { success: false, error: "System prompt variable not found or could not be deleted" },
+          404,
+        );
       }
       return c.json({ success: true });
     });

@@ -14,8 +14,10 @@ interface Variable {
   type: string;
 }
 
-const list = async (app: TestApp, init: RequestInit = {}) =>
-  (await app.json<{ variables: Variable[] }>("/api/system/prompt-variables", init));
+const list = async (
+  app: TestApp,
+  init: RequestInit = {},
+) => (await app.json<{ variables: Variable[] }>("/api/system/prompt-variables", init));
 
 Deno.test("GET /api/system/prompt-variables lists the built-in variables with values, then the stored ones", async () => {
   await using app = await createTestApp();
@@ -141,7 +143,10 @@ Deno.test("prompt variables refuse bad input with the reference's sentences", as
   assert.equal((await post({ key: "company", value: "Acme" })).status, 200);
   const twice = await post({ key: "company", value: "Other" });
   assert.equal(twice.status, 409);
-  assert.deepEqual(twice.body, { success: false, error: 'A variable with the key "company" already exists.' });
+  assert.deepEqual(twice.body, {
+    success: false,
+    error: 'A variable with the key "company" already exists.',
+  });
   const variables = (await list(app)).body.variables.filter((variable) => variable.id !== null);
   assert.deepEqual(variables.map((variable) => [variable.key, variable.value]), [["company", "Acme"]]);
 });
@@ -156,10 +161,13 @@ Deno.test("PUT and DELETE /api/system/prompt-variables/:id change, rename and re
   });
   const id = first.body.variable.id;
 
-  const updated = await app.json<{ success: boolean; variable: Variable }>(`/api/system/prompt-variables/${id}`, {
-    method: "PUT",
-    json: { key: "company_name", value: "Acme Corp", description: "Legal name" },
-  });
+  const updated = await app.json<{ success: boolean; variable: Variable }>(
+    `/api/system/prompt-variables/${id}`,
+    {
+      method: "PUT",
+      json: { key: "company_name", value: "Acme Corp", description: "Legal name" },
+    },
+  );
   assert.equal(updated.status, 200);
   assert.equal(updated.body.success, true);
   assert.equal(updated.body.variable.id, id);
@@ -173,7 +181,10 @@ Deno.test("PUT and DELETE /api/system/prompt-variables/:id change, rename and re
   });
   assert.equal(clash.status, 409);
   assert.deepEqual(clash.body, { success: false, error: 'A variable with the key "city" already exists.' });
-  const missingValue = await app.json(`/api/system/prompt-variables/${id}`, { method: "PUT", json: { key: "x" } });
+  const missingValue = await app.json(`/api/system/prompt-variables/${id}`, {
+    method: "PUT",
+    json: { key: "x" },
+  });
   assert.equal(missingValue.status, 400);
   assert.deepEqual(missingValue.body, { success: false, error: "Key and value are required" });
   const unknown = await app.json("/api/system/prompt-variables/9999", {
@@ -182,14 +193,21 @@ Deno.test("PUT and DELETE /api/system/prompt-variables/:id change, rename and re
   });
   assert.equal(unknown.status, 404);
   assert.deepEqual(unknown.body, { success: false, error: "Variable not found" });
-  const badId = await app.json("/api/system/prompt-variables/abc", { method: "PUT", json: { key: "abc", value: "x" } });
+  const badId = await app.json("/api/system/prompt-variables/abc", {
+    method: "PUT",
+    json: { key: "abc", value: "x" },
+  });
   assert.equal(badId.status, 400);
   assert.deepEqual(badId.body, { success: false, error: '"abc" is not a variable id.' });
 
-  const deleted = await app.json(`/api/system/prompt-variables/${second.body.variable.id}`, { method: "DELETE" });
+  const deleted = await app.json(`/api/system/prompt-variables/${second.body.variable.id}`, {
+    method: "DELETE",
+  });
   assert.equal(deleted.status, 200);
   assert.deepEqual(deleted.body, { success: true });
-  const again = await app.json(`/api/system/prompt-variables/${second.body.variable.id}`, { method: "DELETE" });
+  const again = await app.json(`/api/system/prompt-variables/${second.body.variable.id}`, {
+    method: "DELETE",
+  });
   assert.equal(again.status, 404);
   assert.deepEqual(again.body, {
     success: false,

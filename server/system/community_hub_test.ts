@@ -45,12 +45,17 @@ Deno.test("the Community Hub calls are for admins, as in the reference", async (
   const member = await addUser(app, admin, "dora", "default");
   assert.equal((await app.json("/api/community-hub/settings")).status, 401);
   for (const session of [manager, member]) {
-    for (const path of ["/api/community-hub/settings", "/api/community-hub/explore", "/api/community-hub/items"]) {
+    for (
+      const path of ["/api/community-hub/settings", "/api/community-hub/explore", "/api/community-hub/items"]
+    ) {
       const answer = await app.json(path, bearer(session.token));
       assert.equal(answer.status, 403, `${session.user.username} ${path}`);
       assert.deepEqual(answer.body, { success: false, error: "You do not have permission to do that." });
     }
-    const write = await app.json("/api/community-hub/import", { ...bearer(session.token), json: { importId: "x" } });
+    const write = await app.json("/api/community-hub/import", {
+      ...bearer(session.token),
+      json: { importId: "x" },
+    });
     assert.equal(write.status, 403);
   }
   const allowed = await app.json("/api/community-hub/settings", bearer(admin.token));

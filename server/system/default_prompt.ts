@@ -32,7 +32,11 @@ export function defaultPromptRoutes(deps: Deps) {
       const body = await readJson(c, errorBody) as { defaultSystemPrompt?: unknown } | null;
       const given = body?.defaultSystemPrompt;
       if (given !== undefined && given !== null && typeof given !== "string") {
-        fail("invalid_input", "defaultSystemPrompt must be text.", errorBody("defaultSystemPrompt must be text."));
+        fail(
+          "invalid_input",
+          "defaultSystemPrompt must be text.",
+          errorBody("defaultSystemPrompt must be text."),
+        );
       }
       const prompt = typeof given === "string" ? given.trim() : "";
       if (prompt.length > MAX_PROMPT) {

@@ -18,7 +18,9 @@ Deno.test("GET /api/system/default-system-prompt answers the built-in prompt unt
     saneDefaultSystemPrompt: DEFAULT_SYSTEM_PROMPT,
   });
 
-  const saved = await app.json(PATH, { json: { defaultSystemPrompt: "  You are the Acme helper. {date}  " } });
+  const saved = await app.json(PATH, {
+    json: { defaultSystemPrompt: "  You are the Acme helper. {date}  " },
+  });
   assert.equal(saved.status, 200);
   assert.deepEqual(saved.body, { success: true, message: "Default system prompt updated successfully." });
   const after = await app.json(PATH);
@@ -30,7 +32,11 @@ Deno.test("GET /api/system/default-system-prompt answers the built-in prompt unt
     const answer = await app.json(PATH, { json: { defaultSystemPrompt: reset } });
     assert.equal(answer.status, 200);
     assert.equal((await app.json(PATH)).body.defaultSystemPrompt, DEFAULT_SYSTEM_PROMPT, `reset by ${reset}`);
-    assert.equal(app.deps.settings.label("default_system_prompt"), undefined, "nothing stored for the built-in");
+    assert.equal(
+      app.deps.settings.label("default_system_prompt"),
+      undefined,
+      "nothing stored for the built-in",
+    );
   }
 });
 
@@ -58,7 +64,10 @@ Deno.test("POST /api/system/default-system-prompt refuses bad input and anyone b
     message: "defaultSystemPrompt must be text.",
     error: "defaultSystemPrompt must be text.",
   });
-  const long = await app.json(PATH, { ...bearer(admin.token), json: { defaultSystemPrompt: "x".repeat(20_001) } });
+  const long = await app.json(PATH, {
+    ...bearer(admin.token),
+    json: { defaultSystemPrompt: "x".repeat(20_001) },
+  });
   assert.equal(long.status, 400);
   assert.equal(long.body.message, "The default system prompt must be at most 20000 characters.");
   const malformed = await app.json(PATH, { ...bearer(admin.token), method: "POST", body: "{" });

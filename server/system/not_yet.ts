@@ -80,7 +80,10 @@ export const MISSING_CALLS: readonly MissingCall[] = [
   {
     methods: "ALL",
     paths: ["/utils/dmr/*", "/utils/foundry/*", "/utils/lemonade/*"],
-    sentence: notYet("Docker Model Runner, Foundry Local and Lemonade are", "they come with more LLM providers"),
+    sentence: notYet(
+      "Docker Model Runner, Foundry Local and Lemonade are",
+      "they come with more LLM providers",
+    ),
   },
   {
     methods: "ALL",

@@ -6,7 +6,13 @@ import { DEVELOPER_API, MISSING_CALLS, type MissingCall } from "./not_yet.ts";
 /** A concrete path for a route pattern: parameters and wildcards filled in. */
 const concrete = (pattern: string) => pattern.replace(/:[a-zA-Z]+/g, "7").replace(/\*$/, "anything/below");
 
-async function expect501(app: TestApp, method: string, path: string, call: MissingCall, init: RequestInit = {}) {
+async function expect501(
+  app: TestApp,
+  method: string,
+  path: string,
+  call: MissingCall,
+  init: RequestInit = {},
+) {
   const answer = await app.json(path, { ...init, method, body: method === "GET" ? undefined : "{}" });
   assert.equal(answer.status, 501, `${method} ${path}`);
   const expected: Record<string, unknown> = { success: false, error: call.sentence, message: call.sentence };
@@ -144,7 +150,9 @@ Deno.test("501 answers keep the login check; the developer API, which uses keys,
   assert.equal(anonymous.status, 401, "no session, no hint about the feature");
   const signedIn = await app.json("/api/admin/api-keys", bearer(admin.token));
   assert.equal(signedIn.status, 501);
-  const developer = await app.json("/api/v1/workspaces", { headers: { Authorization: "Bearer some-api-key" } });
+  const developer = await app.json("/api/v1/workspaces", {
+    headers: { Authorization: "Bearer some-api-key" },
+  });
   assert.equal(developer.status, 501);
   assert.equal((developer.body as { error: string }).error, DEVELOPER_API.sentence);
 });

@@ -71,7 +71,9 @@ export function systemRoutes(deps: Deps) {
     .get("/system/accepted-document-types", (c) => c.json({ types: ACCEPTED_DOCUMENT_TYPES }))
     .post("/system/custom-models", requirePermission("settings:manage", settingsModelsError), async (c) => {
       const body = await readJson(c, settingsModelsError) as Record<string, unknown>;
-      if (body?.provider === "native-embedder") return c.json({ models: nativeEmbedderModels(), error: null });
+      if (body?.provider === "native-embedder") {
+        return c.json({ models: nativeEmbedderModels(), error: null });
+      }
       // A client that gives up (auto-detect waits 2 s per endpoint) ends the server's own request too.
       const models = await lookupModels(deps.settings, body ?? {}, deps.providerDeps, c.req.raw.signal);
       return c.json({ models, error: null });

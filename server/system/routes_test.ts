@@ -8,12 +8,18 @@ import { addUser, bearer, multiUserInstance } from "../testing/accounts.ts";
 
 Deno.test("POST /api/system/custom-models lists the built-in embedder's models for native-embedder", async () => {
   await using app = await createTestApp();
-  const answer = await app.json<{ models: Record<string, string>[]; error: unknown }>("/api/system/custom-models", {
-    json: { provider: "native-embedder" },
-  });
+  const answer = await app.json<{ models: Record<string, string>[]; error: unknown }>(
+    "/api/system/custom-models",
+    {
+      json: { provider: "native-embedder" },
+    },
+  );
   assert.equal(answer.status, 200);
   assert.equal(answer.body.error, null);
-  assert.deepEqual(answer.body.models.map((model) => model.id), NATIVE_EMBEDDING_MODELS.map((model) => model.id));
+  assert.deepEqual(
+    answer.body.models.map((model) => model.id),
+    NATIVE_EMBEDDING_MODELS.map((model) => model.id),
+  );
   for (const model of answer.body.models) {
     assert.deepEqual(Object.keys(model).sort(), ["description", "id", "lang", "modelCard", "name", "size"]);
     for (const field of ["name", "description", "lang", "size"]) {
@@ -82,7 +88,8 @@ Deno.test("GET /api/utils/metrics answers without a login, with the version and 
 
 Deno.test("GET /api/setup-complete answers the instance facts the reference's client reads", async () => {
   await using app = await configuredTestApp();
-  const results = async () => (await app.json<{ results: Record<string, unknown> }>("/api/setup-complete")).body.results;
+  const results = async () =>
+    (await app.json<{ results: Record<string, unknown> }>("/api/setup-complete")).body.results;
   const first = await results();
   assert.equal(first.DisableViewChatHistory, false);
   assert.equal(first.DisableTelemetry, "true", "Lectern sends no telemetry");
@@ -91,7 +98,9 @@ Deno.test("GET /api/setup-complete answers the instance facts the reference's cl
   assert.equal(first.SimpleSSONoLoginRedirect, null);
   assert.equal(first.LLMModel, "fake-model");
 
-  const created = await app.json<{ workspace: { id: number } }>("/api/workspace/new", { json: { name: "Atlas" } });
+  const created = await app.json<{ workspace: { id: number } }>("/api/workspace/new", {
+    json: { name: "Atlas" },
+  });
   await app.deps.db.insert(workspaceDocuments).values({
     docId: crypto.randomUUID(),
     filename: "a.json",
@@ -111,10 +120,20 @@ Deno.test("GET /api/setup-complete gives the configured model before login, for 
   const anonymous = await app.json<{ results: Record<string, unknown> }>("/api/setup-complete");
   assert.equal(anonymous.body.results.LLMProvider, "generic-openai");
   assert.equal(anonymous.body.results.LLMModel, "fake-model");
-  for (const key of ["GenericOpenAiKey", "GenericOpenAiBasePath", "DisableViewChatHistory", "HasExistingEmbeddings"]) {
+  for (
+    const key of [
+      "GenericOpenAiKey",
+      "GenericOpenAiBasePath",
+      "DisableViewChatHistory",
+      "HasExistingEmbeddings",
+    ]
+  ) {
     assert.ok(!(key in anonymous.body.results), `${key} stays for signed-in admins`);
   }
-  const full = await app.json<{ results: Record<string, unknown> }>("/api/setup-complete", bearer(admin.token));
+  const full = await app.json<{ results: Record<string, unknown> }>(
+    "/api/setup-complete",
+    bearer(admin.token),
+  );
   assert.equal(full.body.results.LLMModel, "fake-model");
   assert.equal(full.body.results.GenericOpenAiKey, false);
   assert.equal(full.body.results.DisableViewChatHistory, false);

@@ -11,7 +11,10 @@ const gigabytes = (bytes: number) => Math.floor(bytes / 1e9);
 async function storageSpace(root: string): Promise<{ current: number; capacity: number }> {
   try {
     const stats = await statfs(root);
-    return { current: gigabytes(stats.bavail * stats.bsize), capacity: gigabytes(stats.blocks * stats.bsize) };
+    return {
+      current: gigabytes(stats.bavail * stats.bsize),
+      capacity: gigabytes(stats.blocks * stats.bsize),
+    };
   } catch {
     return { current: 0, capacity: 0 };
   }

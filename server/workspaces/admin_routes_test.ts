@@ -54,7 +54,9 @@ Deno.test("POST /api/admin/workspaces/new creates a workspace and answers {works
   const [row] = await app.deps.db.select().from(workspaces).where(eq(workspaces.slug, "team-notes"));
   assert.equal(row.name, "Team notes");
 
-  for (const [json, error] of [[{}, "name cannot be null"], [{ name: "  " }, "name cannot be null"]] as const) {
+  for (
+    const [json, error] of [[{}, "name cannot be null"], [{ name: "  " }, "name cannot be null"]] as const
+  ) {
     const refused = await app.json("/api/admin/workspaces/new", { ...bearer(admin.token), json });
     assert.equal(refused.status, 400);
     assert.deepEqual(refused.body, { workspace: null, error });
@@ -73,7 +75,10 @@ Deno.test("DELETE /api/admin/workspaces/:id removes the workspace; unknown and b
   assert.equal(deleted.status, 200);
   assert.deepEqual(deleted.body, { success: true, error: null });
   assert.equal((await app.deps.db.select().from(workspaces)).length, 0);
-  assert.equal((await app.json(`/api/workspace/${created.body.workspace.slug}`, bearer(admin.token))).status, 404);
+  assert.equal(
+    (await app.json(`/api/workspace/${created.body.workspace.slug}`, bearer(admin.token))).status,
+    404,
+  );
 
   const again = await app.json(`/api/admin/workspaces/${id}`, { ...bearer(admin.token), method: "DELETE" });
   assert.equal(again.status, 404);
@@ -110,7 +115,10 @@ Deno.test("admin workspace calls: multi-user mode only, admins and managers only
   const list = await app.json("/api/admin/workspaces", bearer(member.token));
   assert.equal(list.status, 403);
   assert.deepEqual(list.body, refused);
-  const create = await app.json("/api/admin/workspaces/new", { ...bearer(member.token), json: { name: "Mine" } });
+  const create = await app.json("/api/admin/workspaces/new", {
+    ...bearer(member.token),
+    json: { name: "Mine" },
+  });
   assert.equal(create.status, 403);
   const remove = await app.json(`/api/admin/workspaces/${created.body.workspace.id}`, {
     ...bearer(member.token),

@@ -14,7 +14,10 @@ export async function workspaceById(deps: Deps, id: number): Promise<WorkspaceRo
 /** Every workspace with the ids of its members, as `GET /api/admin/workspaces` answers (api-contract.md §10). */
 export async function workspacesWithMembers(deps: Deps) {
   const rows = await deps.db.select().from(workspaces).orderBy(asc(workspaces.name), asc(workspaces.id));
-  const links = await deps.db.select({ workspaceId: workspaceUsers.workspaceId, userId: workspaceUsers.userId })
+  const links = await deps.db.select({
+    workspaceId: workspaceUsers.workspaceId,
+    userId: workspaceUsers.userId,
+  })
     .from(workspaceUsers).orderBy(asc(workspaceUsers.userId));
   const members = new Map<number, number[]>();
   for (const link of links) {

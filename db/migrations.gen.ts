@@ -43,6 +43,13 @@ const migrations: EmbeddedMigration[] = [
     "sql":
       "CREATE TABLE `workspace_parsed_files` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`filename` text NOT NULL,\n\t`workspace_id` integer NOT NULL,\n\t`user_id` integer,\n\t`thread_id` integer,\n\t`metadata` text,\n\t`token_count_estimate` integer DEFAULT 0 NOT NULL,\n\t`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,\n\tFOREIGN KEY (`workspace_id`) REFERENCES `workspaces`(`id`) ON UPDATE no action ON DELETE cascade,\n\tFOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade,\n\tFOREIGN KEY (`thread_id`) REFERENCES `workspace_threads`(`id`) ON UPDATE no action ON DELETE cascade\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX `workspace_parsed_files_filename_unique` ON `workspace_parsed_files` (`filename`);--> statement-breakpoint\nCREATE INDEX `workspace_parsed_files_scope_idx` ON `workspace_parsed_files` (`workspace_id`,`thread_id`,`user_id`);--> statement-breakpoint\nCREATE INDEX `workspace_parsed_files_user_idx` ON `workspace_parsed_files` (`user_id`);",
   },
+  {
+    "tag": "0006_prompt_variables",
+    "when": 1795510947709,
+    "breakpoints": true,
+    "sql":
+      "CREATE TABLE `system_prompt_variables` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`key` text NOT NULL,\n\t`value` text NOT NULL,\n\t`description` text,\n\t`type` text DEFAULT 'static' NOT NULL,\n\t`user_id` integer,\n\t`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,\n\t`last_updated_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,\n\tFOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE set null\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX `system_prompt_variables_key_unique` ON `system_prompt_variables` (`key`);",
+  },
 ];
 
 export default migrations;

@@ -3,3 +3,4 @@ export * from "./schema/users.ts";
 export * from "./schema/workspaces.ts";
 export * from "./schema/documents.ts";
 export * from "./schema/attachments.ts";
+export * from "./schema/prompt_variables.ts";

@@ -27,6 +27,11 @@ import { adminRoutes } from "./admin_routes.ts";
 import { embeddingRoutes } from "./embedding/routes.ts";
 import { embedProgressRoutes } from "./embedding/progress_routes.ts";
 import { attachmentRoutes } from "./attachments/routes.ts";
+import { cors } from "./http/cors.ts";
+import { defaultPromptRoutes } from "./system/default_prompt.ts";
+import { promptVariableRoutes } from "./prompt_variables/routes.ts";
+import { communityHubRoutes } from "./system/community_hub.ts";
+import { DEVELOPER_API, MISSING_CALLS, missingCallRoutes } from "./system/not_yet.ts";
 
 export const PAGES_MODULE = "./pages/routes.tsx";
 
@@ -71,6 +76,8 @@ export function createApp(deps: Deps): Hono<AppEnv> {
     strictTransportSecurity: false,
   }));
 
+  // Before the origin guard, so that its refusals reach an allowed origin's page readable.
+  app.use(cors(deps.config.corsOrigins));
   const bindName = hostName(deps.config.host);
   app.use(originGuard({
     allowedHosts: [
@@ -79,6 +86,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
       ...(/[a-z]/.test(bindName) ? [bindName] : []),
     ],
     trustProxy: deps.config.trustProxy,
+    corsOrigins: deps.config.corsOrigins,
   }));
 
   app.onError((error, c) => {
@@ -132,6 +140,8 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   api.route("/", publicSystemRoutes(deps));
   api.route("/", publicAuthRoutes(deps));
   api.route("/", publicInviteRoutes(deps));
+  // Developer API clients carry API keys, not sessions: their 501 comes before the login check.
+  api.route("/", missingCallRoutes([DEVELOPER_API]));
   api.use("*", authGuard(deps));
   api.route("/", authRoutes(deps));
   api.route("/", accountRoutes(deps));
@@ -149,6 +159,11 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   api.route("/", chatActionRoutes(deps));
   api.route("/", presetRoutes(deps));
   api.route("/", searchRoutes(deps));
+  api.route("/", defaultPromptRoutes(deps));
+  api.route("/", promptVariableRoutes(deps));
+  api.route("/", communityHubRoutes());
+  // Last, so that every real route wins: calls of features still to come answer 501 with a sentence.
+  api.route("/", missingCallRoutes(MISSING_CALLS));
   api.all(
     "*",
     (c) => c.json({ success: false, error: `Cannot find the API route ${c.req.method} ${c.req.path}` }, 404),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { SETTING_KEYS } from "../shared/settings.ts";
+import { parseOrigin } from "./http/cors.ts";
 
 const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -52,6 +53,23 @@ const EnvSchema = z.object({
       z.string().regex(/^[a-z0-9.-]+$/, { error: "ALLOWED_HOSTS must list host names, without ports" }),
     ),
   ),
+  /** Web origins (`https://app.example.org`) whose pages may call the API across origins, comma-separated. */
+  CORS_ORIGINS: z.string().trim().optional().transform((value, context) => {
+    const origins: string[] = [];
+    for (const entry of (value ?? "").split(",").map((part) => part.trim()).filter(Boolean)) {
+      const origin = parseOrigin(entry);
+      if (origin) origins.push(origin);
+      else {
+        context.addIssue({
+          code: "custom",
+          message:
+            `CORS_ORIGINS must list origins such as https://app.example.org (scheme, host and port only), ` +
+            `not "${entry}"`,
+        });
+      }
+    }
+    return [...new Set(origins)];
+  }),
   /** Where the onboarding survey is sent, if anywhere (it is always kept locally). */
   SURVEY_COLLECTOR_URL: z.url({ error: "SURVEY_COLLECTOR_URL must be a URL" }).optional(),
 });
@@ -71,6 +89,8 @@ export interface Config {
   trustProxy: boolean;
   /** Host names the instance answers to besides addresses, localhost and the machine's own name. */
   allowedHosts: readonly string[];
+  /** Origins allowed to call the API from their pages (CORS); empty: same origin only. */
+  corsOrigins: readonly string[];
   surveyCollectorUrl: string | null;
   /** Instance settings the operator fixed through the environment (setting key → raw value); they win. */
   lockedSettings: Readonly<Record<string, string>>;
@@ -120,6 +140,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     simpleSso: Object.freeze({ enabled: values.SIMPLE_SSO_ENABLED, noLogin: values.SIMPLE_SSO_NO_LOGIN }),
     trustProxy: values.TRUST_PROXY,
     allowedHosts: Object.freeze(values.ALLOWED_HOSTS),
+    corsOrigins: Object.freeze(values.CORS_ORIGINS),
     surveyCollectorUrl: values.SURVEY_COLLECTOR_URL ?? null,
     lockedSettings: Object.freeze(lockedSettings),
   });

@@ -83,5 +83,37 @@ Deno.test("loadConfig() reads LLM_TIMEOUT_SECONDS: 600 by default, between 1 and
   assert.equal(loadConfig({}).llmTimeoutSeconds, 600);
   assert.equal(loadConfig({ LLM_TIMEOUT_SECONDS: "30" }).llmTimeoutSeconds, 30);
   assert.throws(() => loadConfig({ LLM_TIMEOUT_SECONDS: "0" }), /LLM_TIMEOUT_SECONDS must be at least 1/);
-  assert.throws(() => loadConfig({ LLM_TIMEOUT_SECONDS: "ten" }), /LLM_TIMEOUT_SECONDS must be a whole number/);
+  assert.throws(
+    () => loadConfig({ LLM_TIMEOUT_SECONDS: "ten" }),
+    /LLM_TIMEOUT_SECONDS must be a whole number/,
+  );
+});
+
+Deno.test("loadConfig() reads CORS_ORIGINS as browser origins and refuses anything else", () => {
+  assert.deepEqual(loadConfig({}).corsOrigins, []);
+  assert.deepEqual(
+    loadConfig({ CORS_ORIGINS: " https://App.Example.org/ , http://localhost:5173,https://app.example.org" })
+      .corsOrigins,
+    ["https://app.example.org", "http://localhost:5173"],
+  );
+  for (
+    const bad of ["*", "null", "app.example.org", "https://app.example.org/chat", "ftp://files.example.org"]
+  ) {
+    assert.throws(
+      () => loadConfig({ CORS_ORIGINS: `http://localhost:5173,${bad}` }),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.match(
+          error.message,
+          new RegExp(
+            `CORS_ORIGINS must list origins such as https://app\\.example\\.org .*not "${
+              RegExp.escape(bad)
+            }"`,
+          ),
+        );
+        return true;
+      },
+      bad,
+    );
+  }
 });

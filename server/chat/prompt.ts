@@ -5,15 +5,18 @@ export interface PromptVariables {
   now: Date;
   user?: { id: number | null; name: string | null; bio?: string | null };
   workspace: { id: number; name: string };
+  /** The admin's own variables (`{key}` → value); the built-in names win over them. */
+  custom?: Readonly<Record<string, string>>;
 }
 
-/** Expands `{date} {time} {datetime} {time_24} {datetime_24} {user.*} {workspace.*}`; unknown names stay. */
-export function expandVariables(template: string, variables: PromptVariables): string {
+/** The built-in variables of one chat: `{date} {time} {datetime} {time_24} {datetime_24}`, `{user.*}`,
+ * `{workspace.*}`. */
+export function builtInValues(variables: Omit<PromptVariables, "custom">): Record<string, string> {
   const { now } = variables;
   const date = now.toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric" });
   const time = now.toLocaleTimeString("en-US", { hour: "numeric", minute: "2-digit" });
   const time24 = now.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit" });
-  const values: Record<string, string> = {
+  return {
     date,
     time,
     datetime: `${date} ${time}`,
@@ -25,10 +28,17 @@ export function expandVariables(template: string, variables: PromptVariables): s
     "workspace.id": String(variables.workspace.id),
     "workspace.name": variables.workspace.name,
   };
-  // Own names only: "{constructor}" or "{toString}" is text, not a property every object inherits.
+}
+
+/**
+ * Expands the built-in variables and the admin's own ones in one pass (a value is never expanded again);
+ * unknown names stay as they are.
+ */
+export function expandVariables(template: string, variables: PromptVariables): string {
+  const values: Record<string, string> = { ...variables.custom, ...builtInValues(variables) };
   return template.replace(
     /\{([a-z_.0-9]+)\}/gi,
-    (whole, name: string) => (Object.hasOwn(values, name) ? values[name] : whole),
+    (whole, name: string) => Object.hasOwn(values, name) ? values[name] : whole,
   );
 }
 

@@ -46,3 +46,12 @@ Deno.test("fitPrompt() drops old turns, then context, then shortens; the prompt 
   assert.ok(countMessageTokens(buildMessages(tiny), count) <= 500, "it fits");
   assert.deepEqual(buildMessages(tiny).map((message) => message.role), ["system", "user"]);
 });
+
+Deno.test("expandVariables() fills the admin's variables once, lets built-in names win and ignores inherited names", () => {
+  const text = expandVariables("{company} {date} {toString} {constructor} {city}", {
+    now: new Date("2026-03-04T05:06:07"),
+    workspace: { id: 3, name: "Atlas" },
+    custom: { company: "Acme {workspace.name}", date: "not the date", city: "Paris" },
+  });
+  assert.equal(text, "Acme {workspace.name} March 4, 2026 {toString} {constructor} Paris");
+});

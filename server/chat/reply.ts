@@ -6,7 +6,9 @@ import { tokenCounter } from "../documents/tokens.ts";
 import type { ChatModel, ImageInput } from "../providers/llm/types.ts";
 import type { Embedder } from "../providers/embedders/types.ts";
 import type { WorkspaceRow } from "../workspaces/present.ts";
-import { DEFAULT_REFUSAL, DEFAULT_SYSTEM_PROMPT } from "../../shared/api/workspaces.ts";
+import { DEFAULT_REFUSAL } from "../../shared/api/workspaces.ts";
+import { instanceDefaultPrompt } from "../system/default_prompt.ts";
+import { customVariableValues } from "../prompt_variables/service.ts";
 import { type Frame, frames } from "./frames.ts";
 import { retrieve, type Retrieved } from "./retrieve.ts";
 import { type ChatScope, chatsInLastDay, parseResponse, recentChats, saveChat } from "./history.ts";
@@ -147,10 +149,11 @@ export async function* streamReply(
   }
 
   const user = input.actor.userId === null ? null : await findUserById(deps, input.actor.userId);
-  const prompt = expandVariables(workspace.openAiPrompt ?? DEFAULT_SYSTEM_PROMPT, {
+  const prompt = expandVariables(workspace.openAiPrompt || instanceDefaultPrompt(deps.settings), {
     now: new Date(),
     user: { id: input.actor.userId, name: user?.username ?? null, bio: user?.bio ?? null },
     workspace: { id: workspace.id, name: workspace.name },
+    custom: await customVariableValues(deps),
   });
   const maxTokens = Math.min(model.maxTokens, model.contextWindow);
   const parts = await fitPrompt(

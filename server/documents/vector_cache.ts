@@ -114,6 +114,18 @@ export class VectorCache {
     }
   }
 
+  /** Whether any document's chunks are cached. */
+  async hasEntries(): Promise<boolean> {
+    try {
+      for await (const entry of Deno.readDir(this.directory)) {
+        if (entry.isFile && entry.name.endsWith(".json")) return true;
+      }
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+    return false;
+  }
+
   /** Empties the cache (the text splitter settings changed, api-contract.md §8.2). */
   async purge(): Promise<number> {
     let removed = 0;

@@ -9,6 +9,8 @@ export interface OriginPolicy {
   allowedHosts: readonly string[];
   /** Behind a reverse proxy the proxy checks the name and X-Forwarded-Host is the name the browser used. */
   trustProxy: boolean;
+  /** Other origins the operator allows to call the API from their pages (CORS_ORIGINS). */
+  corsOrigins?: readonly string[];
 }
 
 /** The name of a Host header or an origin's host, without its port, lower case; brackets kept for IPv6. */
@@ -52,8 +54,8 @@ const refuse = (message: string) =>
  * Keeps other web sites from acting through a visitor's browser. An open instance on loopback is reachable by
  * every page its owner visits, and request bodies are read as JSON whatever their type, so a form or fetch from
  * any page could change settings. Refused: a state-changing request whose Origin is another origin (or
- * "null"), or that the browser marks cross-site or same-site without an Origin; and any request whose Host
- * is a name this instance does not answer to. A request without Origin or Sec-Fetch-Site (curl, scripts,
+ * "null") unless the operator allows that origin (CORS_ORIGINS), or that the browser marks cross-site or
+ * same-site without an Origin; and any request whose Host is a name this instance does not answer to. A request without Origin or Sec-Fetch-Site (curl, scripts,
  * other servers) is not a browser acting for a page, and passes.
  */
 export function originGuard(policy: OriginPolicy) {
@@ -71,17 +73,20 @@ export function originGuard(policy: OriginPolicy) {
     if (!SAFE_METHODS.has(c.req.method)) {
       const origin = c.req.header("origin");
       const site = c.req.header("sec-fetch-site");
-      let sameOrigin: boolean;
-      if (origin !== undefined) {
+      let trusted: boolean;
+      if (origin !== undefined && policy.corsOrigins?.includes(origin)) {
+        // An origin the operator allows is let through as if it were this instance itself.
+        trusted = true;
+      } else if (origin !== undefined) {
         try {
-          sameOrigin = origin !== "null" && new URL(origin).host.toLowerCase() === host.toLowerCase();
+          trusted = origin !== "null" && new URL(origin).host.toLowerCase() === host.toLowerCase();
         } catch {
-          sameOrigin = false;
+          trusted = false;
         }
       } else {
-        sameOrigin = site === undefined || site === "same-origin" || site === "none";
+        trusted = site === undefined || site === "same-origin" || site === "none";
       }
-      if (!sameOrigin) {
+      if (!trusted) {
         return refuse(
           "Requests from other web sites are refused: open this instance itself, or call the API without a " +
             "browser.",

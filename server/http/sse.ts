@@ -2,11 +2,11 @@ import type { Deps } from "../deps.ts";
 import { messageOf } from "../errors.ts";
 import { frames } from "../chat/frames.ts";
 
+/** No CORS header of its own: the CORS middleware adds one for the origins the operator allows (server/http/cors.ts). */
 export const SSE_HEADERS = {
   "Content-Type": "text/event-stream",
   "Cache-Control": "no-cache",
   "Connection": "keep-alive",
-  "Access-Control-Allow-Origin": "*",
   "X-Accel-Buffering": "no",
 };
 

@@ -28,6 +28,8 @@ export const LABELS = {
   instancePasswordHash: "instance_password_hash",
   /** Raised whenever the instance password changes: older single-user tokens stop working. */
   instanceTokenVersion: "instance_token_version",
+  /** The system prompt new workspaces start with and workspaces without their own use; unset: the built-in. */
+  defaultSystemPrompt: "default_system_prompt",
 } as const;
 
 export interface UpdateResult {
@@ -179,6 +181,10 @@ export class SettingsService {
       EmbeddingEngine: this.value("EmbeddingEngine") ?? null,
       CustomAppName: this.label(LABELS.customAppName) ?? null,
     };
+    // The chat header's model picker reads the model name from here before it has a token; like the provider,
+    // it is no secret.
+    const modelKey = llmProvider(String(base.LLMProvider ?? ""))?.modelKey;
+    base.LLMModel = modelKey ? this.value(modelKey) ?? null : null;
     if (!options.full) return base;
     // The screens that issue login links and invitations offer only what the server will then accept.
     const results: Record<string, unknown> = {
@@ -191,8 +197,6 @@ export class SettingsService {
       if (definition.secret) results[definition.key] = value !== undefined && value !== "";
       else if (value !== undefined) results[definition.key] = value;
     }
-    const modelKey = llmProvider(String(results.LLMProvider ?? ""))?.modelKey;
-    results.LLMModel = modelKey ? this.value(modelKey) ?? null : null;
     results.LockedSettings = SETTING_KEYS.filter((definition) => this.isLocked(definition.key)).map((d) =>
       d.key
     );

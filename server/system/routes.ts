@@ -7,6 +7,8 @@ import { keepSurvey, SurveyInput } from "./survey.ts";
 import { optionalActor, requirePermission } from "../http/auth_guard.ts";
 import { ACCEPTED_DOCUMENT_TYPES } from "../../shared/api/documents.ts";
 import { LABELS } from "../settings/service.ts";
+import { nativeEmbedderModels } from "../embedding/native_models.ts";
+import { metrics, setupFacts } from "./status.ts";
 
 /** The built-in logo: the product's name set in its accent colour. */
 export const DEFAULT_LOGO =
@@ -16,6 +18,8 @@ export const DEFAULT_LOGO =
 export function publicSystemRoutes(deps: Deps) {
   return new Hono<AppEnv>()
     .get("/ping", (c) => c.json({ online: true }))
+    // The settings sidebar shows the version from here, before it has a token (api-contract.md §1).
+    .get("/utils/metrics", async (c) => c.json(await metrics(deps)))
     // Branding the login screen and the shell show before anyone signs in (the appearance settings set it).
     .get("/system/support-email", (c) => {
       const email = deps.settings.label(LABELS.supportEmail) ?? null;
@@ -43,13 +47,12 @@ export function publicSystemRoutes(deps: Deps) {
       // admins and managers who may open the settings pages.
       const actor = await optionalActor(deps, c.req.header("Authorization"));
       const full = actor?.role === "admin" || actor?.role === "manager";
-      return c.json({
-        results: deps.settings.setupResults({
-          full,
-          requiresAuth: deps.settings.requiresAuth,
-          simpleSso: deps.config.simpleSso,
-        }),
+      const results = deps.settings.setupResults({
+        full,
+        requiresAuth: deps.settings.requiresAuth,
+        simpleSso: deps.config.simpleSso,
       });
+      return c.json({ results: full ? { ...results, ...await setupFacts(deps) } : results });
     });
 }
 
@@ -68,6 +71,9 @@ export function systemRoutes(deps: Deps) {
     .get("/system/accepted-document-types", (c) => c.json({ types: ACCEPTED_DOCUMENT_TYPES }))
     .post("/system/custom-models", requirePermission("settings:manage", settingsModelsError), async (c) => {
       const body = await readJson(c, settingsModelsError) as Record<string, unknown>;
+      if (body?.provider === "native-embedder") {
+        return c.json({ models: nativeEmbedderModels(), error: null });
+      }
       // A client that gives up (auto-detect waits 2 s per endpoint) ends the server's own request too.
       const models = await lookupModels(deps.settings, body ?? {}, deps.providerDeps, c.req.raw.signal);
       return c.json({ models, error: null });

@@ -4,13 +4,31 @@ import type { Deps } from "../deps.ts";
 import type { AppEnv } from "../http/env.ts";
 import { parseJson } from "../http/body.ts";
 import { idParam } from "../users/routes.ts";
-import { setWorkspaceMembers, workspaceById, workspaceMembers } from "./members.ts";
+import { CreateWorkspaceInput } from "../../shared/api/workspaces.ts";
+import { presentWorkspace } from "./present.ts";
+import { createWorkspace } from "./service.ts";
+import { deleteWorkspace } from "./manage.ts";
+import { setWorkspaceMembers, workspaceById, workspaceMembers, workspacesWithMembers } from "./members.ts";
 
 const UpdateMembers = z.object({ userIds: z.array(z.number().int().positive()).max(10_000) });
 
-/** Workspace membership under /api/admin (admins and managers). */
+/** Workspaces and their members under /api/admin (multi-user mode, admins and managers; api-contract.md §10). */
 export function memberAdminRoutes(deps: Deps) {
+  const newWorkspaceBody = (message: string) => ({ workspace: null, error: message });
   return new Hono<AppEnv>()
+    .get("/admin/workspaces", async (c) => c.json({ workspaces: await workspacesWithMembers(deps) }))
+    .post("/admin/workspaces/new", async (c) => {
+      const input = await parseJson(c, CreateWorkspaceInput, newWorkspaceBody, { bareMessages: true });
+      const row = await createWorkspace(deps, c.var.actor, input.name);
+      deps.log.info("Workspace created", { slug: row.slug });
+      return c.json({ workspace: presentWorkspace(row), error: null });
+    })
+    .delete("/admin/workspaces/:id", async (c) => {
+      const workspace = await workspaceById(deps, idParam(c.req.param("id"), "workspace"));
+      await deleteWorkspace(deps, workspace);
+      deps.log.info("Workspace deleted", { slug: workspace.slug });
+      return c.json({ success: true, error: null });
+    })
     .get("/admin/workspaces/:id/users", async (c) => {
       const workspace = await workspaceById(deps, idParam(c.req.param("id"), "workspace"));
       return c.json({ users: await workspaceMembers(deps, workspace.id) });

@@ -4,11 +4,28 @@ import type { Actor } from "../auth/actor.ts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
 import { logEvent } from "../events/log.ts";
-import type { WorkspaceRow } from "./present.ts";
+import { presentWorkspace, type WorkspaceRow } from "./present.ts";
 
 export async function workspaceById(deps: Deps, id: number): Promise<WorkspaceRow> {
   const [row] = await deps.db.select().from(workspaces).where(eq(workspaces.id, id));
   return row ?? fail("not_found", "Workspace does not exist.");
+}
+
+/** Every workspace with the ids of its members, as `GET /api/admin/workspaces` answers (api-contract.md §10). */
+export async function workspacesWithMembers(deps: Deps) {
+  const rows = await deps.db.select().from(workspaces).orderBy(asc(workspaces.name), asc(workspaces.id));
+  const links = await deps.db.select({
+    workspaceId: workspaceUsers.workspaceId,
+    userId: workspaceUsers.userId,
+  })
+    .from(workspaceUsers).orderBy(asc(workspaceUsers.userId));
+  const members = new Map<number, number[]>();
+  for (const link of links) {
+    const ids = members.get(link.workspaceId) ?? [];
+    ids.push(link.userId);
+    members.set(link.workspaceId, ids);
+  }
+  return rows.map((row) => ({ ...presentWorkspace(row), userIds: members.get(row.id) ?? [] }));
 }
 
 /** The members of a workspace as `GET /api/admin/workspaces/:id/users` answers (api-contract.md §10). */

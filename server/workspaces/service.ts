@@ -2,11 +2,12 @@ import { and, asc, eq } from "drizzle-orm";
 import { workspaceDocuments, workspaces, workspaceUsers } from "../../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import type { Actor } from "../auth/actor.ts";
-import { DEFAULT_SYSTEM_PROMPT, type WorkspaceDetail } from "../../shared/api/workspaces.ts";
+import type { WorkspaceDetail } from "../../shared/api/workspaces.ts";
 import { fail } from "../errors.ts";
 import { contextWindowFromSettings } from "../providers/llm/registry.ts";
 import { presentWorkspace, presentWorkspaceDocument, type WorkspaceRow } from "./present.ts";
 import { workspaceSlug } from "./slug.ts";
+import { instanceDefaultPrompt } from "../system/default_prompt.ts";
 
 /** Whether the actor may see a workspace: admins and managers see all, a default user its memberships. */
 export async function canSeeWorkspace(deps: Deps, actor: Actor, workspace: WorkspaceRow): Promise<boolean> {
@@ -55,16 +56,19 @@ async function slugIsFree(deps: Deps, slug: string): Promise<boolean> {
   return rows.length === 0;
 }
 
-/** Creates a workspace; in multi-user mode its creator becomes a member (api-contract.md §5.2). */
+/**
+ * Creates a workspace with the instance's default system prompt; in multi-user mode its creator becomes a member
+ * (api-contract.md §5.2).
+ */
 export async function createWorkspace(deps: Deps, actor: Actor, name: string): Promise<WorkspaceRow> {
   let slug = workspaceSlug(name);
   for (let attempt = 0; !(await slugIsFree(deps, slug)); attempt++) {
     if (attempt >= 20) fail("conflict", `Cannot find a free slug for the workspace name "${name}"`);
     slug = workspaceSlug(`${name}-${Math.floor(10_000_000 + Math.random() * 90_000_000)}`);
   }
+  const openAiPrompt = instanceDefaultPrompt(deps.settings);
   return await deps.db.transaction(async (tx) => {
-    const [row] = await tx.insert(workspaces).values({ name, slug, openAiPrompt: DEFAULT_SYSTEM_PROMPT })
-      .returning();
+    const [row] = await tx.insert(workspaces).values({ name, slug, openAiPrompt }).returning();
     if (actor.multiUser && actor.userId !== null) {
       await tx.insert(workspaceUsers).values({ workspaceId: row.id, userId: actor.userId });
     }

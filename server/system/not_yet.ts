@@ -1,0 +1,148 @@
+import { Hono } from "hono";
+import type { AppEnv } from "../http/env.ts";
+
+/**
+ * A call of the reference's web client that Lectern does not answer yet (a later feature brings it) or does not
+ * offer at all. It answers 501 with a sentence the client can show, instead of the generic 404.
+ */
+export interface MissingCall {
+  /** HTTP methods, or "ALL" for a whole family of calls. */
+  methods: readonly string[] | "ALL";
+  /** Paths under /api, in Hono's syntax (`:id`, `*`). */
+  paths: readonly string[];
+  sentence: string;
+  /** The field the reference's client shows for this family, besides `error` and `message`. */
+  field?: "reason";
+}
+
+const notYet = (what: string, comesWith?: string) =>
+  `${what} ${comesWith ? `not available yet: ${comesWith}.` : "not available yet."}`;
+const notOffered = (what: string) => `${what} not offered by Lectern.`;
+
+const ADMINISTRATION = "they come with the instance administration pages";
+
+/** The developer API: its clients carry API keys, not sessions, so it is answered before the login check. */
+export const DEVELOPER_API: MissingCall = {
+  methods: "ALL",
+  paths: ["/v1", "/v1/*", "/docs", "/docs/*"],
+  sentence: notYet("The developer API (/api/v1) and its documentation are"),
+};
+
+/** Every other family, answered after the login check (and after the real routes, which win). */
+export const MISSING_CALLS: readonly MissingCall[] = [
+  {
+    methods: ["GET", "POST", "DELETE"],
+    paths: [
+      "/system/api-keys",
+      "/system/generate-api-key",
+      "/system/api-key/:id",
+      "/admin/api-keys",
+      "/admin/generate-api-key",
+      "/admin/delete-api-key/:id",
+    ],
+    sentence: notYet("API keys are", "they come with the developer API"),
+  },
+  {
+    methods: ["POST", "DELETE"],
+    paths: ["/system/event-logs"],
+    sentence: notYet("Event logs are", ADMINISTRATION),
+  },
+  {
+    methods: ["GET", "POST", "DELETE"],
+    paths: ["/system/workspace-chats", "/system/workspace-chats/:id", "/system/export-chats"],
+    sentence: notYet("The list of every workspace chat and its export are", ADMINISTRATION),
+  },
+  {
+    methods: ["POST"],
+    paths: ["/export-chat/:type"],
+    sentence: notYet("Exporting a chat to a file is", ADMINISTRATION),
+  },
+  {
+    methods: ["GET", "POST"],
+    paths: ["/system/upload-logo", "/system/remove-logo"],
+    sentence: notYet("A custom logo is", "it comes with the appearance settings"),
+  },
+  {
+    methods: ["GET", "POST", "DELETE"],
+    paths: ["/embeds", "/embeds/new", "/embed/*"],
+    sentence: notYet("Chat widgets to embed in other web sites are", ADMINISTRATION),
+  },
+  {
+    methods: ["GET", "POST", "DELETE"],
+    paths: ["/browser-extension/*"],
+    sentence: notYet("Browser extension keys are", ADMINISTRATION),
+  },
+  {
+    methods: ["POST"],
+    paths: ["/system/transcribe-audio"],
+    sentence: notYet("Speech to text on the server is", "use your browser's own speech input meanwhile"),
+  },
+  {
+    methods: "ALL",
+    paths: ["/utils/dmr/*", "/utils/foundry/*", "/utils/lemonade/*"],
+    sentence: notYet(
+      "Docker Model Runner, Foundry Local and Lemonade are",
+      "they come with more LLM providers",
+    ),
+  },
+  {
+    methods: "ALL",
+    paths: [
+      "/agent-skills/*",
+      "/agent-flows/*",
+      "/mcp-servers/*",
+      "/admin/agent-skills/*",
+      "/agent-invocation/*",
+      "/system/validate-sql-connection",
+    ],
+    sentence: notYet("Agents, their skills, flows and MCP servers are"),
+  },
+  {
+    methods: "ALL",
+    paths: ["/ext/*"],
+    sentence: notYet("Data connectors (GitHub, GitLab, YouTube, web sites, Confluence and others) are"),
+    field: "reason",
+  },
+  {
+    methods: "ALL",
+    paths: ["/workspaces/:slug/memories", "/memories/*"],
+    sentence: notOffered("Memories are"),
+  },
+  { methods: "ALL", paths: ["/mobile/*"], sentence: notOffered("The mobile app connection is") },
+  {
+    methods: "ALL",
+    paths: ["/model-routers", "/model-routers/*"],
+    sentence: notOffered("Model routers are"),
+  },
+  {
+    methods: "ALL",
+    paths: ["/scheduled-jobs", "/scheduled-jobs/*", "/web-push/*"],
+    sentence: notOffered("Scheduled jobs and their notifications are"),
+  },
+  { methods: "ALL", paths: ["/telegram/*"], sentence: notOffered("The Telegram bot is") },
+  { methods: "ALL", paths: ["/image-generation/*"], sentence: notOffered("Image generation is") },
+  {
+    methods: "ALL",
+    paths: ["/experimental/agent-plugins/*"],
+    sentence: notOffered("Imported agent plugins (they run code from elsewhere) are"),
+  },
+];
+
+/** Routes that answer each missing call with 501 and its sentence. */
+export function missingCallRoutes(calls: readonly MissingCall[]) {
+  const app = new Hono<AppEnv>();
+  for (const call of calls) {
+    const body = {
+      success: false,
+      error: call.sentence,
+      message: call.sentence,
+      ...(call.field ? { [call.field]: call.sentence } : {}),
+    };
+    const answer = (c: { json: (body: unknown, status: 501) => Response }) => c.json(body, 501);
+    for (const path of call.paths) {
+      if (call.methods === "ALL") app.all(path, answer);
+      else app.on([...call.methods], path, answer);
+    }
+  }
+  return app;
+}

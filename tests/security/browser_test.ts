@@ -1,0 +1,326 @@
+import assert from "node:assert/strict";
+import { users } from "../../db/schema.ts";
+import { bearer, multiUserInstance } from "../../server/testing/accounts.ts";
+import { startFakeOpenAi } from "../../server/testing/fake_openai.ts";
+import { configuredTestApp } from "../../server/testing/test_app.ts";
+import { LABELS } from "../../server/settings/service.ts";
+import { browserTestOptions, hydrated, launchChromium } from "../browser/chromium.ts";
+import { signIn } from "../browser/sessions.ts";
+import { truncateThreadName } from "../../client/features/threads/names.ts";
+import { assertInert, browserDialogs, PAYLOADS } from "./hostile_pages.ts";
+
+const { img, script, svg, closeScript, markdownLink, anchor, dataLink } = PAYLOADS;
+
+/** Raw markup of the payloads that must never stand unescaped in server-rendered HTML. */
+const RAW_MARKUP = [/<img src=x onerror/i, /<script>window\.__xss/i, /<svg onload/i, /<a href="javascript:/i];
+
+/** The image payload as React escapes it in text and attributes. */
+const ESCAPED_IMG = "&lt;img src=x onerror=&quot;window.__xss=1&quot;&gt;";
+
+function assertEscaped(html: string, where: string) {
+  for (const raw of RAW_MARKUP) assert.doesNotMatch(html, raw, `${where}: unescaped payload in the HTML`);
+}
+
+Deno.test({
+  name: "security [xss]: stored payloads in every user-controlled text stay text on every page",
+  ...browserTestOptions,
+  async fn(t) {
+    await using llm = startFakeOpenAi();
+    // The model answers in markdown carrying every payload: raw HTML, script and data: links, a code block.
+    const ANSWER = [
+      `Answer ${img} and ${script}`,
+      `Then ${svg} and ${anchor}`,
+      `A link ${markdownLink}, an autolink <javascript:window.__xss=1> and ${dataLink}.`,
+      "",
+      `<div onmouseover="window.__xss=1">html block</div>`,
+      "",
+      "```html",
+      closeScript,
+      "```",
+    ].join("\n");
+    llm.setReply((request) => {
+      const question = String(request.messages.at(-1)?.content ?? "");
+      return { chunks: [ANSWER, `\n\nYou asked: ${question}`] };
+    });
+    await using app = await configuredTestApp({ llm: llm.baseURL });
+    const admin = await multiUserInstance(app);
+    const as = bearer(admin.token);
+
+    const APP_NAME = `Lectern ${img}</title>`;
+    const SUPPORT = `help${svg}@example.org`;
+    const WORKSPACE = `Atlas ${img} ${script}`;
+    // One thread name short enough to show whole in the sidebar (25 characters), one cut there.
+    const THREAD = "<svg onload=alert(1)>";
+    const LONG_THREAD = `Thread ${svg} ${closeScript}`;
+    const SYSTEM_PROMPT = `Prompt ${img} ${anchor}`;
+    const HEADING = `Heading ${img}`;
+    const SUGGESTION = `Suggestion ${svg}`;
+    // A browser sends a file name's double quotes as %22 (as Deno's FormData does), so this payload has none.
+    const FILE_NAME = "<img src=x onerror=alert(1)>.txt";
+    const FILE_TEXT = `Zanzibar lighthouse keepers ${script} ${img} ${markdownLink}`;
+    const USERNAME = `bob${img}`;
+    const PRESET_PROMPT = `Preset prompt ${img} ${markdownLink}`;
+    const QUESTION = `Zanzibar lighthouse keepers? ${img} ${markdownLink}`;
+
+    await app.deps.settings.setLabels({ [LABELS.customAppName]: APP_NAME, [LABELS.supportEmail]: SUPPORT });
+    const created = await app.json<{ workspace: { slug: string } }>("/api/workspace/new", {
+      ...as,
+      json: { name: WORKSPACE },
+    });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const slug = created.body.workspace.slug;
+    const saved = [
+      await app.json(`/api/workspace/${slug}/update`, { ...as, json: { openAiPrompt: SYSTEM_PROMPT } }),
+      await app.json(`/api/workspace/${slug}/suggested-messages`, {
+        ...as,
+        json: { messages: [{ heading: HEADING, message: SUGGESTION }] },
+      }),
+    ];
+    for (const answer of saved) assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    const threads: string[] = [];
+    for (const name of [THREAD, LONG_THREAD]) {
+      const thread = await app.json<{ thread: { slug: string } }>(`/api/workspace/${slug}/thread/new`, {
+        ...as,
+        method: "POST",
+      });
+      threads.push(thread.body.thread.slug);
+      const renamed = await app.json(`/api/workspace/${slug}/thread/${thread.body.thread.slug}/update`, {
+        ...as,
+        json: { name },
+      });
+      assert.equal(renamed.status, 200, JSON.stringify(renamed.body));
+    }
+    const preset = await app.json("/api/system/slash-command-presets", {
+      ...as,
+      json: { command: "hostile", prompt: PRESET_PROMPT, description: `Description ${img}` },
+    });
+    assert.equal(preset.status, 201, JSON.stringify(preset.body));
+    const form = new FormData();
+    form.append("file", new File([FILE_TEXT], FILE_NAME, { type: "text/plain" }));
+    const uploaded = await app.json(`/api/workspace/${slug}/upload-and-embed`, {
+      ...as,
+      method: "POST",
+      body: form,
+    });
+    assert.equal(uploaded.status, 200, JSON.stringify(uploaded.body));
+
+    const url = app.listen();
+    const browser = await launchChromium();
+    try {
+      // The CSP (script-src 'self') would stop an inline handler that got through; it is bypassed here so that
+      // these steps test the escaping itself.
+      const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
+      page.setDefaultTimeout(10_000);
+      const dialogs = browserDialogs(page);
+      await signIn(page, url, admin);
+      await page.goto(`${url}/`);
+      await hydrated(page);
+
+      await t.step(
+        "[xss] the custom app name is shown as text in the sidebar and the page title",
+        async () => {
+          await assertInert(page, dialogs, [APP_NAME], "home");
+          assert.equal(await page.locator(".brand").textContent(), APP_NAME);
+          assert.equal(await page.title(), `Home | ${APP_NAME}`);
+        },
+      );
+
+      await t.step("[xss] a workspace name is shown as text on home and in the sidebar", async () => {
+        await assertInert(page, dialogs, [WORKSPACE], "home");
+        assert.equal(await page.getByText(WORKSPACE, { exact: true }).count() >= 2, true);
+      });
+
+      await t.step("[xss] the support address stays inside a mailto: link's target", async () => {
+        await page.getByRole("button", { name: "Account menu" }).click();
+        const support = page.getByRole("link", { name: "Support" });
+        assert.equal(await support.getAttribute("href"), `mailto:${SUPPORT}`);
+        await assertInert(page, dialogs, [], "home, account menu open");
+      });
+
+      await page.goto(`${url}/workspace/${slug}`);
+      await hydrated(page);
+
+      await t.step("[xss] the workspace chat shows the workspace name as its heading, as text", async () => {
+        await assertInert(page, dialogs, [WORKSPACE], "workspace chat");
+        assert.equal(await page.locator("#workspace-title").textContent(), WORKSPACE);
+      });
+
+      await t.step("[xss] suggested messages show their heading and message as text", async () => {
+        await assertInert(page, dialogs, [HEADING, SUGGESTION], "workspace chat");
+      });
+
+      const answer = page.locator(".message.assistant").first();
+      await t.step("[xss] a chat message with markup is shown as the text that was sent", async () => {
+        await page.getByLabel("Your message").fill(QUESTION);
+        await page.getByLabel("Your message").press("Enter");
+        await answer.getByText("You asked:", { exact: false }).waitFor();
+        await assertInert(page, dialogs, [QUESTION], "chat");
+        assert.equal(await page.locator(".message.user .message-text").first().textContent(), QUESTION);
+      });
+
+      await t.step("[xss] raw HTML in the model's markdown answer is escaped, not rendered", async () => {
+        await assertInert(
+          page,
+          dialogs,
+          [`Answer ${img} and ${script}`, `Then ${svg} and ${anchor}`],
+          "answer",
+        );
+        assert.equal(await answer.locator("img, script, svg, div[onmouseover], a:text('click')").count(), 0);
+      });
+
+      await t.step("[xss] javascript: targets in markdown links and autolinks become no link", async () => {
+        await assertInert(page, dialogs, [markdownLink, "<javascript:window.__xss=1>"], "answer");
+        const targets = await answer.locator("a").evaluateAll((links) =>
+          links.map((a) => a.getAttribute("href"))
+        );
+        assert.deepEqual(targets, [], "the answer has no link at all");
+      });
+
+      await t.step("[xss] a data:text/html target in a markdown link becomes no link", async () => {
+        await assertInert(page, dialogs, [dataLink], "answer");
+        assert.equal(await answer.locator("a[href^='data:']").count(), 0);
+      });
+
+      await t.step("[xss] </script> in a fenced code block is code text", async () => {
+        await assertInert(page, dialogs, [closeScript], "answer");
+        assert.equal(await answer.locator("pre code").textContent(), `${closeScript}\n`);
+      });
+
+      await t.step("[xss] a slash-command preset's prompt reaches the answer as text", async () => {
+        await page.getByLabel("Your message").fill("/hostile");
+        await page.getByLabel("Your message").press("Enter");
+        await page.locator(".message.assistant").nth(1).getByText("You asked:", { exact: false }).waitFor();
+        await assertInert(page, dialogs, [`You asked: ${PRESET_PROMPT}`], "preset answer");
+      });
+
+      await t.step("[xss] the citations panel shows a document's name and text as text", async () => {
+        await answer.getByRole("button", { name: /^<img src=x/ }).click();
+        const dialog = page.getByRole("dialog");
+        await dialog.waitFor();
+        await assertInert(page, dialogs, [FILE_NAME, FILE_TEXT], "citations");
+        assert.equal(await dialog.locator("img, script, svg").count(), 0);
+        await page.keyboard.press("Escape");
+      });
+
+      await t.step("[xss] the documents panel shows an uploaded file's name as text", async () => {
+        await page.getByRole("button", { name: /^Documents \(1\)/ }).click();
+        const panel = page.getByRole("region", { name: "Documents", exact: true });
+        await panel.waitFor();
+        await assertInert(page, dialogs, [FILE_NAME], "documents panel");
+        assert.ok(
+          await panel.getByText(FILE_NAME, { exact: true }).count() >= 2,
+          "library and workspace list",
+        );
+      });
+
+      await t.step("[xss] the stored chat history renders as text after a reload", async () => {
+        await page.reload();
+        await hydrated(page);
+        await page.locator(".message.assistant").nth(1).waitFor();
+        await assertInert(page, dialogs, [QUESTION, `Answer ${img} and ${script}`, PRESET_PROMPT], "history");
+        assert.equal(await page.locator(".message.assistant a").count(), 0);
+      });
+
+      await t.step(
+        "[xss] thread names are text in the sidebar, whole or cut, and whole in the tooltip",
+        async () => {
+          await page.goto(`${url}/workspace/${slug}/t/${threads[0]}`);
+          await hydrated(page);
+          await assertInert(page, dialogs, [THREAD, truncateThreadName(LONG_THREAD)], "thread page");
+          const titles = await page.locator(".thread-link").evaluateAll((links) =>
+            links.map((a) => a.getAttribute("title"))
+          );
+          assert.ok(titles.includes(THREAD) && titles.includes(LONG_THREAD), JSON.stringify(titles));
+        },
+      );
+
+      await t.step(
+        "[xss] the workspace settings hold the name and suggested messages as field values",
+        async () => {
+          await page.goto(`${url}/workspace/${slug}/settings/general-appearance`);
+          await hydrated(page);
+          assert.equal(await page.getByLabel("Display name").inputValue(), WORKSPACE);
+          const heading = page.locator("[id^=ws-suggested-heading-]").first();
+          assert.equal(await heading.inputValue(), HEADING);
+          await assertInert(page, dialogs, [WORKSPACE], "workspace settings, general");
+        },
+      );
+
+      await t.step("[xss] the chat settings hold the system prompt as a field value", async () => {
+        await page.goto(`${url}/workspace/${slug}/settings/chat-settings`);
+        await hydrated(page);
+        assert.equal(await page.getByLabel("Prompt", { exact: true }).inputValue(), SYSTEM_PROMPT);
+        await assertInert(page, dialogs, [], "workspace settings, chat");
+      });
+
+      await t.step(
+        "[xss] a username with markup is refused, and one stored anyway shows as text",
+        async () => {
+          const refused = await app.json<{ error: string }>("/api/admin/users/new", {
+            ...as,
+            json: { username: USERNAME, password: "bob-password", role: "default" },
+          });
+          assert.equal(refused.status, 400, JSON.stringify(refused.body));
+          await app.deps.db.insert(users).values({
+            username: USERNAME,
+            password: "not-a-hash",
+            role: "default",
+          });
+          await page.goto(`${url}/settings/users`);
+          await hydrated(page);
+          await assertInert(page, dialogs, [USERNAME], "users");
+        },
+      );
+
+      await t.step("[xss] the login page shows the app name as text", async () => {
+        const visitor = await browser.newContext({ bypassCSP: true });
+        const login = await visitor.newPage();
+        const seen = browserDialogs(login);
+        await login.goto(`${url}/login`);
+        await hydrated(login);
+        await assertInert(login, seen, [APP_NAME], "login");
+        await visitor.close();
+      });
+    } finally {
+      await browser.close();
+    }
+
+    for (const path of ["/", "/login", "/workspace/<slug>", "/settings/users"]) {
+      await t.step(
+        `[xss] the server-rendered HTML of ${path} escapes the app name and support address`,
+        async () => {
+          const html = await (await app.request(path.replace("<slug>", slug))).text();
+          assertEscaped(html, path);
+          assert.ok(html.includes(`Lectern ${ESCAPED_IMG}`), "the name is there, escaped");
+          if (path !== "/login") {
+            assert.ok(
+              html.includes("&lt;svg onload=window.__xss=1&gt;@example.org"),
+              "the support address, escaped",
+            );
+          }
+        },
+      );
+    }
+
+    const hostile = encodeURIComponent(`${img}${closeScript}${svg}`);
+    for (
+      const [what, path] of [
+        ["a single sign-on token and redirectTo", `/sso/simple?token=${hostile}&redirectTo=${hostile}`],
+        ["an invitation code", `/accept-invite/${hostile}`],
+        ["a workspace slug", `/workspace/${hostile}`],
+        ["a thread slug", `/workspace/atlas/t/${hostile}`],
+      ]
+    ) {
+      await t.step(`[xss] ${what} reflected into an island's props is escaped in the HTML`, async () => {
+        const html = await (await app.request(path)).text();
+        assertEscaped(html, path);
+        assert.ok(html.includes("&lt;img src=x onerror="), "the value is in the page, escaped");
+      });
+    }
+  },
+});
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

@@ -7,7 +7,15 @@ import { LABELS } from "../../server/settings/service.ts";
 import { browserTestOptions, hydrated, launchChromium } from "../browser/chromium.ts";
 import { signIn } from "../browser/sessions.ts";
 import { truncateThreadName } from "../../client/features/threads/names.ts";
-import { assertInert, browserDialogs, PAYLOADS } from "./hostile_pages.ts";
+import { createLogger } from "../../server/log.ts";
+import {
+  assertInert,
+  attackPage,
+  browserDialogs,
+  type CrossSiteVector,
+  PAYLOADS,
+  startLoopbackSite,
+} from "./hostile_pages.ts";
 
 const { img, script, svg, closeScript, markdownLink, anchor, dataLink } = PAYLOADS;
 
@@ -321,6 +329,209 @@ Deno.test({
   },
 });
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** State-changing routes of an open single-user instance and a body that would change each. */
+const CSRF_TARGETS = [
+  // update-env refuses unknown keys, so its text/plain form needs a "=" inside a value: the URL's query.
+  {
+    path: "/api/system/update-env",
+    body: { LLMProvider: "ollama", OllamaLLMBasePath: "http://127.0.0.1:9?x=1" },
+  },
+  { path: "/api/workspace/new", body: { name: "Planted by another site" } },
+  { path: "/api/system/update-password", body: { usePassword: true, newPassword: "planted-password" } },
+  { path: "/api/system/enable-multi-user", body: { username: "intruder", password: "intruder-password" } },
+] as const;
+
+const CROSS_SITE_REFUSAL = {
+  success: false,
+  error:
+    "Requests from other web sites are refused: open this instance itself, or call the API without a browser.",
+};
+
+Deno.test({
+  name: "security [csrf]: pages of another loopback site cannot change an open instance through the browser",
+  ...browserTestOptions,
+  async fn(t) {
+    const lines: string[] = [];
+    await using app = await configuredTestApp({ log: createLogger("info", (line) => lines.push(line)) });
+    const url = app.listen();
+    await using evil = startLoopbackSite();
+
+    /** What the routes above would change, read through the API. */
+    const state = async () => {
+      const setup = await app.json<{ results: Record<string, unknown> }>("/api/setup-complete");
+      const list = await app.json<{ workspaces: { name: string }[] }>("/api/workspaces");
+      const { LLMProvider, RequiresAuth, MultiUserMode } = setup.body.results;
+      return {
+        LLMProvider,
+        RequiresAuth,
+        MultiUserMode,
+        workspaces: list.body.workspaces?.map((w) => w.name),
+      };
+    };
+    const before = await state();
+    assert.deepEqual(before, {
+      LLMProvider: "generic-openai",
+      RequiresAuth: false,
+      MultiUserMode: false,
+      workspaces: [],
+    });
+
+    /** The status the instance logged for the next `method path` request after `from` log lines. */
+    const answered = async (method: string, path: string, from: number) => {
+      const pattern = new RegExp(` INFO ${method} ${path.replaceAll("/", "\\/")} status=(\\d+)`);
+      let match: RegExpMatchArray | null = null;
+      await waitUntil(() => (match = lines.slice(from).map((line) =>
+        line.match(pattern)
+      ).find(Boolean) ?? null));
+      return Number(match![1]);
+    };
+
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      page.setDefaultTimeout(10_000);
+      for (const vector of ["form", "fetch", "beacon"] as const) {
+        for (const target of CSRF_TARGETS) {
+          const how = { form: "a text/plain form", fetch: "a no-cors fetch", beacon: "a beacon" }[vector];
+          await t.step(
+            `[csrf] ${how} from another site to ${target.path} is refused (403), nothing changes`,
+            async () => {
+              const from = lines.length;
+              await page.goto(
+                evil.page(
+                  `/${vector}${target.path}`,
+                  attackPage(vector, `${url}${target.path}`, target.body),
+                ),
+              );
+              assert.equal(await answered("POST", target.path, from), 403);
+              if (vector === "form") {
+                // The form navigated the tab to the instance's answer.
+                await page.waitForURL(`${url}${target.path}`);
+                assert.deepEqual(JSON.parse(await page.locator("body").innerText()), CROSS_SITE_REFUSAL);
+              } else if (vector === "fetch") {
+                // The answer is not even handed to the page: Cross-Origin-Resource-Policy fails the fetch.
+                await page.waitForFunction(() => document.title === "failed");
+              } else {
+                await page.waitForFunction(() => document.title === "sent");
+              }
+              assert.deepEqual(await state(), before);
+            },
+          );
+        }
+      }
+
+      for (const target of CSRF_TARGETS.slice(0, 2)) {
+        await t.step(
+          `[csrf] a form in a sandboxed frame (Origin: null) to ${target.path} is refused`,
+          async () => {
+            const from = lines.length;
+            await page.goto(
+              evil.page(
+                `/sandboxed${target.path}`,
+                attackPage("sandboxed-form", `${url}${target.path}`, target.body),
+              ),
+            );
+            assert.equal(await answered("POST", target.path, from), 403);
+            assert.deepEqual(await state(), before);
+          },
+        );
+      }
+
+      await t.step(
+        "[csrf] a navigation from another site to the state-changing routes changes nothing",
+        async () => {
+          for (const target of CSRF_TARGETS) {
+            const from = lines.length;
+            await page.goto(
+              evil.page(
+                "/navigate",
+                `<!doctype html><script>location.href = ${JSON.stringify(`${url}${target.path}`)}</script>`,
+              ),
+            );
+            await page.waitForURL(`${url}${target.path}`);
+            assert.equal(await answered("GET", target.path, from), 404, target.path);
+          }
+          assert.deepEqual(await state(), before);
+        },
+      );
+
+      // Controls: the same pages served from the instance's own origin do change it, so the refusals above are
+      // the cross-site check and not a route that refuses everything.
+      const own = async (name: string, vector: CrossSiteVector, target: { path: string; body: object }) => {
+        const path = `/own-page/${name}`;
+        await page.route(
+          `${url}${path}`,
+          (route) =>
+            route.fulfill({
+              contentType: "text/html",
+              body: attackPage(vector, `${url}${target.path}`, target.body as Record<string, unknown>),
+            }),
+        );
+        const from = lines.length;
+        await page.goto(`${url}${path}`);
+        const status = await answered("POST", target.path, from);
+        await page.unroute(`${url}${path}`);
+        return status;
+      };
+
+      await t.step(
+        "[csrf] control: the same text/plain form from the instance's own page saves settings",
+        async () => {
+          assert.equal(await own("form-env", "form", CSRF_TARGETS[0]), 200);
+          assert.equal((await state()).LLMProvider, "ollama");
+        },
+      );
+
+      await t.step(
+        "[csrf] control: the same form, fetch and beacon from the instance's own page create workspaces",
+        async () => {
+          for (const vector of ["form", "fetch", "beacon"] as const) {
+            const body = { name: `Own ${vector}` };
+            assert.equal(
+              await own(`workspace-${vector}`, vector, { path: "/api/workspace/new", body }),
+              200,
+              vector,
+            );
+          }
+          assert.deepEqual((await state()).workspaces?.sort(), ["Own beacon", "Own fetch", "Own form"]);
+        },
+      );
+
+      await t.step(
+        "[csrf] control: the same fetch from the instance's own page sets the password",
+        async () => {
+          assert.equal(await own("password", "fetch", CSRF_TARGETS[2]), 200);
+          assert.equal((await state()).RequiresAuth, true);
+          // Open again for the next control: signed in with the new password, the password is removed.
+          const session = await app.json<{ token: string }>("/api/request-token", {
+            json: { password: "planted-password" },
+          });
+          const open = await app.json("/api/system/update-password", {
+            ...bearer(session.body.token),
+            json: { usePassword: false },
+          });
+          assert.equal(open.status, 200, JSON.stringify(open.body));
+          assert.equal((await state()).RequiresAuth, false);
+        },
+      );
+
+      await t.step(
+        "[csrf] control: the same beacon from the instance's own page turns on multi-user mode",
+        async () => {
+          assert.equal(await own("multi-user", "beacon", CSRF_TARGETS[3]), 200);
+          assert.equal(app.deps.settings.multiUserMode, true);
+        },
+      );
+    } finally {
+      await browser.close();
+    }
+  },
+});
+
+async function waitUntil(done: () => unknown, what = "the instance to log the request") {
+  for (let tries = 0; tries < 200; tries++) {
+    if (done()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`Gave up waiting for ${what}`);
 }

@@ -114,3 +114,55 @@ export function startLoopbackSite(hostname = "127.0.0.2"): LoopbackSite {
     [Symbol.asyncDispose]: () => server.shutdown(),
   };
 }
+
+/**
+ * How a page of another site can make a browser send a state-changing request without reading the answer:
+ * a form with enctype text/plain whose one field spells a JSON body, a no-cors fetch, a beacon, and the same form
+ * from a sandboxed frame (Origin: null). A JSON body reaches a server that reads bodies as JSON whatever their
+ * declared type.
+ */
+export type CrossSiteVector = "form" | "fetch" | "beacon" | "sandboxed-form";
+
+/**
+ * The text/plain form field that serialises as the JSON of `body` (`name=value\r\n`): split at a "=" the body
+ * holds, else padded with one more key, `"_":"="`.
+ */
+function plainTextField(body: Record<string, unknown>): { name: string; value: string } {
+  const json = JSON.stringify(body);
+  assert.ok(!json.includes("'"), "the body is written in single-quoted attributes");
+  const split = json.indexOf("=");
+  if (split >= 0) return { name: json.slice(0, split), value: json.slice(split + 1) };
+  const padded = JSON.stringify({ ...body, _: "" });
+  return { name: padded.slice(0, -2), value: '"}' };
+}
+
+function formMarkup(target: string, body: Record<string, unknown>): string {
+  const field = plainTextField(body);
+  return `<form method="POST" enctype="text/plain" action="${target}">` +
+    `<input type="hidden" name='${field.name}' value='${field.value}'></form>` +
+    `<script>document.forms[0].submit()</script>`;
+}
+
+/** A whole page that sends `body` to `target` by `vector` as soon as it opens. */
+export function attackPage(vector: CrossSiteVector, target: string, body: Record<string, unknown>): string {
+  const json = JSON.stringify(body);
+  const head = '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>attack</title>';
+  switch (vector) {
+    case "form":
+      return `${head}${formMarkup(target, body)}`;
+    case "fetch":
+      return `${head}<script>fetch(${JSON.stringify(target)}, { method: "POST", mode: "no-cors", ` +
+        `credentials: "include", headers: { "Content-Type": "text/plain" }, body: ${
+          JSON.stringify(json)
+        } })` +
+        `.then(() => { document.title = "sent"; }, () => { document.title = "failed"; })</script>`;
+    case "beacon":
+      return `${head}<script>document.title = navigator.sendBeacon(${JSON.stringify(target)}, ` +
+        `new Blob([${JSON.stringify(json)}], { type: "text/plain" })) ? "sent" : "failed"</script>`;
+    case "sandboxed-form":
+      return `${head}<script>const frame = document.createElement("iframe");` +
+        `frame.setAttribute("sandbox", "allow-forms allow-scripts");` +
+        `frame.srcdoc = ${JSON.stringify(formMarkup(target, body)).replaceAll("</", "<\\/")};` +
+        `document.documentElement.append(frame)</script>`;
+  }
+}

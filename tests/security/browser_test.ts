@@ -535,3 +535,145 @@ async function waitUntil(done: () => unknown, what = "the instance to log the re
   }
   throw new Error(`Gave up waiting for ${what}`);
 }
+
+/**
+ * Where a browser goes after signing in: a multi-user instance with single sign-on, whose admin took the
+ * recovery codes already (so a login goes straight on), and a second loopback site standing for the attacker.
+ */
+async function redirectHarness() {
+  const app = await configuredTestApp({ env: { SIMPLE_SSO_ENABLED: "1" } });
+  const admin = await multiUserInstance(app);
+  await app.json("/api/workspace/new", { ...bearer(admin.token), json: { name: "Atlas" } });
+  const url = app.listen();
+  const evil = startLoopbackSite();
+  const evilHost = new URL(evil.origin).host;
+  const browser = await launchChromium();
+  // One profile for every step, so the client's files come from its cache; its session is cleared each time.
+  const context = await browser.newContext({ bypassCSP: true });
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  const dialogs = browserDialogs(page);
+  const blank = `${url}/test-blank`;
+  await page.route(blank, (route) => route.fulfill({ contentType: "text/html", body: "<!doctype html>" }));
+
+  // Each target as it stands in the query string: %09 a tab, %0A a newline, %5C a backslash, which the URL
+  // parser drops or reads as "/", so that most of them become "//127.0.0.2:port" when navigated to.
+  const hostile: [string, string][] = [
+    ["a protocol-relative URL", `//${evilHost}/`],
+    ["a tab between the slashes", `/%09/${evilHost}/`],
+    ["a newline between the slashes", `/%0A/${evilHost}/`],
+    ["a CR LF between the slashes", `/%0D%0A/${evilHost}/`],
+    ["a slash and a backslash", `/%5C${evilHost}/`],
+    ["a backslash and a slash", `%5C/${evilHost}/`],
+    ["a dot segment before two slashes", `/.//${evilHost}/`],
+    ["a parent segment before two slashes", `/..//${evilHost}/`],
+    ["a leading space", `%20//${evilHost}/`],
+    ["an http URL", `http://${evilHost}/`],
+    ["an https URL", `https://${evilHost}/`],
+    ["a javascript: URL", "javascript:window.__xss=1"],
+    ["a data: URL", "data:text/html,%3Cscript%3Ewindow.__xss=1%3C/script%3E"],
+  ];
+
+  return {
+    app,
+    url,
+    hostile,
+    /**
+     * Opens `path` signed out, signs in with the password form when it is the login page (a single sign-on link
+     * signs in by itself), and returns the address the tab settled on, once it checked that no script ran and
+     * that the other site was never asked for anything.
+     */
+    async landing(path: string) {
+      // Signed out: the stored session is dropped from a page of the instance (the last step's, else a blank one).
+      if (!page.url().startsWith(`${url}/`)) await page.goto(blank);
+      await page.evaluate(() => globalThis.localStorage.clear());
+      const hits = evil.hits.length;
+      await page.goto(`${url}${path}`, { waitUntil: "commit" });
+      if (path.startsWith("/login")) {
+        await hydrated(page);
+        await page.getByLabel("Username", { exact: true }).fill("admin");
+        await page.getByLabel("Password", { exact: true }).fill("admin-password");
+        await page.getByRole("button", { name: "Sign in", exact: true }).click();
+      }
+      await page.waitForURL((address) => !/^\/(login|sso\/simple)$/.test(address.pathname));
+      await page.waitForLoadState("domcontentloaded");
+      assert.equal(
+        await page.evaluate(() => (globalThis as Record<string, unknown>).__xss),
+        undefined,
+        "no script ran",
+      );
+      assert.deepEqual(dialogs, []);
+      assert.deepEqual(evil.hits.slice(hits), [], "the other site was not visited");
+      return page.url();
+    },
+    /** A single sign-on link for the admin, with `redirectTo` as it stands in the query string. */
+    async ssoPath(redirectTo: string) {
+      const issued = await app.json<{ token: string }>(`/api/admin/user/${admin.user.id}/issue-auth-token`, {
+        ...bearer(admin.token),
+        method: "POST",
+      });
+      assert.equal(issued.status, 200, JSON.stringify(issued.body));
+      return `/sso/simple?token=${encodeURIComponent(issued.body.token)}&redirectTo=${redirectTo}`;
+    },
+    async [Symbol.asyncDispose]() {
+      await browser.close();
+      await evil[Symbol.asyncDispose]();
+      await app.close();
+    },
+  };
+}
+
+Deno.test({
+  name: "security [open-redirect]: after a login the browser stays on the instance, whatever redirectTo says",
+  ...browserTestOptions,
+  async fn(t) {
+    await using harness = await redirectHarness();
+    const { url, hostile, landing } = harness;
+
+    await t.step(
+      "[open-redirect] control: a redirectTo on this site is followed after the login",
+      async () => {
+        const path = encodeURIComponent("/workspace/atlas?from=login#top");
+        assert.equal(await landing(`/login?redirectTo=${path}`), `${url}/workspace/atlas?from=login#top`);
+      },
+    );
+
+    for (const [what, target] of hostile) {
+      await t.step(
+        `[open-redirect] /login?redirectTo= with ${what} lands on the instance's home`,
+        async () => {
+          assert.equal(await landing(`/login?redirectTo=${target}`), `${url}/`);
+        },
+      );
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "security [open-redirect]: a single sign-on link's redirectTo cannot send the browser to another site",
+  ...browserTestOptions,
+  async fn(t) {
+    await using harness = await redirectHarness();
+    const { url, hostile, landing, ssoPath } = harness;
+
+    await t.step(
+      "[open-redirect] control: a single sign-on link's redirectTo on this site is followed",
+      async () => {
+        assert.equal(
+          await landing(await ssoPath(encodeURIComponent("/workspace/atlas"))),
+          `${url}/workspace/atlas`,
+        );
+      },
+    );
+
+    for (const [what, target] of hostile) {
+      await t.step(
+        `[open-redirect] /sso/simple?redirectTo= with ${what} lands on the instance's home`,
+        async () => {
+          assert.equal(await landing(await ssoPath(target)), `${url}/`);
+        },
+      );
+    }
+  },
+});

@@ -584,8 +584,8 @@ async function redirectHarness() {
      * that the other site was never asked for anything.
      */
     async landing(path: string) {
-      // Signed out: the stored session is dropped from a page of the instance (the last step's, else a blank one).
-      if (!page.url().startsWith(`${url}/`)) await page.goto(blank);
+      // Signed out: the stored session is dropped from a blank page of the instance's origin.
+      await page.goto(blank);
       await page.evaluate(() => globalThis.localStorage.clear());
       const hits = evil.hits.length;
       await page.goto(`${url}${path}`, { waitUntil: "commit" });
@@ -638,7 +638,22 @@ Deno.test({
       },
     );
 
-    for (const [what, target] of hostile) {
+    // A login costs a page load, a password check and home's load: this test takes the targets the URL parser
+    // turns into another host and the two schemes; the single sign-on test below takes all of them.
+    const named = [
+      "protocol",
+      "tab",
+      "newline",
+      "slash and",
+      "backslash and",
+      "dot",
+      "parent",
+      "https",
+      "javascript",
+    ];
+    const some = hostile.filter(([what]) => named.some((word) => what.includes(word)));
+    assert.equal(some.length, named.length);
+    for (const [what, target] of some) {
       await t.step(
         `[open-redirect] /login?redirectTo= with ${what} lands on the instance's home`,
         async () => {

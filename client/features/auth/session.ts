@@ -23,7 +23,8 @@ export function validLogin(body: unknown, fallback: string): ValidLogin {
 /**
  * A redirect target of this site only, else home. The target is parsed the way the browser will parse it when
  * it navigates (tabs and newlines dropped, backslashes read as slashes), so "/\t/host" or "/\n/host", which
- * become "//host", are refused; what is kept is the path, query and fragment on this origin.
+ * become "//host", are refused, and so is "/.//host", whose dot segment leaves "//host"; what is kept is the
+ * path, query and fragment on this origin.
  */
 export function safeRedirect(
   target: string | null | undefined,

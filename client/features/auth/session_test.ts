@@ -18,6 +18,10 @@ Deno.test("open redirect: safeRedirect() refuses every target the browser would 
     "/\n/attacker.test", // so is a newline (what "?redirectTo=/%0A/attacker.test" decodes to)
     "/\r\n/attacker.test",
     "/\\\\attacker.test",
+    "/.//attacker.test", // dot segments resolve to "//attacker.test"
+    "/..//attacker.test",
+    "/a/..//attacker.test",
+    "/./\\attacker.test",
     " //attacker.test",
     "https://attacker.test/",
     "javascript:alert(1)",

@@ -50,6 +50,13 @@ const migrations: EmbeddedMigration[] = [
     "sql":
       "CREATE TABLE `system_prompt_variables` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`key` text NOT NULL,\n\t`value` text NOT NULL,\n\t`description` text,\n\t`type` text DEFAULT 'static' NOT NULL,\n\t`user_id` integer,\n\t`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,\n\t`last_updated_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,\n\tFOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE set null\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX `system_prompt_variables_key_unique` ON `system_prompt_variables` (`key`);",
   },
+  {
+    "tag": "0007_prompt_history",
+    "when": 1795511015174,
+    "breakpoints": true,
+    "sql":
+      "CREATE TABLE `workspace_prompt_history` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`workspace_id` integer NOT NULL,\n\t`prompt` text NOT NULL,\n\t`modified_by` integer,\n\t`modified_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,\n\tFOREIGN KEY (`workspace_id`) REFERENCES `workspaces`(`id`) ON UPDATE no action ON DELETE cascade,\n\tFOREIGN KEY (`modified_by`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE set null\n);\n--> statement-breakpoint\nCREATE INDEX `workspace_prompt_history_workspace` ON `workspace_prompt_history` (`workspace_id`,`id`);",
+  },
 ];
 
 export default migrations;

@@ -4,3 +4,4 @@ export * from "./schema/workspaces.ts";
 export * from "./schema/documents.ts";
 export * from "./schema/attachments.ts";
 export * from "./schema/prompt_variables.ts";
+export * from "./schema/prompt_history.ts";

@@ -19,6 +19,7 @@ import { chatRoutes } from "./chat/routes.ts";
 import { threadRoutes } from "./threads/routes.ts";
 import { chatActionRoutes } from "./chat/action_routes.ts";
 import { searchRoutes } from "./search/routes.ts";
+import { promptHistoryRoutes } from "./prompt_history/routes.ts";
 import { presetRoutes } from "./presets/routes.ts";
 import { authRoutes, publicAuthRoutes } from "./auth/routes.ts";
 import { accountRoutes } from "./users/account_routes.ts";
@@ -159,6 +160,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   api.route("/", chatActionRoutes(deps));
   api.route("/", presetRoutes(deps));
   api.route("/", searchRoutes(deps));
+  api.route("/", promptHistoryRoutes(deps));
   api.route("/", defaultPromptRoutes(deps));
   api.route("/", promptVariableRoutes(deps));
   api.route("/", communityHubRoutes());

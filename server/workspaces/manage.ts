@@ -7,6 +7,8 @@ import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
 import { workspaceNamespacePrefix } from "../providers/vectors/namespace.ts";
 import type { WorkspaceRow } from "./present.ts";
+import type { Actor } from "../auth/actor.ts";
+import { recordPromptChange } from "../prompt_history/service.ts";
 
 const NONE = new Set(["none", "default"]);
 
@@ -18,6 +20,7 @@ export async function updateWorkspace(
   deps: Deps,
   workspace: WorkspaceRow,
   input: UpdateWorkspaceInput,
+  actor: Actor,
 ): Promise<WorkspaceRow | null> {
   const changes: Partial<typeof workspaces.$inferInsert> = {};
   for (const [key, value] of Object.entries(input)) {
@@ -34,9 +37,13 @@ export async function updateWorkspace(
     }
   }
   if (Object.keys(changes).length === 0) return null;
-  const [row] = await deps.db.update(workspaces).set({ ...changes, lastUpdatedAt: new Date() })
-    .where(eq(workspaces.id, workspace.id)).returning();
-  return row;
+  return await deps.db.transaction(async (tx) => {
+    // The prompt it replaces goes to the workspace's prompt history, in the same write.
+    await recordPromptChange(tx, workspace, changes.openAiPrompt, actor);
+    const [row] = await tx.update(workspaces).set({ ...changes, lastUpdatedAt: new Date() })
+      .where(eq(workspaces.id, workspace.id)).returning();
+    return row;
+  });
 }
 
 /** Deletes a workspace for everyone: its chats, threads, documents and members go with it, then its vectors. */

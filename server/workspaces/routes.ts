@@ -71,7 +71,10 @@ export function workspaceRoutes(deps: Deps) {
         errorBody("Workspace does not exist."),
       );
       const input = await parseJson(c, UpdateWorkspaceInput, errorBody, { bareMessages: true });
-      const updated = await withErrorBody(errorBody, () => updateWorkspace(deps, workspace, input));
+      const updated = await withErrorBody(
+        errorBody,
+        () => updateWorkspace(deps, workspace, input, c.var.actor),
+      );
       if (!updated) return c.json({ workspace: { id: workspace.id }, message: "No valid fields to update!" });
       return c.json({ workspace: presentWorkspace(updated), message: null });
     })

@@ -26,8 +26,8 @@ const PHONE = { width: 390, height: 844 };
 const NOTES = "The secret word of the lighthouse keeper is PELICAN.";
 const GUIDE = "# Harbour guide\n\nThe harbour gates open at NINE in the morning.";
 
-/** An instance whose model is the fake (context window 4,096 tokens), with one workspace. */
-async function instance(llm: FakeOpenAi, name: string) {
+/** An instance whose model is the fake (context window 4,096 tokens). */
+async function instance(llm: FakeOpenAi) {
   const app = await createTestApp();
   const settings = await app.json("/api/system/update-env", { json: genericOpenAiSettings(llm.baseURL) });
   assert.equal(settings.status, 200, JSON.stringify(settings.body));
@@ -93,7 +93,7 @@ Deno.test({
   async fn() {
     await using llm = startFakeOpenAi();
     llm.setReply((request) => ({ chunks: ["Answered: ", String(request.messages.at(-1)?.content ?? "")] }));
-    await using app = await instance(llm, "Harbour");
+    await using app = await instance(llm);
     const { slug } = await newWorkspace(app, "Harbour");
     const folder = await Deno.makeTempDir();
     const files = await writeFiles(folder, {
@@ -191,7 +191,7 @@ Deno.test({
   ...browserTestOptions,
   async fn() {
     await using llm = startFakeOpenAi();
-    await using app = await instance(llm, "Team");
+    await using app = await instance(llm);
     const admin = await multiUserInstance(app);
     const dora = await addUser(app, admin, "dora", "default");
     const { slug, id } = await newWorkspace(app, "Team", admin);

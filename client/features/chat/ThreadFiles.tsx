@@ -25,7 +25,8 @@ export function ThreadFiles(
   const values = {
     tokens: number(usage.tokens),
     window: contextWindow ? number(contextWindow) : "",
-    percent: usage.percent ?? 0,
+    // A few tokens of a large window are not "0%".
+    percent: usage.percent === 0 && usage.tokens > 0 ? "<1" : usage.percent ?? 0,
   };
   return (
     <>

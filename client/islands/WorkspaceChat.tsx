@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { WorkspaceAnswer, type WorkspaceDetail } from "../../shared/api/workspaces.ts";
 import { paths } from "../../shared/routes.ts";
@@ -23,18 +23,25 @@ export default function WorkspaceChat({ slug, threadSlug }: Props) {
   // Known before the documents open: a default user's panel must not ask for what the server refuses her.
   const canManageDocuments = usePermission("documents:manage");
 
+  const loadWorkspace = useCallback(async (signal?: AbortSignal) => {
+    const answer = await api(`/workspace/${encodeURIComponent(slug)}`, { schema: WorkspaceAnswer, signal });
+    if (!answer.workspace) throw new Error(t("workspace.notFound"));
+    setWorkspace(answer.workspace);
+  }, [slug]);
+
   useEffect(() => {
     const abort = new AbortController();
-    api(`/workspace/${encodeURIComponent(slug)}`, { schema: WorkspaceAnswer, signal: abort.signal })
-      .then((answer) => {
-        if (!answer.workspace) throw new Error(t("workspace.notFound"));
-        setWorkspace(answer.workspace);
-      })
-      .catch((caught: Error) => {
-        if (!abort.signal.aborted) setWorkspaceError(caught.message);
-      });
+    loadWorkspace(abort.signal).catch((caught: Error) => {
+      if (!abort.signal.aborted) setWorkspaceError(caught.message);
+    });
     return () => abort.abort();
-  }, [slug]);
+  }, [loadWorkspace]);
+
+  // A file of the thread became a workspace document: the documents' count and panel show it. Should this
+  // refresh fail, the page keeps what it shows.
+  const documentAdded = useCallback(() => {
+    loadWorkspace().catch(() => {});
+  }, [loadWorkspace]);
 
   const loadError = workspaceError ?? chat.loadError;
   if (loadError) {
@@ -74,7 +81,15 @@ export default function WorkspaceChat({ slug, threadSlug }: Props) {
             </div>
           )}
         </MessageList>
-        <Composer busy={chat.busy} onSend={chat.send} onStop={chat.stop} />
+        <Composer
+          slug={slug}
+          threadSlug={threadSlug}
+          canAddToWorkspace={canManageDocuments === true}
+          busy={chat.busy}
+          onSend={chat.send}
+          onStop={chat.stop}
+          onDocumentAdded={documentAdded}
+        />
       </section>
       {showDocuments && workspace && canManageDocuments !== null && (
         <DocumentsPanel

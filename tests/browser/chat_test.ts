@@ -13,7 +13,14 @@ import {
   type FakeOpenAi,
   startFakeOpenAi,
 } from "../../server/testing/fake_openai.ts";
-import { browserTestOptions, hydrated, launchChromium, SCREENSHOTS, watchErrors } from "./chromium.ts";
+import {
+  browserTestOptions,
+  hydrated,
+  launchChromium,
+  pageErrors,
+  SCREENSHOTS,
+  watchErrors,
+} from "./chromium.ts";
 
 /** The text of the last user turn the model was sent (image turns carry a list of parts). */
 function questionOf(request: ChatCompletionRequest): string {
@@ -321,15 +328,28 @@ Deno.test({
       await page.getByText("Code copied to clipboard.").waitFor();
       assert.equal(await page.evaluate(() => navigator.clipboard.readText()), "const answer = 42;\n");
 
-      // Images: attach, preview, remove, send; the thumbnail stays after a reload.
+      // Images: attach, preview, remove, send; the thumbnail stays after a reload. Beside them a text file
+      // becomes a file of the thread, and a program is refused with the server's sentence.
       const file = await Deno.makeTempDir();
       await Deno.writeFile(`${file}/dot.png`, PIXEL);
       await Deno.writeTextFile(`${file}/notes.txt`, "not an image");
-      await page.getByTestId("image-input").setInputFiles([`${file}/dot.png`, `${file}/notes.txt`]);
-      await page.getByText("notes.txt is not a PNG, JPEG, WebP or GIF image.").waitFor();
+      await Deno.writeFile(
+        `${file}/setup.exe`,
+        new Uint8Array(2048).map((_, index) => (index * 7919 + 13) % 256),
+      );
+      await page.getByTestId("file-input").setInputFiles([
+        `${file}/dot.png`,
+        `${file}/notes.txt`,
+        `${file}/setup.exe`,
+      ]);
+      await page.getByText(
+        "setup.exe was not attached: File extension .exe not supported for parsing and cannot be assumed as text file type.",
+      ).waitFor();
+      await page.getByRole("list", { name: "Files in this thread's context" }).getByText("notes.txt")
+        .waitFor();
       await page.getByRole("list", { name: "Images to send" }).getByRole("img", { name: "dot.png" })
         .waitFor();
-      await page.getByTestId("image-input").setInputFiles([`${file}/dot.png`]);
+      await page.getByTestId("file-input").setInputFiles([`${file}/dot.png`]);
       await page.getByRole("button", { name: "Remove dot.png" }).first().click();
       assert.equal(await page.getByRole("list", { name: "Images to send" }).getByRole("img").count(), 1);
       await ask(page, "what is in this picture?");
@@ -342,6 +362,8 @@ Deno.test({
       await page.reload();
       await hydrated(page);
       await page.locator(".message.user").getByRole("img", { name: "dot.png" }).waitFor();
+      await page.getByRole("list", { name: "Files in this thread's context" }).getByText("notes.txt")
+        .waitFor();
 
       // The toolbar shows without hover on touch screens; nothing scrolls the page sideways.
       const toolbar = page.locator(".message-actions").last();
@@ -361,7 +383,7 @@ Deno.test({
       await Deno.mkdir(SCREENSHOTS, { recursive: true });
       await page.screenshot({ path: fileURLToPath(new URL("chat-phone-dark.png", SCREENSHOTS)) });
       await Deno.remove(file, { recursive: true });
-      assert.deepEqual(errors, []);
+      assert.deepEqual(pageErrors(errors), [], "only the refused program's 400");
     } finally {
       await browser.close();
     }

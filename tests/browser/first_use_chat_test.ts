@@ -9,7 +9,14 @@ import { seedDocument } from "../../server/documents/library_fixtures.ts";
 import { createLogger } from "../../server/log.ts";
 import type { LogLevel } from "../../server/config.ts";
 import { signIn } from "./sessions.ts";
-import { browserTestOptions, hydrated, launchChromium, SCREENSHOTS, watchErrors } from "./chromium.ts";
+import {
+  browserTestOptions,
+  hydrated,
+  launchChromium,
+  pageErrors,
+  SCREENSHOTS,
+  watchErrors,
+} from "./chromium.ts";
 
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -420,7 +427,7 @@ Deno.test({
 
 Deno.test({
   name:
-    "browser first use: images refused together are named in one toast, clear of the composer, on a phone",
+    "browser first use: files refused together are named in one toast with the server's sentences, clear of the composer, on a phone",
   ...browserTestOptions,
   async fn() {
     await using app = await configuredTestApp();
@@ -429,32 +436,44 @@ Deno.test({
     const url = app.listen();
     const browser = await launchChromium();
     try {
-      const names = ["notes.txt", "report.pdf", "table.csv", "slides.pptx"];
+      const noise = new Uint8Array(4096).map((_, index) => (index * 7919 + 13) % 256);
+      const files: [string, string | Uint8Array][] = [
+        ["setup.exe", noise],
+        ["notes.txt", "Readable notes: these become a file of the thread."],
+        ["archive.bin", noise],
+        ["report.pdf", "not a PDF"],
+        ["empty.txt", ""],
+      ];
       const paths = [];
-      for (const name of names) {
+      for (const [name, content] of files) {
         paths.push(join(folder, name));
-        await Deno.writeTextFile(paths.at(-1)!, "not an image");
+        if (typeof content === "string") await Deno.writeTextFile(paths.at(-1)!, content);
+        else await Deno.writeFile(paths.at(-1)!, content);
       }
       const page = await browser.newPage({ viewport: PHONE, colorScheme: "dark" });
       const errors = watchErrors(page);
       await page.goto(`${url}/workspace/pictures`);
       await hydrated(page);
       const most = await sampleToasts(page);
-      await page.getByTestId("image-input").setInputFiles(paths);
+      await page.getByTestId("file-input").setInputFiles(paths);
+      const expected = [
+        "setup.exe was not attached: File extension .exe not supported for parsing and cannot be assumed as text file type.",
+        "archive.bin was not attached: File extension .bin not supported for parsing and cannot be assumed as text file type.",
+        // The server's sentence names the file: it is shown as it is.
+        "report.pdf is not a valid PDF file or is damaged: Invalid PDF structure.",
+        "No text content found in empty.txt.",
+      ];
       const toast = page.locator(".Toastify__toast--error");
-      for (const name of names) {
-        await toast.getByText(`${name} is not a PNG, JPEG, WebP or GIF image.`, { exact: false }).waitFor();
-      }
+      await toast.getByText(expected.at(-1)!, { exact: false }).waitFor();
       assert.deepEqual(await most(), { success: 0, error: 1, all: 1 }, "one toast names them all");
       const lines = (await toast.innerText()).split("\n").filter((line) => line.trim());
-      assert.deepEqual(
-        lines,
-        names.map((name) => `${name} is not a PNG, JPEG, WebP or GIF image.`),
-        "a line each",
-      );
+      assert.deepEqual(lines, expected, "a line each, in the order given");
+      // The readable one is attached to the thread.
+      await page.getByRole("list", { name: "Files in this thread's context" }).getByText("notes.txt")
+        .waitFor();
       await assertToastsClear(page.getByRole("button", { name: "Send" }), page, "phone");
-      await screenshot(page, "refused-images-phone-dark");
-      assert.deepEqual(errors, []);
+      await screenshot(page, "refused-files-phone-dark");
+      assert.deepEqual(pageErrors(errors), []);
     } finally {
       await browser.close();
       await Deno.remove(folder, { recursive: true });

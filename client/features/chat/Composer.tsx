@@ -11,26 +11,37 @@ import {
 import { useTranslation } from "react-i18next";
 import { MAX_MESSAGE_CHARS } from "../../../shared/api/chat_actions.ts";
 import { keepToastsAbove, toastSlot } from "../../lib/toast.ts";
-import { checkImages, IMAGE_TYPES, MAX_IMAGES, readAsDataUrl } from "./attachments.ts";
+import { checkImages, MAX_IMAGES, readAsDataUrl } from "./attachments.ts";
 import type { ChatAttachment } from "./messages.ts";
 import { CloseIcon, PaperclipIcon } from "./icons.tsx";
+import { sortAttachments, type ThreadFile } from "./thread_files.ts";
+import { useThreadFiles } from "./useThreadFiles.ts";
+import { ThreadFiles } from "./ThreadFiles.tsx";
 
 type Attached = ChatAttachment & { id: string };
 
 /**
- * The prompt box: Enter sends, Shift+Enter starts a new line; Stop while an answer streams. Images (PNG, JPEG,
- * WebP, GIF; at most 5 of 10 MB each) come from the attach button, a paste or a drop, and show as previews
- * that can be removed before sending; the files refused at once are named together in one toast. Toasts rise
- * above it, so none covers Send or the text being typed.
+ * The prompt box: Enter sends, Shift+Enter starts a new line; Stop while an answer streams. The attach button,
+ * a paste or a drop take files. Images (PNG, JPEG, WebP, GIF; at most 5 of 10 MB each) go with the next
+ * message and show as previews that can be removed before sending. Any other file is read by the server into
+ * the thread's context and shows as a chip until removed (or, for admins and managers, added to the
+ * workspace); sending waits until the files being read are in. The files refused at once are named together
+ * in one toast. Toasts rise above the composer, so none covers Send or the text being typed.
  */
 export const Composer = memo(function Composer(
-  { busy, onSend, onStop }: {
+  { slug, threadSlug, canAddToWorkspace, busy, onSend, onStop, onDocumentAdded }: {
+    slug: string;
+    threadSlug: string | null;
+    canAddToWorkspace: boolean;
     busy: boolean;
     onSend: (message: string, attachments: ChatAttachment[]) => void;
     onStop: () => void;
+    /** A file became a document of the workspace. */
+    onDocumentAdded?: () => void;
   },
 ) {
   const { t } = useTranslation();
+  const threadFiles = useThreadFiles(slug, threadSlug);
   const [text, setText] = useState("");
   const [images, setImages] = useState<Attached[]>([]);
   const [dragging, setDragging] = useState(false);
@@ -44,13 +55,17 @@ export const Composer = memo(function Composer(
 
   async function attach(files: File[]) {
     if (files.length === 0) return;
-    const { accepted, rejected } = checkImages(files, count.current);
+    const { images: imageFiles, documents } = sortAttachments(files);
+    const { accepted, rejected } = checkImages(imageFiles, count.current);
     count.current += accepted.length;
     const problems: string[] = [];
+    const refused = (line: string) => {
+      problems.push(line);
+      refusals.current.show("error", problems.join("\n"));
+    };
+    // The documents start at once; their refusals join the same toast as they come.
+    const read = threadFiles.upload(documents, refused);
     for (const rejection of rejected) {
-      if (rejection.reason === "type") {
-        problems.push(t("chat.attachments.wrongType", { name: rejection.name }));
-      }
       if (rejection.reason === "size") {
         problems.push(t("chat.attachments.tooLarge", { name: rejection.name }));
       }
@@ -68,6 +83,7 @@ export const Composer = memo(function Composer(
       }
     }
     if (problems.length > 0) refusals.current.show("error", problems.join("\n"));
+    await read;
   }
 
   const remove = (id: string) => {
@@ -75,9 +91,15 @@ export const Composer = memo(function Composer(
     setImages((current) => current.filter((image) => image.id !== id));
   };
 
+  const addToWorkspace = async (file: ThreadFile) => {
+    if (await threadFiles.addToWorkspace(file)) onDocumentAdded?.();
+  };
+
   const tooLong = text.length > MAX_MESSAGE_CHARS;
+  // A file still being read would miss the message: sending waits for it.
+  const waiting = threadFiles.parsing;
   const send = () => {
-    if (busy || !text.trim() || tooLong) return;
+    if (busy || waiting || !text.trim() || tooLong) return;
     onSend(text, images.map(({ name, mime, dataUrl }) => ({ name, mime, dataUrl })));
     setText("");
     setImages([]);
@@ -94,9 +116,9 @@ export const Composer = memo(function Composer(
     }
   };
   const paste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
-    const files = Array.from(event.clipboardData.files).filter((file) => file.type.startsWith("image/"));
+    const files = Array.from(event.clipboardData.files);
     if (files.length === 0) return;
-    // An image alone replaces the paste; text copied together with an image is still pasted.
+    // A file alone replaces the paste; text copied together with a file is still pasted.
     if (!event.clipboardData.types.includes("text/plain")) event.preventDefault();
     attach(files);
   };
@@ -111,7 +133,9 @@ export const Composer = memo(function Composer(
   return (
     <form
       ref={form}
-      className={`composer${images.length ? " has-attachments" : ""}${dragging ? " dragging" : ""}`}
+      className={`composer${images.length || threadFiles.files.length ? " has-attachments" : ""}${
+        dragging ? " dragging" : ""
+      }`}
       onSubmit={submit}
       onDragOver={(event) => {
         if (!hasFiles(event)) return;
@@ -123,6 +147,13 @@ export const Composer = memo(function Composer(
       }}
       onDrop={drop}
     >
+      <ThreadFiles
+        files={threadFiles.files}
+        contextWindow={threadFiles.contextWindow}
+        canAddToWorkspace={canAddToWorkspace}
+        onRemove={threadFiles.remove}
+        onAddToWorkspace={addToWorkspace}
+      />
       {images.length > 0 && (
         <ul className="composer-attachments" aria-label={t("chat.attachments.label")}>
           {images.map((image) => (
@@ -154,10 +185,9 @@ export const Composer = memo(function Composer(
       <input
         ref={picker}
         type="file"
-        accept={IMAGE_TYPES.join(",")}
         multiple
         hidden
-        data-testid="image-input"
+        data-testid="file-input"
         onChange={(event) => {
           attach(Array.from(event.target.files ?? []));
           event.target.value = "";
@@ -191,7 +221,12 @@ export const Composer = memo(function Composer(
           </button>
         )
         : (
-          <button type="submit" className="button primary" disabled={!text.trim() || tooLong}>
+          <button
+            type="submit"
+            className="button primary"
+            disabled={!text.trim() || tooLong || waiting}
+            title={waiting ? t("chat.files.waitToSend") : undefined}
+          >
             {t("chat.send")}
           </button>
         )}

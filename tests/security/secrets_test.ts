@@ -69,12 +69,20 @@ function getRoutes(app: TestApp, fixtures: Fixtures): string[] {
   return [...paths].sort();
 }
 
-/** The answer's text; an SSE stream is read for its first chunk only (it does not end by itself). */
+/**
+ * The answer's text; an SSE stream is read for its first chunk only (it does not end by itself), or for
+ * nothing when it stays silent a second (embed-progress waits quietly for the next embedding).
+ */
 async function answerText(response: Response): Promise<string> {
   const headers = [...response.headers].map(([name, value]) => `${name}: ${value}`).join("\n");
   if ((response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
     const reader = response.body!.getReader();
-    const { value } = await reader.read();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const silent = new Promise<{ value: undefined }>((resolve) => {
+      timer = setTimeout(() => resolve({ value: undefined }), 1000);
+    });
+    const { value } = await Promise.race([reader.read(), silent]);
+    clearTimeout(timer);
     await reader.cancel();
     return `${headers}\n${new TextDecoder().decode(value ?? new Uint8Array())}`;
   }

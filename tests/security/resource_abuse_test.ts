@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { workspaceChats } from "../../db/schema.ts";
 import { configuredTestApp, createTestApp, type TestApp } from "../../server/testing/test_app.ts";
 import { startFakeOpenAi } from "../../server/testing/fake_openai.ts";
-import { buildXlsxBomb } from "../../server/documents/parsers/test_files.ts";
+import { buildXlsxBomb, buildZipBomb } from "../../server/documents/parsers/test_files.ts";
 import { newWorkspace, stillAnswers, upload } from "./support.ts";
 
 const tooLarge = (what: string) => ({
@@ -25,83 +25,10 @@ function streamed(total: number, fill = 0x61) {
   return { body, sent: () => sent };
 }
 
-/** A zip whose one big entry inflates to `megabytes` MB of `unit` repeated, with small fixed entries beside. */
-async function zipBomb(
-  small: Record<string, string>,
-  bigName: string,
-  head: string,
-  unit: string,
-  tail: string,
-  megabytes: number,
-) {
-  const encoder = new TextEncoder();
-  const block = encoder.encode(unit.repeat(Math.ceil((1024 * 1024) / unit.length)));
-  const stream = new ReadableStream<BufferSource>({
-    start(controller) {
-      controller.enqueue(encoder.encode(head));
-      for (let index = 0; index < megabytes; index++) controller.enqueue(block);
-      controller.enqueue(encoder.encode(tail));
-      controller.close();
-    },
-  }).pipeThrough(new CompressionStream("deflate-raw"));
-  const big = new Uint8Array(await new Response(stream).arrayBuffer());
-  const entries = [
-    ...Object.entries(small).map(([name, text]) => {
-      const data = encoder.encode(text);
-      return { name: encoder.encode(name), data, size: data.length, method: 0 };
-    }),
-    {
-      name: encoder.encode(bigName),
-      data: big,
-      size: (head.length + block.length * megabytes + tail.length) >>> 0,
-      method: 8,
-    },
-  ];
-  const parts: Uint8Array[] = [];
-  const central: Uint8Array[] = [];
-  let offset = 0;
-  for (const entry of entries) {
-    const local = new DataView(new ArrayBuffer(30));
-    local.setUint32(0, 0x04034b50, true);
-    local.setUint16(4, 20, true);
-    local.setUint16(8, entry.method, true);
-    local.setUint32(18, entry.data.length, true);
-    local.setUint32(22, entry.size, true);
-    local.setUint16(26, entry.name.length, true);
-    const header = new DataView(new ArrayBuffer(46));
-    header.setUint32(0, 0x02014b50, true);
-    header.setUint16(4, 20, true);
-    header.setUint16(6, 20, true);
-    header.setUint16(10, entry.method, true);
-    header.setUint32(20, entry.data.length, true);
-    header.setUint32(24, entry.size, true);
-    header.setUint16(28, entry.name.length, true);
-    header.setUint32(42, offset, true);
-    parts.push(new Uint8Array(local.buffer), entry.name, entry.data);
-    central.push(new Uint8Array(header.buffer), entry.name);
-    offset += 30 + entry.name.length + entry.data.length;
-  }
-  const centralSize = central.reduce((sum, part) => sum + part.length, 0);
-  const end = new DataView(new ArrayBuffer(22));
-  end.setUint16(8, entries.length, true);
-  end.setUint32(0, 0x06054b50, true);
-  end.setUint16(10, entries.length, true);
-  end.setUint32(12, centralSize, true);
-  end.setUint32(16, offset, true);
-  const all = [...parts, ...central, new Uint8Array(end.buffer)];
-  const bytes = new Uint8Array(all.reduce((sum, part) => sum + part.length, 0));
-  let position = 0;
-  for (const part of all) {
-    bytes.set(part, position);
-    position += part.length;
-  }
-  return bytes;
-}
-
 const XML = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>';
 
 function docxBomb(megabytes: number) {
-  return zipBomb(
+  return buildZipBomb(
     {
       "[Content_Types].xml":
         `${XML}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`,
@@ -117,7 +44,7 @@ function docxBomb(megabytes: number) {
 }
 
 function epubBomb(megabytes: number) {
-  return zipBomb(
+  return buildZipBomb(
     {
       mimetype: "application/epub+zip",
       "META-INF/container.xml":

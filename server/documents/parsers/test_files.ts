@@ -218,45 +218,53 @@ export function buildMbox(
  * expanded sheet; the CRC is left at 0, which JSZip does not check by default.
  */
 export async function buildXlsxBomb(megabytes: number): Promise<Uint8Array> {
-  const row = `<row>${'<c t="s"><v>0</v></c>'.repeat(40)}</row>`;
-  const chunk = new TextEncoder().encode(row.repeat(Math.ceil((1024 * 1024) / row.length)));
-  const head = new TextEncoder().encode(
+  return await buildZipBomb(
+    {
+      "xl/workbook.xml":
+        `${XML}<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Big" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+      "xl/_rels/workbook.xml.rels":
+        `${XML}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="worksheet" Target="worksheets/sheet1.xml"/></Relationships>`,
+    },
+    "xl/worksheets/sheet1.xml",
     `${XML}<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>`,
+    `<row>${'<c t="s"><v>0</v></c>'.repeat(40)}</row>`,
+    "</sheetData></worksheet>",
+    megabytes,
   );
-  const tail = new TextEncoder().encode("</sheetData></worksheet>");
-  const sheetSize = head.length + chunk.length * megabytes + tail.length;
+}
+
+/** A zip whose one big entry inflates to `megabytes` MB of `unit` repeated, with small fixed entries beside. */
+export async function buildZipBomb(
+  small: Record<string, string>,
+  bigName: string,
+  head: string,
+  unit: string,
+  tail: string,
+  megabytes: number,
+) {
+  const encoder = new TextEncoder();
+  const block = encoder.encode(unit.repeat(Math.ceil((1024 * 1024) / unit.length)));
   const stream = new ReadableStream<BufferSource>({
     start(controller) {
-      controller.enqueue(head);
-      for (let index = 0; index < megabytes; index++) controller.enqueue(chunk);
-      controller.enqueue(tail);
+      controller.enqueue(encoder.encode(head));
+      for (let index = 0; index < megabytes; index++) controller.enqueue(block);
+      controller.enqueue(encoder.encode(tail));
       controller.close();
     },
   }).pipeThrough(new CompressionStream("deflate-raw"));
-  const sheet = new Uint8Array(await new Response(stream).arrayBuffer());
-
-  const encoder = new TextEncoder();
-  const entries: { name: Uint8Array; data: Uint8Array; size: number; method: number }[] = [
+  const big = new Uint8Array(await new Response(stream).arrayBuffer());
+  const entries = [
+    ...Object.entries(small).map(([name, text]) => {
+      const data = encoder.encode(text);
+      return { name: encoder.encode(name), data, size: data.length, method: 0 };
+    }),
     {
-      name: encoder.encode("xl/workbook.xml"),
-      data: encoder.encode(
-        `${XML}<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Big" sheetId="1" r:id="rId1"/></sheets></workbook>`,
-      ),
-      size: 0,
-      method: 0,
+      name: encoder.encode(bigName),
+      data: big,
+      size: (head.length + block.length * megabytes + tail.length) >>> 0,
+      method: 8,
     },
-    {
-      name: encoder.encode("xl/_rels/workbook.xml.rels"),
-      data: encoder.encode(
-        `${XML}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="worksheet" Target="worksheets/sheet1.xml"/></Relationships>`,
-      ),
-      size: 0,
-      method: 0,
-    },
-    { name: encoder.encode("xl/worksheets/sheet1.xml"), data: sheet, size: sheetSize, method: 8 },
   ];
-  for (const entry of entries) if (entry.method === 0) entry.size = entry.data.length;
-
   const parts: Uint8Array[] = [];
   const central: Uint8Array[] = [];
   let offset = 0;
@@ -283,8 +291,8 @@ export async function buildXlsxBomb(megabytes: number): Promise<Uint8Array> {
   }
   const centralSize = central.reduce((sum, part) => sum + part.length, 0);
   const end = new DataView(new ArrayBuffer(22));
-  end.setUint32(0, 0x06054b50, true);
   end.setUint16(8, entries.length, true);
+  end.setUint32(0, 0x06054b50, true);
   end.setUint16(10, entries.length, true);
   end.setUint32(12, centralSize, true);
   end.setUint32(16, offset, true);

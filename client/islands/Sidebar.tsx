@@ -5,6 +5,7 @@ import { paths } from "../../shared/routes.ts";
 import { api } from "../lib/api.ts";
 import { useCanManage } from "../features/auth/use_can_manage.ts";
 import { NewWorkspaceDialog } from "../features/new_workspace.tsx";
+import { SidebarSearch } from "../features/search/SidebarSearch.tsx";
 import { threadFromPath } from "../features/threads/names.ts";
 import { ThreadList } from "../features/threads/ThreadList.tsx";
 import { useThreads } from "../features/threads/use_threads.ts";
@@ -17,8 +18,8 @@ type Props = {
 };
 
 /**
- * The app shell's sidebar: the workspace list with the active workspace's threads, New Workspace, settings; a
- * top bar with a menu on phones.
+ * The app shell's sidebar: the search over names, the workspace list with the active workspace's threads, New
+ * Workspace, settings; a top bar with a menu on phones.
  */
 export default function Sidebar({ activeSlug, activeThreadSlug, appName }: Props) {
   const { t } = useTranslation();
@@ -64,6 +65,7 @@ export default function Sidebar({ activeSlug, activeThreadSlug, appName }: Props
         </button>
       </div>
       <div id="sidebar-content" className="sidebar-content">
+        <SidebarSearch />
         {canManage && (
           <button
             type="button"

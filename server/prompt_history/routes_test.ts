@@ -125,3 +125,26 @@ Deno.test("the prompt history keeps the latest entries only, and goes with its w
   const rows = await app.deps.db.select().from(workspacePromptHistory);
   assert.deepEqual(rows, []);
 });
+
+Deno.test("the instance's default prompt a new workspace is stored with is not history when it is replaced", async () => {
+  await using app = await createTestApp();
+  const instancePrompt = "You are this instance's librarian.";
+  await app.json("/api/system/default-system-prompt", { json: { defaultSystemPrompt: instancePrompt } });
+  const workspace = (await app.json<{ workspace: { slug: string; openAiPrompt: string } }>(
+    "/api/workspace/new",
+    { json: { name: "Defaults" } },
+  )).body.workspace;
+  assert.equal(workspace.openAiPrompt, instancePrompt);
+  const history = async () =>
+    (await app.json<{ history: Entry[] }>(`/api/workspace/${workspace.slug}/prompt-history`)).body.history;
+  // The chat settings save an untouched prompt field as null: the workspace keeps following the default.
+  const saved = await app.json(`/api/workspace/${workspace.slug}/update`, { json: { openAiPrompt: null } });
+  assert.equal(saved.status, 200);
+  assert.deepEqual(await history(), []);
+  // A prompt of its own, once replaced, is kept.
+  await app.json(`/api/workspace/${workspace.slug}/update`, {
+    json: { openAiPrompt: "You answer briefly." },
+  });
+  await app.json(`/api/workspace/${workspace.slug}/update`, { json: { openAiPrompt: instancePrompt } });
+  assert.deepEqual((await history()).map((entry) => entry.prompt), ["You answer briefly."]);
+});

@@ -13,18 +13,19 @@ export const PROMPT_HISTORY_KEPT = 50;
 
 /**
  * Keeps the workspace's current prompt in its history when `next` replaces it: only a prompt someone wrote
- * (not empty, not the built-in one) is worth going back to. Runs in the caller's transaction.
+ * (not empty, not the built-in one, not the instance's default a new workspace is stored with) is worth going
+ * back to. Runs in the caller's transaction.
  */
 export async function recordPromptChange(
   db: Database,
   workspace: WorkspaceRow,
   next: string | null | undefined,
   actor: Actor,
+  instancePrompt: string,
 ): Promise<void> {
   const previous = workspace.openAiPrompt?.trim() ? workspace.openAiPrompt : null;
-  if (next === undefined || previous === null || previous === DEFAULT_SYSTEM_PROMPT || next === previous) {
-    return;
-  }
+  if (next === undefined || previous === null || next === previous) return;
+  if (previous === DEFAULT_SYSTEM_PROMPT || previous.trim() === instancePrompt.trim()) return;
   const [row] = await db.insert(workspacePromptHistory).values({
     workspaceId: workspace.id,
     prompt: previous,

@@ -4,10 +4,8 @@ import { workspaceThreads } from "../../db/schema.ts";
 import type { Actor } from "../auth/actor.ts";
 import type { Deps } from "../deps.ts";
 import { listWorkspaces } from "../workspaces/service.ts";
-import type { SearchAnswer } from "../../shared/api/search.ts";
+import { MIN_SEARCH_CHARS, type SearchAnswer } from "../../shared/api/search.ts";
 
-/** Shorter terms find nothing, as in the reference: two letters match half the names. */
-export const MIN_SEARCH_CHARS = 3;
 /** Names this many edits away from the term still match (a typo or two). */
 const FUZZY_EDITS = 3;
 /** The most results of each kind: the sidebar shows a short list. */

@@ -9,6 +9,7 @@ import { workspaceNamespacePrefix } from "../providers/vectors/namespace.ts";
 import type { WorkspaceRow } from "./present.ts";
 import type { Actor } from "../auth/actor.ts";
 import { recordPromptChange } from "../prompt_history/service.ts";
+import { instanceDefaultPrompt } from "../system/default_prompt.ts";
 
 const NONE = new Set(["none", "default"]);
 
@@ -39,7 +40,13 @@ export async function updateWorkspace(
   if (Object.keys(changes).length === 0) return null;
   return await deps.db.transaction(async (tx) => {
     // The prompt it replaces goes to the workspace's prompt history, in the same write.
-    await recordPromptChange(tx, workspace, changes.openAiPrompt, actor);
+    await recordPromptChange(
+      tx,
+      workspace,
+      changes.openAiPrompt,
+      actor,
+      instanceDefaultPrompt(deps.settings),
+    );
     const [row] = await tx.update(workspaces).set({ ...changes, lastUpdatedAt: new Date() })
       .where(eq(workspaces.id, workspace.id)).returning();
     return row;

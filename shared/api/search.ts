@@ -1,5 +1,8 @@
 import { z } from "zod";
 
+/** Shorter terms find nothing, as in the reference: two letters match half the names. */
+export const MIN_SEARCH_CHARS = 3;
+
 /** `POST /api/workspace/search`: the sidebar's search over workspace and thread names. */
 export const SearchInput = z.object({
   searchTerm: z.string({ error: "searchTerm must be text" }).max(

@@ -1,9 +1,11 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { DEFAULT_REFUSAL, DEFAULT_SYSTEM_PROMPT, type Workspace } from "../../../shared/api/workspaces.ts";
 import { TextField } from "../../components/TextField.tsx";
+import { fetchDefaultPrompt } from "./api.ts";
 import { TextAreaField } from "./fields.tsx";
 import { INSTANCE_LLM, ModelOverride } from "./ModelOverride.tsx";
+import { PromptHistory } from "./PromptHistory.tsx";
 import { orNull, type TabProps } from "./types.ts";
 import { WorkspaceForm } from "./WorkspaceForm.tsx";
 
@@ -16,18 +18,21 @@ const DEFAULT_TEMPERATURE = 0.7;
 /**
  * The workspace's own text, or "" when it has none: the field then stays empty with the default as its
  * placeholder, and saving it untouched stores null. A new workspace is stored with the default prompt's text
- * (api-contract.md §5.1), which is not a prompt of its own either.
+ * (api-contract.md §5.1: the instance's default, else the built-in one), which is not a prompt of its own either.
  */
-function ownText(stored: string | null, builtIn: string): string {
-  return stored === null || stored.trim() === builtIn ? "" : stored;
+function ownText(stored: string | null, defaults: readonly (string | null)[]): string {
+  if (stored === null) return "";
+  const text = stored.trim();
+  return defaults.some((value) => value !== null && value.trim() === text) ? "" : stored;
 }
 
-function valuesOf(workspace: Workspace) {
+/** The form's values; `instancePrompt` is the instance's default system prompt, null until it is known. */
+function valuesOf(workspace: Workspace, instancePrompt: string | null) {
   return {
     mode: workspace.chatMode === "query" ? "query" : "chat",
     history: String(workspace.openAiHistory),
-    prompt: ownText(workspace.openAiPrompt, DEFAULT_SYSTEM_PROMPT),
-    refusal: ownText(workspace.queryRefusalResponse, DEFAULT_REFUSAL),
+    prompt: ownText(workspace.openAiPrompt, [DEFAULT_SYSTEM_PROMPT, instancePrompt]),
+    refusal: ownText(workspace.queryRefusalResponse, [DEFAULT_REFUSAL]),
     temperature: workspace.openAiTemp === null ? "" : String(workspace.openAiTemp),
     provider: workspace.chatProvider ?? INSTANCE_LLM,
     model: workspace.chatModel ?? "",
@@ -39,11 +44,39 @@ export function ChatTab({ workspace, save }: TabProps) {
   const { t } = useTranslation();
   const k = (key: string, options?: Record<string, unknown>) =>
     t(`workspaceSettings.chat.${key}`, options ?? {});
-  const [values, setValues] = useState(() => valuesOf(workspace));
+  // The instance's default prompt (`GET /system/default-system-prompt`): what an empty prompt field means.
+  const [instancePrompt, setInstancePrompt] = useState<string | null>(null);
+  const [values, setValues] = useState(() => valuesOf(workspace, null));
   const set = (key: keyof typeof values) => (value: string) =>
     setValues((current) => ({ ...current, [key]: value }));
   const history = Number(values.history);
   const historyTooLong = values.history.trim() !== "" && history > HISTORY_WARNING_ABOVE;
+  const defaultPrompt = instancePrompt ?? DEFAULT_SYSTEM_PROMPT;
+  const instanceOwnPrompt = defaultPrompt.trim() !== DEFAULT_SYSTEM_PROMPT.trim();
+
+  useEffect(() => {
+    const controller = new AbortController();
+    // Without it the field keeps showing the built-in prompt as its default.
+    fetchDefaultPrompt(controller.signal).then(
+      (answer) => setInstancePrompt(answer.defaultSystemPrompt),
+      () => {},
+    );
+    return () => controller.abort();
+  }, []);
+
+  // A workspace created with the instance's default stored that text: untouched, it is no prompt of its own.
+  useEffect(() => {
+    const stored = workspace.openAiPrompt;
+    if (instancePrompt === null || stored === null || stored.trim() !== instancePrompt.trim()) return;
+    setValues((current) => (current.prompt === stored ? { ...current, prompt: "" } : current));
+  }, [instancePrompt]);
+
+  function takePrompt(prompt: string) {
+    set("prompt")(prompt);
+    const field = document.getElementById("ws-chat-prompt");
+    field?.focus();
+    field?.scrollIntoView({ block: "center" });
+  }
 
   async function submit() {
     const usesInstance = values.provider === INSTANCE_LLM;
@@ -57,7 +90,7 @@ export function ChatTab({ workspace, save }: TabProps) {
       chatProvider: values.provider,
       ...(usesInstance ? {} : { chatModel: orNull(values.model.trim()) }),
     });
-    if (row) setValues(valuesOf(row));
+    if (row) setValues(valuesOf(row, instancePrompt));
   }
 
   return (
@@ -108,11 +141,12 @@ export function ChatTab({ workspace, save }: TabProps) {
         rows={6}
         maxLength={20_000}
         label={k("prompt")}
-        hint={k("promptHint")}
-        placeholder={DEFAULT_SYSTEM_PROMPT}
+        hint={instanceOwnPrompt ? k("promptHintInstance") : k("promptHint")}
+        placeholder={defaultPrompt}
         value={values.prompt}
         onValue={set("prompt")}
       />
+      <PromptHistory slug={workspace.slug} stored={workspace.openAiPrompt} onUse={takePrompt} />
 
       <TextAreaField
         id="ws-chat-refusal"

@@ -85,3 +85,40 @@ export function uploadPicture(slug: string, file: File, fallback: string): Promi
 export function removePicture(slug: string, fallback: string): Promise<void> {
   return succeed(api(`${base(slug)}/remove-pfp`, { method: "DELETE", schema: SuccessAnswer }), fallback);
 }
+
+const PromptHistoryAnswer = z.object({
+  history: z.array(z.object({
+    id: z.number(),
+    prompt: z.string(),
+    modifiedAt: z.string(),
+    user: z.object({ username: z.string() }).nullable(),
+  })),
+});
+export type PromptHistoryEntry = z.infer<typeof PromptHistoryAnswer>["history"][number];
+
+/** The prompts the workspace had before, newest first. */
+export async function fetchPromptHistory(slug: string, signal?: AbortSignal): Promise<PromptHistoryEntry[]> {
+  const answer = await api(`${base(slug)}/prompt-history`, { schema: PromptHistoryAnswer, signal });
+  return answer.history;
+}
+
+export function deletePromptHistoryEntry(id: number, fallback: string): Promise<void> {
+  return succeed(
+    api(`/workspace/prompt-history/${id}`, { method: "DELETE", schema: SuccessAnswer }),
+    fallback,
+  );
+}
+
+export function clearPromptHistory(slug: string, fallback: string): Promise<void> {
+  return succeed(api(`${base(slug)}/prompt-history`, { method: "DELETE", schema: SuccessAnswer }), fallback);
+}
+
+const DefaultPromptAnswer = z.object({
+  defaultSystemPrompt: z.string(),
+  saneDefaultSystemPrompt: z.string(),
+});
+
+/** The instance's default system prompt, which workspaces without their own use, and the built-in one. */
+export function fetchDefaultPrompt(signal?: AbortSignal): Promise<z.infer<typeof DefaultPromptAnswer>> {
+  return api("/system/default-system-prompt", { schema: DefaultPromptAnswer, signal });
+}

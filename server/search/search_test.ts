@@ -27,6 +27,16 @@ Deno.test("workspace search finds workspace and thread names, loosely, in single
     workspaces: [],
     threads: [{ slug: thread, name: "Mountain passes", workspace: { slug: atlas, name: "Atlas Notes" } }],
   });
+  // A typo in one word of a longer name, and the start of a word.
+  assert.deepEqual(
+    (await search("atlsa")).body.workspaces,
+    [],
+    "two edits in a five-letter word are too many",
+  );
+  assert.deepEqual((await search("mountian")).body.threads.map((found) => found.name), ["Mountain passes"]);
+  assert.deepEqual((await search("nptes")).body.workspaces.map((found) => found.name), ["Atlas Notes"]);
+  assert.deepEqual((await search("moun pass")).body.threads.map((found) => found.name), ["Mountain passes"]);
+  assert.deepEqual((await search("recipes atlas")).body.workspaces, [], "every word of the term must match");
   assert.deepEqual((await search("at")).body, { workspaces: [], threads: [] }, "two letters find nothing");
   assert.deepEqual((await search("%")).body, { workspaces: [], threads: [] });
   const tooLong = await search("x".repeat(201));

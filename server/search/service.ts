@@ -11,9 +11,25 @@ const FUZZY_EDITS = 3;
 /** The most results of each kind: the sidebar shows a short list. */
 const MAX_RESULTS = 50;
 
+const words = (text: string) => text.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+
+/** A typo's worth of edits for one word: none for short words, where one edit makes another word. */
+const wordEdits = (word: string) => (word.length < 4 ? 0 : word.length < 8 ? 1 : 2);
+
+/**
+ * The name contains the term, or is a few edits from it as a whole, or every word of the term is a word of the
+ * name (or the start of one) give or take a typo: "astronmy" finds "Astronomy Notes".
+ */
 const matches = (name: string, term: string) => {
   const lower = name.toLowerCase();
-  return lower.includes(term) || distance(lower, term) <= FUZZY_EDITS;
+  if (lower.includes(term) || distance(lower, term) <= FUZZY_EDITS) return true;
+  const nameWords = words(lower);
+  return words(term).every((wanted) =>
+    nameWords.some((word) =>
+      distance(word, wanted) <= wordEdits(wanted) ||
+      distance(word.slice(0, wanted.length), wanted) <= wordEdits(wanted)
+    )
+  );
 };
 
 /**

@@ -1,4 +1,5 @@
 import { NATIVE_LEXICAL_MODEL } from "../../shared/providers/embedder_catalog.ts";
+import { DEVELOPER_API, MISSING_CALLS, type MissingCall } from "../../server/system/not_yet.ts";
 import { PNG, type Role, type World } from "./authorization_world.ts";
 
 /** The least caller a route lets through in multi-user mode. */
@@ -33,12 +34,13 @@ const get = (path: string): Call => ({ method: "GET", path });
 const post = (path: string, json: unknown = {}): Call => ({ method: "POST", path, json });
 const del = (path: string, json?: unknown): Call => ({ method: "DELETE", path, json });
 const put = (path: string, json: unknown = {}): Call => ({ method: "PUT", path, json });
-const upload = (path: string, file: () => File): Call => ({
+const upload = (path: string, file: () => File, fields: Record<string, string> = {}): Call => ({
   method: "POST",
   path,
   form: () => {
     const form = new FormData();
     form.append("file", file());
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
     return form;
   },
 });
@@ -51,6 +53,90 @@ const team = (w: World) => `/api/workspace/${w.team.slug}`;
 const ownThread = (w: World, as: Caller) => `${team(w)}/thread/${w.threads[own(as)]}`;
 const UNKNOWN_ID = 987_654;
 
+/** The Community Hub (server/system/community_hub.ts): admins only; reads answer a hub not connected, writes 501. */
+function communityHub(): Record<string, RouteRule> {
+  const rows: Record<string, RouteRule> = {};
+  const why = "settings:manage on /api/community-hub/* (the reference's guard: admin, docs/api-compat.md)";
+  for (const path of ["settings", "explore", "items"]) {
+    rows[`GET /api/community-hub/${path}`] = {
+      least: "admin",
+      call: () => get(`/api/community-hub/${path}`),
+      status: 200,
+      why,
+    };
+  }
+  const writes: Record<string, unknown> = {
+    settings: { hub_api_key: "hub-key-of-someone" },
+    item: { importId: "allm-community-id:system-prompt:abc" },
+    apply: { hubId: "abc", options: {} },
+    import: { importId: "allm-community-id:slash-command:abc" },
+    "system-prompt/create": { name: "Harbour", prompt: "Answer briefly.", visibility: "private" },
+    "agent-flow/create": { name: "Harbour flow", flow: {}, visibility: "private" },
+    "slash-command/create": { name: "Tides", command: "/tides", prompt: "Tides?", visibility: "private" },
+  };
+  for (const [path, body] of Object.entries(writes)) {
+    rows[`POST /api/community-hub/${path}`] = {
+      least: "admin",
+      call: () => post(`/api/community-hub/${path}`, body),
+      status: 501,
+      why: `${why}; not connected, so refused with a sentence`,
+    };
+  }
+  return rows;
+}
+
+/** A path to call for a route path of server/system/not_yet.ts (`:id` is 1, a trailing `*` one more segment). */
+export const notYetPath = (path: string) => `/api${path.replace(/:[^/]+/g, "1").replace(/\*$/, "anything")}`;
+
+/** /api/admin/* is guarded for admins and managers before anything answers there (server/admin_routes.ts). */
+export const notYetLeast = (path: string): Least => path.startsWith("/admin/") ? "manager" : "default";
+
+/**
+ * The calls of features still to come (server/system/not_yet.ts), derived from its table: real routes that
+ * answer 501 with a sentence, after the login check (so a caller without a session gets 401 there), and
+ * after the /api/admin guard for those under it. The families it answers for every method (`ALL`), which
+ * the route table leaves out, and the developer API (answered before the login check) are walked in
+ * authorization_test.ts from NOT_YET_FAMILIES.
+ */
+function notYetRows(): Record<string, RouteRule> {
+  const rows: Record<string, RouteRule> = {};
+  for (const family of MISSING_CALLS) {
+    if (family.methods === "ALL") continue;
+    for (const path of family.paths) {
+      const least = notYetLeast(path);
+      for (const method of family.methods) {
+        rows[`${method} /api${path}`] = {
+          least,
+          call: () => ({ method, path: notYetPath(path), json: method === "GET" ? undefined : {} }),
+          status: 501,
+          why: `server/system/not_yet.ts after the login check${
+            least === "manager" ? " and the /api/admin guard" : ""
+          }: "${family.sentence}"`,
+        };
+      }
+    }
+  }
+  return rows;
+}
+
+/** The not-yet families the app answers for every method, and the developer API (before the login check). */
+export const NOT_YET_FAMILIES: readonly (MissingCall & { methods: "ALL" })[] = MISSING_CALLS.filter((
+  family,
+): family is MissingCall & { methods: "ALL" } => family.methods === "ALL");
+export { DEVELOPER_API };
+
+/**
+ * The app's `ALL` routes that are not a not-yet family: middleware, and the JSON 404 of unknown API paths.
+ * authorization_test.ts fails on any other `ALL` route, which would otherwise escape the table.
+ */
+export const MIDDLEWARE: Record<string, string> = {
+  "ALL /*": "request log, secure headers, CORS, origin guard and page rendering (server/app.tsx)",
+  "ALL /api/*": "body limits, the session guard, the JSON 404 of an unknown API path (server/app.tsx)",
+  "ALL /api/system/update-env": "re-embedding after a saved embedder change (server/embedding/routes.ts)",
+  "ALL /api/admin/*": "multi-user only, then users:manage (server/admin_routes.ts)",
+  "ALL /api/community-hub/*": "settings:manage (server/system/community_hub.ts)",
+};
+
 /**
  * Every route the app serves (`createApp(deps).routes`, method ALL left out), with the least role allowed in
  * multi-user mode. Sources: server/http/auth_guard.ts (the session guard on everything after the public
@@ -60,6 +146,12 @@ const UNKNOWN_ID = 987_654;
 export const ROUTES: Record<string, RouteRule> = {
   // --- public: before the session guard (server/app.tsx mounts them first) ---
   "GET /api/ping": { least: "public", call: () => get("/api/ping"), status: 200, why: "spec 01 §7.1" },
+  "GET /api/utils/metrics": {
+    least: "public",
+    call: () => get("/api/utils/metrics"),
+    status: 200,
+    why: "contract §1: no auth (the settings sidebar reads the version before it has a token)",
+  },
   "GET /api/system/support-email": {
     least: "public",
     call: () => get("/api/system/support-email"),
@@ -385,6 +477,51 @@ export const ROUTES: Record<string, RouteRule> = {
     why: "contract §4: VR *, own preset",
   },
 
+  "GET /api/workspace/:slug/parsed-files": {
+    least: "default",
+    call: (w, as) => get(`${team(w)}/parsed-files?threadSlug=${w.threads[own(as)]}`),
+    status: 200,
+    why: "contract §5.2: VR *, own files of a workspace the caller sees (authorization_test.ts)",
+  },
+  "POST /api/workspace/:slug/parse": {
+    least: "default",
+    call: (w, as) => upload(`${team(w)}/parse`, textFile, { threadSlug: w.threads[own(as)] }),
+    status: 200,
+    why: "contract §5.2: VR * (attaching a file to one's own chat)",
+  },
+  "DELETE /api/workspace/:slug/delete-parsed-files": {
+    least: "default",
+    call: (w, as) => del(`${team(w)}/delete-parsed-files`, { fileIds: [w.parsedFiles[own(as)]] }),
+    pass: (w) => del(`${team(w)}/delete-parsed-files`, { fileIds: [UNKNOWN_ID] }),
+    // None of the ids is the caller's: 404 (the reference answers 403; authorization_test.ts).
+    status: 404,
+    why: "contract §5.2: VR *, own files only",
+  },
+  "POST /api/workspace/search": {
+    least: "default",
+    call: () => post("/api/workspace/search", { searchTerm: "Thread" }),
+    status: 200,
+    why: "contract §5.2: VR *, over what the caller sees (authorization_test.ts)",
+  },
+  "GET /api/workspace/:slug/prompt-history": {
+    least: "default",
+    call: (w) => get(`${team(w)}/prompt-history`),
+    status: 200,
+    why: "contract §5.2: VR * (members of the workspace)",
+  },
+  "GET /api/system/default-system-prompt": {
+    least: "default",
+    call: () => get("/api/system/default-system-prompt"),
+    status: 200,
+    why: "contract §4: VR *",
+  },
+  "GET /api/system/prompt-variables": {
+    least: "default",
+    call: () => get("/api/system/prompt-variables"),
+    status: 200,
+    why: "contract §4: VR * (read)",
+  },
+
   // --- admins and managers ---
   "GET /api/system/embedding-jobs": {
     least: "manager",
@@ -626,6 +763,69 @@ export const ROUTES: Record<string, RouteRule> = {
     why: "spec 02 §2: admin or manager",
   },
 
+  "POST /api/system/local-files/by-docpaths": {
+    least: "manager",
+    call: (w) => post("/api/system/local-files/by-docpaths", { docpaths: [w.archiveDoc, w.linkDoc] }),
+    status: 200,
+    why: "contract §4: VR A,M",
+  },
+  "GET /api/workspace/:slug/embed-progress": {
+    least: "manager",
+    call: (w) => get(`${team(w)}/embed-progress`),
+    // The stream stays open while nothing runs: an allowed caller asks HEAD, which answers the headers alone.
+    pass: (w) => ({ method: "HEAD", path: `${team(w)}/embed-progress` }),
+    status: 200,
+    why: "contract §5.2: VR A,M (embedding is documents:manage)",
+  },
+  "DELETE /api/workspace/:slug/embed-queue": {
+    least: "manager",
+    call: (w) => del(`${team(w)}/embed-queue`, { filename: w.linkDoc }),
+    // Nothing is queued: {success:false}, 200.
+    status: 200,
+    why: "contract §5.2: VR A,M",
+  },
+  "POST /api/workspace/:slug/embed-parsed-file/:fileId": {
+    least: "manager",
+    call: (w, as) => post(`${team(w)}/embed-parsed-file/${w.parsedFiles[own(as)]}`),
+    pass: (w) => post(`${team(w)}/embed-parsed-file/${UNKNOWN_ID}`),
+    status: 404,
+    why:
+      "documents:manage, as every embedding (the reference's guard, docs/api-compat.md; contract §5.2 says VR *)",
+  },
+  "DELETE /api/workspace/:slug/prompt-history": {
+    least: "manager",
+    call: (w) => del(`${team(w)}/prompt-history`),
+    pass: () => del("/api/workspace/no-such-workspace/prompt-history"),
+    status: 404,
+    why: "contract §5.2: A,M (workspace:manage)",
+  },
+  "DELETE /api/workspace/prompt-history/:id": {
+    least: "manager",
+    call: (w) => del(`/api/workspace/prompt-history/${w.teamHistory}`),
+    pass: () => del(`/api/workspace/prompt-history/${UNKNOWN_ID}`),
+    status: 404,
+    why: "contract §5.2: A,M (workspace:manage; they manage every workspace, so no membership check)",
+  },
+  "GET /api/admin/workspaces": {
+    least: "manager",
+    call: () => get("/api/admin/workspaces"),
+    status: 200,
+    why: "contract §10: strict A,M",
+  },
+  "POST /api/admin/workspaces/new": {
+    least: "manager",
+    call: (_w, as) => post("/api/admin/workspaces/new", { name: `Admin-made by ${as}` }),
+    status: 200,
+    why: "contract §10: strict A,M",
+  },
+  "DELETE /api/admin/workspaces/:id": {
+    least: "manager",
+    call: (w) => del(`/api/admin/workspaces/${w.vault.id}`),
+    pass: () => del(`/api/admin/workspaces/${UNKNOWN_ID}`),
+    status: 404,
+    why: "contract §10: strict A,M",
+  },
+
   // --- admins only ---
   "GET /api/system/embedding-jobs/progress": {
     least: "admin",
@@ -729,6 +929,36 @@ export const ROUTES: Record<string, RouteRule> = {
     status: 400,
     why: "security screen, admin only (already on here: 400)",
   },
+  "POST /api/system/default-system-prompt": {
+    least: "admin",
+    call: () => post("/api/system/default-system-prompt", { defaultSystemPrompt: "Answer in French." }),
+    status: 200,
+    why: "contract §4: VR A",
+  },
+  "POST /api/system/prompt-variables": {
+    least: "admin",
+    call: (_w, as) => post("/api/system/prompt-variables", { key: `made_by_${as}`, value: "Quay 4" }),
+    status: 200,
+    why: "contract §4: A",
+  },
+  "PUT /api/system/prompt-variables/:id": {
+    least: "admin",
+    call: (w, as) =>
+      put(`/api/system/prompt-variables/${w.promptVariable}`, { key: `renamed_by_${as}`, value: "Quay 5" }),
+    status: 200,
+    why: "contract §4: A",
+  },
+  "DELETE /api/system/prompt-variables/:id": {
+    least: "admin",
+    call: (w) => del(`/api/system/prompt-variables/${w.promptVariable}`),
+    pass: () => del(`/api/system/prompt-variables/${UNKNOWN_ID}`),
+    status: 404,
+    why: "contract §4: A",
+  },
+  ...communityHub(),
+
+  // --- features still to come: 501 with a sentence, to any caller past the guards in front of them ---
+  ...notYetRows(),
 };
 
 /** Roles that pass a route, least first. */

@@ -8,8 +8,11 @@ import assert from "node:assert/strict";
 import { eq } from "drizzle-orm";
 import {
   slashCommandPresets,
+  systemPromptVariables,
   users,
   workspaceChats,
+  workspaceParsedFiles,
+  workspacePromptHistory,
   workspaceSuggestedMessages,
   workspaceThreads,
   workspaceUsers,
@@ -19,11 +22,24 @@ import { signSession } from "../../server/auth/jwt.ts";
 import { seedDocument } from "../../server/documents/library_fixtures.ts";
 import { bearer } from "../../server/testing/accounts.ts";
 import { createTestApp, type TestApp } from "../../server/testing/test_app.ts";
-import { allowedRoles, type Call, type Caller, refusedRoles, ROUTES } from "./authorization_routes.ts";
+import {
+  allowedRoles,
+  type Call,
+  type Caller,
+  DEVELOPER_API,
+  MIDDLEWARE,
+  NOT_YET_FAMILIES,
+  notYetLeast,
+  notYetPath,
+  refusedRoles,
+  ROUTES,
+} from "./authorization_routes.ts";
+import { MISSING_CALLS, type MissingCall } from "../../server/system/not_yet.ts";
 import {
   badTokens,
   buildWorld,
   changes,
+  PEOPLE,
   PERMISSION_REFUSAL,
   type Person,
   PNG,
@@ -103,6 +119,21 @@ function assertPassed(answer: Answer, call: Call, expected: number) {
   assert.equal(answer.status, expected, shown);
 }
 
+/** What a call of a feature still to come answers (server/system/not_yet.ts). */
+const notYetBody = (family: MissingCall) => ({
+  success: false,
+  error: family.sentence,
+  message: family.sentence,
+  ...(family.field ? { [family.field]: family.sentence } : {}),
+});
+/** The methods a family answered for every method is tried with. */
+const ANY_METHOD = ["GET", "POST", "PUT", "DELETE"];
+const methodCall = (method: string, path: string): Call => ({
+  method,
+  path,
+  json: method === "GET" ? undefined : {},
+});
+
 const routeKeys = (app: TestApp) =>
   new Set(
     createApp(app.deps).routes.filter((route) => route.method !== "ALL").map((route) =>
@@ -124,6 +155,25 @@ Deno.test("authorization: every route in multi-user mode, for every role and for
       const gone = Object.keys(ROUTES).filter((key) => !served.has(key));
       assert.deepEqual(unclassified, [], "new routes need a line in tests/security/authorization_routes.ts");
       assert.deepEqual(gone, [], "routes in the table that the app no longer serves");
+    },
+  );
+  await t.step(
+    "[authorization] every catch-all (ALL) route is known middleware or a family of calls not built yet",
+    () => {
+      const served = new Set(
+        createApp(app.deps).routes.filter((route) => route.method === "ALL").map((route) =>
+          `ALL ${route.path}`
+        ),
+      );
+      const families = new Set(
+        [...NOT_YET_FAMILIES, DEVELOPER_API].flatMap((family) =>
+          family.paths.map((path) => `ALL /api${path}`)
+        ),
+      );
+      const unknown = [...served].filter((key) => !(key in MIDDLEWARE) && !families.has(key));
+      assert.deepEqual(unknown, [], "a new ALL route needs a line in MIDDLEWARE or a row in ROUTES");
+      assert.deepEqual([...families].filter((key) => !served.has(key)), [], "families not served");
+      assert.deepEqual(Object.keys(MIDDLEWARE).filter((key) => !served.has(key)), [], "middleware gone");
     },
   );
 
@@ -155,6 +205,85 @@ Deno.test("authorization: every route in multi-user mode, for every role and for
         assertPermissionRefusal(await sendUnchanged(app, call, w.tokens[role]), call);
       });
     }
+  }
+
+  // Families of calls not built yet that answer every method: behind the login check (and the /api/admin
+  // guard), then 501 with their sentence; none of them changes anything.
+  for (const family of NOT_YET_FAMILIES) {
+    for (const path of family.paths) {
+      const key = `ALL /api${path}`;
+      const least = notYetLeast(path);
+      const calls = ANY_METHOD.map((method) => methodCall(method, notYetPath(path)));
+      await t.step(`[authorization] without a token ${key} (not built yet) answers 401`, async () => {
+        for (const call of calls) {
+          const answer = await sendUnchanged(app, call);
+          assert.equal(answer.status, 401, describe(call));
+          assert.deepEqual(answer.body, { error: "No auth token found." });
+        }
+      });
+      await t.step(`[authorization] a broken JWT gets 401 from ${key} (not built yet)`, async () => {
+        for (const [kind, token] of Object.entries(broken)) {
+          const answer = await sendUnchanged(app, calls[1], token);
+          assert.equal(answer.status, 401, kind);
+          assert.deepEqual(answer.body, { error: "Invalid auth token." }, kind);
+        }
+      });
+      for (const role of refusedRoles(least)) {
+        await t.step(`[authorization] a ${role} user cannot reach ${key} (403 before the 501)`, async () => {
+          for (const call of calls) {
+            assertPermissionRefusal(await sendUnchanged(app, call, w.tokens[role]), call);
+          }
+        });
+      }
+      for (const role of allowedRoles(least)) {
+        await t.step(`[authorization] a ${role} user gets 501 and its sentence from ${key}`, async () => {
+          for (const call of calls) {
+            const answer = await sendUnchanged(app, call, w.tokens[role]);
+            assert.equal(answer.status, 501, describe(call));
+            assert.deepEqual(answer.body, notYetBody(family), describe(call));
+          }
+        });
+      }
+    }
+  }
+  await t.step(
+    "[authorization] every not-yet call of the route table answers 501 with its family's sentence",
+    async () => {
+      for (const family of MISSING_CALLS) {
+        if (family.methods === "ALL") continue;
+        for (const path of family.paths) {
+          for (const method of family.methods) {
+            const call = methodCall(method, notYetPath(path));
+            const answer = await sendUnchanged(app, call, w.tokens.admin);
+            assert.equal(answer.status, 501, describe(call));
+            assert.deepEqual(answer.body, notYetBody(family), describe(call));
+          }
+        }
+      }
+    },
+  );
+  // The developer API's clients carry API keys, not sessions: its 501 comes before the login check, the same
+  // sentence to everyone, whatever token is sent (nothing about the caller or the instance in it).
+  for (const path of DEVELOPER_API.paths) {
+    await t.step(
+      `[authorization] ALL /api${path} (developer API, not built yet) answers 501 before the login check`,
+      async () => {
+        const tokens: [string, string | undefined][] = [
+          ["no token", undefined],
+          ...Object.entries(broken),
+          ["a default user", w.tokens.default],
+          ["an admin", w.tokens.admin],
+        ];
+        for (const method of ANY_METHOD) {
+          const call = methodCall(method, notYetPath(path));
+          for (const [kind, token] of tokens) {
+            const answer = await sendUnchanged(app, call, token);
+            assert.equal(answer.status, 501, `${kind}: ${describe(call)}`);
+            assert.deepEqual(answer.body, notYetBody(DEVELOPER_API), kind);
+          }
+        }
+      },
+    );
   }
 
   // Then the callers who may: they pass the guard (their calls may change things, so they come last).
@@ -615,7 +744,8 @@ Deno.test("authorization: other users' workspaces, threads, chats, pictures, pre
         };
         const answer = await sendUnchanged(app, call, token);
         assert.equal(answer.status, 404);
-        assert.deepEqual(answer.body, { success: false, error: "Cannot find that slash command preset." });
+        const missing = "Cannot find that slash command preset.";
+        assert.deepEqual(answer.body, { success: false, error: missing, message: missing });
         assertNoLeak(answer);
       },
     );
@@ -632,6 +762,213 @@ Deno.test("authorization: other users' workspaces, threads, chats, pictures, pre
       },
     );
   }
+
+  // --- files attached to the chat (parsed files): each user's own, in workspaces they see ---
+  const parsedRow = async (id: number) =>
+    (await app.deps.db.select().from(workspaceParsedFiles).where(eq(workspaceParsedFiles.id, id)))[0];
+  const fileIds = (answer: Answer) => answer.body.files.map((file: { id: number }) => file.id);
+  const attachForm = (threadSlug?: string) => () => {
+    const form = new FormData();
+    form.append("file", new File(["Planted text."], "planted.txt"));
+    if (threadSlug) form.append("threadSlug", threadSlug);
+    return form;
+  };
+  for (const who of ["default", "admin"] as const) {
+    await t.step(`[authorization] a ${who} user's list of attached files holds only their own`, async () => {
+      const answer = await send(app, { method: "GET", path: `${team}/parsed-files` }, w.tokens[who]);
+      assert.equal(answer.status, 200);
+      assert.deepEqual(fileIds(answer), [w.parsedFiles[who]]);
+      assert.ok(answer.text.includes(secretOf(who, "ATTACHED")), "their own file is listed by its title");
+      for (const person of PEOPLE.filter((person) => person !== who)) {
+        assert.ok(!answer.text.includes(secretOf(person, "ATTACHED")), `${person}'s file leaks`);
+      }
+      assert.ok(!answer.text.includes(secretOf("eve", "ATTACHED-THREAD")));
+    });
+  }
+  await t.step(
+    "[authorization] a member cannot list the files attached in another member's thread (404, nothing leaks)",
+    async () => {
+      const call = { method: "GET", path: `${team}/parsed-files?threadSlug=${w.threads.eve}` };
+      const answer = await sendUnchanged(app, call, dora);
+      assert.equal(answer.status, 404);
+      assert.equal(answer.body.error, "Workspace thread does not exist.");
+      assert.deepEqual(answer.body.files, []);
+      assertNoLeak(answer);
+    },
+  );
+  await t.step(
+    "[authorization] a non-member cannot list a workspace's attached files (404, nothing leaks)",
+    async () => {
+      const answer = await sendUnchanged(app, { method: "GET", path: `${vault}/parsed-files` }, dora);
+      assert.equal(answer.status, 404);
+      assert.deepEqual(answer.body, {
+        success: false,
+        error: "Workspace does not exist.",
+        files: [],
+        contextWindow: null,
+        currentContextTokenCount: 0,
+      });
+      assertNoLeak(answer);
+    },
+  );
+  await t.step(
+    "[authorization] a member cannot attach a file to another member's thread (404, nothing stored)",
+    async () => {
+      const call = { method: "POST", path: `${team}/parse`, form: attachForm(w.threads.eve) };
+      const answer = await sendUnchanged(app, call, dora);
+      assert.equal(answer.status, 404);
+      assert.deepEqual(answer.body, { success: false, error: "Workspace thread does not exist." });
+    },
+  );
+  await t.step(
+    "[authorization] a non-member cannot attach a file in a workspace (404, nothing stored)",
+    async () => {
+      for (const form of [attachForm(), attachForm(w.vaultThread)]) {
+        const answer = await sendUnchanged(app, { method: "POST", path: `${vault}/parse`, form }, dora);
+        assert.equal(answer.status, 404);
+        assert.deepEqual(answer.body, { success: false, error: "Workspace does not exist." });
+      }
+    },
+  );
+  await t.step(
+    "[authorization] a member cannot remove other users' attached files (404, files kept)",
+    async () => {
+      const call = {
+        method: "DELETE",
+        path: `${team}/delete-parsed-files`,
+        json: { fileIds: [w.parsedFiles.eve, w.eveThreadFile, w.parsedFiles.admin, w.vaultFile] },
+      };
+      const answer = await sendUnchanged(app, call, dora);
+      assert.equal(answer.status, 404);
+      assert.equal(answer.body.error, "None of these parsed files is yours in this workspace.");
+    },
+  );
+  await t.step(
+    "[authorization] a non-member cannot remove a workspace's attached files (404, kept)",
+    async () => {
+      const call = {
+        method: "DELETE",
+        path: `${vault}/delete-parsed-files`,
+        json: { fileIds: [w.vaultFile] },
+      };
+      const answer = await sendUnchanged(app, call, dora);
+      assert.equal(answer.status, 404);
+      assert.deepEqual(answer.body, { success: false, error: "Workspace does not exist." });
+    },
+  );
+  for (const who of ["manager", "admin"] as const) {
+    await t.step(
+      `[authorization] a ${who} cannot embed another user's attached file (404, file kept, no document)`,
+      async () => {
+        for (const id of [w.parsedFiles.eve, w.eveThreadFile]) {
+          const call = { method: "POST", path: `${team}/embed-parsed-file/${id}` };
+          const answer = await sendUnchanged(app, call, w.tokens[who]);
+          assert.equal(answer.status, 404, describe(call));
+          assert.deepEqual(answer.body, { success: false, error: "File not found", document: null });
+        }
+        const call = { method: "POST", path: `${vault}/embed-parsed-file/${w.vaultFile}` };
+        const answer = await sendUnchanged(app, call, w.tokens[who]);
+        assert.equal(answer.status, 404, "Eve's vault file, through the vault an admin or manager sees");
+      },
+    );
+  }
+  await t.step(
+    "[authorization] removing her own and another member's files together removes only her own",
+    async () => {
+      const answer = await send(app, {
+        method: "DELETE",
+        path: `${team}/delete-parsed-files`,
+        json: { fileIds: [w.parsedFiles.default, w.parsedFiles.eve] },
+      }, dora);
+      assert.equal(answer.status, 200);
+      assert.deepEqual(answer.body, { success: true, error: null, removed: 1 });
+      assert.equal(await parsedRow(w.parsedFiles.default), undefined);
+      assert.ok(await parsedRow(w.parsedFiles.eve), "Eve's file is kept");
+    },
+  );
+
+  // --- search: workspaces the caller sees, and only the caller's own threads ---
+  const search = async (searchTerm: string, token: string) => {
+    const answer = await send(
+      app,
+      { method: "POST", path: "/api/workspace/search", json: { searchTerm } },
+      token,
+    );
+    assert.equal(answer.status, 200, answer.text);
+    return answer;
+  };
+  const slugs = (rows: { slug: string }[]) => rows.map((row) => row.slug).sort();
+  await t.step("[authorization] a default user's search finds only her own threads", async () => {
+    const answer = await search("thread of", dora);
+    assert.deepEqual(slugs(answer.body.threads), [w.threads.default]);
+    for (const name of ["eve", "admin", "manager", "vault"]) {
+      assert.deepEqual((await search(name, dora)).body.threads, [], `searching "${name}"`);
+    }
+  });
+  await t.step(
+    "[authorization] search leaves out a workspace the caller is not in, and its threads",
+    async () => {
+      const answer = await search("Vault", dora);
+      assert.deepEqual(answer.body, { workspaces: [], threads: [] });
+      const own = await search("Team", dora);
+      assert.deepEqual(slugs(own.body.workspaces), [w.team.slug], "her own workspace is found");
+    },
+  );
+  await t.step(
+    "[authorization] an admin's search finds every workspace but only their own threads",
+    async () => {
+      const vaultAnswer = await search("Vault", w.tokens.admin);
+      assert.deepEqual(slugs(vaultAnswer.body.workspaces), [w.vault.slug]);
+      assert.deepEqual(vaultAnswer.body.threads, [], "Eve's vault thread stays hers");
+      assert.deepEqual(slugs((await search("thread of", w.tokens.admin)).body.threads), [w.threads.admin]);
+    },
+  );
+
+  // --- prompt history: the members of the workspace ---
+  await t.step(
+    "[authorization] a non-member cannot read a workspace's prompt history (404, nothing leaks)",
+    async () => {
+      const answer = await sendUnchanged(app, { method: "GET", path: `${vault}/prompt-history` }, dora);
+      assert.equal(answer.status, 404);
+      assert.deepEqual(answer.body, { history: [], error: "Workspace does not exist." });
+      assertNoLeak(answer, secretOf("admin", "VAULT-HISTORY"));
+    },
+  );
+  await t.step("[authorization] a member reads only her workspace's prompt history", async () => {
+    const answer = await send(app, { method: "GET", path: `${team}/prompt-history` }, dora);
+    assert.equal(answer.status, 200);
+    assert.deepEqual(answer.body.history.map((entry: { id: number }) => entry.id), [w.teamHistory]);
+    assertNoLeak(answer, secretOf("admin", "VAULT-HISTORY"));
+  });
+  await t.step(
+    "[authorization] a default user cannot clear or delete a prompt history entry, her workspace's or not (403)",
+    async () => {
+      for (
+        const call of [
+          { method: "DELETE", path: `${vault}/prompt-history` },
+          { method: "DELETE", path: `/api/workspace/prompt-history/${w.vaultHistory}` },
+          { method: "DELETE", path: `/api/workspace/prompt-history/${w.teamHistory}` },
+        ]
+      ) {
+        assertPermissionRefusal(await sendUnchanged(app, call, dora), call);
+      }
+    },
+  );
+
+  // --- prompt variables: shared, but the built-in user ones are the caller's own ---
+  await t.step(
+    "[authorization] the prompt variables carry the caller's own name, no one else's",
+    async () => {
+      const answer = await send(app, { method: "GET", path: "/api/system/prompt-variables" }, dora);
+      assert.equal(answer.status, 200);
+      const value = (key: string) =>
+        answer.body.variables.find((variable: { key: string }) => variable.key === key)?.value;
+      assert.equal(value("user.name"), w.sessions.default.user.username);
+      assert.equal(value("user.id"), String(w.ids.default));
+      assert.equal(value("harbour_name"), "Port Lectern", "the admin's stored variable is shared");
+      assert.ok(!answer.text.includes(`"${w.sessions.eve.user.username}"`), "Eve's name is not in it");
+    },
+  );
 
   // --- live sync queues ---
   for (
@@ -885,6 +1222,27 @@ Deno.test("authorization: a password-protected single-user instance", async (t) 
     );
   }
   await t.step(
+    "[authorization] single-user with a password: calls not built yet answer 401 without the token, 501 with it",
+    async () => {
+      for (const family of NOT_YET_FAMILIES) {
+        for (const path of family.paths) {
+          const call = methodCall("POST", notYetPath(path));
+          const refused = await sendUnchanged(app, call);
+          assert.equal(refused.status, 401, describe(call));
+          assert.deepEqual(refused.body, { error: "No auth token found." });
+          // /api/admin/* needs accounts: its guard answers first on a single-user instance.
+          const expected = notYetLeast(path) === "manager" ? 403 : 501;
+          assert.equal((await sendUnchanged(app, call, token)).status, expected, describe(call));
+        }
+      }
+      for (const path of DEVELOPER_API.paths) {
+        const answer = await sendUnchanged(app, methodCall("GET", notYetPath(path)));
+        assert.equal(answer.status, 501, path);
+        assert.deepEqual(answer.body, notYetBody(DEVELOPER_API));
+      }
+    },
+  );
+  await t.step(
     "[authorization] single-user: the instance token passes, and admin-only calls are open to it",
     async () => {
       assert.equal((await send(app, { method: "GET", path: "/api/workspaces" }, token)).status, 200);
@@ -950,6 +1308,21 @@ async function singleUserWorld(app: TestApp, token: string): Promise<World> {
     chunkSource: "link://http://127.0.0.1:9/x",
   });
   const archiveDoc = await seedDocument(app.deps, "Old minutes", { folder: "archive" });
+  const form = new FormData();
+  form.append("file", new File(["The harbour opens at seven."], "attached.txt"));
+  const parsed = await app.json<{ files: { id: number }[] }>(`/api/workspace/${team.slug}/parse`, {
+    ...bearer(token),
+    method: "POST",
+    body: form,
+  });
+  assert.equal(parsed.status, 200, JSON.stringify(parsed.body));
+  const parsedFile = parsed.body.files[0].id;
+  const [variable] = await app.deps.db.insert(systemPromptVariables).values({ key: "harbour", value: "Port" })
+    .returning();
+  const [history] = await app.deps.db.insert(workspacePromptHistory).values({
+    workspaceId: team.id,
+    prompt: "Earlier prompt",
+  }).returning();
   const same = <T>(value: T) => ({ admin: value, manager: value, default: value, eve: value });
   return {
     app,
@@ -962,6 +1335,12 @@ async function singleUserWorld(app: TestApp, token: string): Promise<World> {
     chats: same(chat.id),
     threadChats: same(chat.id),
     presets: same(preset.id),
+    parsedFiles: same(parsedFile),
+    eveThreadFile: parsedFile,
+    vaultFile: parsedFile,
+    promptVariable: variable.id,
+    teamHistory: history.id,
+    vaultHistory: history.id,
     vaultChat: chat.id,
     vaultThread: thread.slug,
     linkDoc: linkDoc.location,

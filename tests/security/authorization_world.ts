@@ -4,8 +4,10 @@ import { sql } from "drizzle-orm";
 import {
   documentSyncQueues,
   slashCommandPresets,
+  systemPromptVariables,
   workspaceChats,
   workspaceDocuments,
+  workspacePromptHistory,
   workspaceSuggestedMessages,
   workspaceThreads,
 } from "../../db/schema.ts";
@@ -39,8 +41,11 @@ export interface Place {
 /**
  * A multi-user instance with objects for everyone: the workspace "team" (members Dora and Eve), the workspace
  * "vault" (member Eve only; Dora is not in it), per person a thread and a chat in team's default thread and in
- * their thread, a slash-command preset, a watched link document with its sync queue, a plain document in the
- * folder "archive", and a pending invite. Chats are written to the database (no language model needed).
+ * their thread, a slash-command preset, a file attached to the chat of team's default thread (a parsed file), a
+ * watched link document with its sync queue, a plain document in the folder "archive", and a pending invite; Eve
+ * has files attached in her thread of team and in the vault. Each workspace has an earlier system prompt in its
+ * history, and an admin has stored a prompt variable. Chats, prompt history and variables are written to the
+ * database (no language model needed); parsed files are attached through the API, as each person.
  */
 export interface World {
   app: TestApp;
@@ -53,6 +58,17 @@ export interface World {
   chats: Record<Person, number>;
   threadChats: Record<Person, number>;
   presets: Record<Person, number>;
+  /** Each person's file attached in team's default thread (ids of `workspace_parsed_files`). */
+  parsedFiles: Record<Person, number>;
+  /** Eve's file attached in her thread of team. */
+  eveThreadFile: number;
+  /** Eve's file attached in the vault's default thread. */
+  vaultFile: number;
+  /** A prompt variable an admin stored. */
+  promptVariable: number;
+  /** An earlier system prompt of team, and one of the vault (its text is a secret of the vault's members). */
+  teamHistory: number;
+  vaultHistory: number;
   /** Eve's chat in the vault's default thread. */
   vaultChat: number;
   /** Eve's thread in the vault. */
@@ -147,6 +163,44 @@ export async function buildWorld(app: TestApp): Promise<World> {
   }).returning();
   await chat("eve", vault.id, vaultThreadRow.id, "VAULT-THREAD");
 
+  const attach = async (person: Person, slug: string, where: string, threadSlug?: string) => {
+    const form = new FormData();
+    form.append(
+      "file",
+      new File([`${secretOf(person, where)} attached text`], `${secretOf(person, where)}.txt`),
+    );
+    if (threadSlug) form.append("threadSlug", threadSlug);
+    const answer = await app.json<{ files: { id: number }[] }>(`/api/workspace/${slug}/parse`, {
+      ...bearer(tokens[person]),
+      method: "POST",
+      body: form,
+    });
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    return answer.body.files[0].id;
+  };
+  const parsedFiles = {} as Record<Person, number>;
+  for (const person of PEOPLE) parsedFiles[person] = await attach(person, team.slug, "ATTACHED");
+  const eveThreadFile = await attach("eve", team.slug, "ATTACHED-THREAD", threads.eve);
+  const vaultFile = await attach("eve", vault.slug, "ATTACHED-VAULT");
+
+  const [variable] = await db.insert(systemPromptVariables).values({
+    key: "harbour_name",
+    value: "Port Lectern",
+    description: "The harbour's name",
+    userId: ids.admin,
+  }).returning();
+  const history = async (workspaceId: number, prompt: string) => {
+    const [row] = await db.insert(workspacePromptHistory).values({
+      workspaceId,
+      prompt,
+      modifiedBy: ids.admin,
+    })
+      .returning();
+    return row.id;
+  };
+  const teamHistory = await history(team.id, "Answer from the harbour documents.");
+  const vaultHistory = await history(vault.id, `${secretOf("admin", "VAULT-HISTORY")} earlier prompt`);
+
   // A link on loopback: should anything fetch it, no traffic leaves the machine (and the URL guard refuses it).
   const linkDoc = await seedDocument(app.deps, "Harbour notice", {
     chunkSource: "link://http://127.0.0.1:9/notice",
@@ -184,6 +238,12 @@ export async function buildWorld(app: TestApp): Promise<World> {
     chats,
     threadChats,
     presets,
+    parsedFiles,
+    eveThreadFile,
+    vaultFile,
+    promptVariable: variable.id,
+    teamHistory,
+    vaultHistory,
     vaultChat,
     vaultThread: vaultThreadRow.slug,
     linkDoc: linkDoc.location,

@@ -907,6 +907,20 @@ export const FIXTURES: Record<string, Fixture> = {
     },
   },
   "GET /api/admin/workspaces": { calls: () => Promise.resolve([get("/api/admin/workspaces")]) },
+  "POST /api/admin/workspaces/new": {
+    calls: () =>
+      Promise.resolve([
+        post("/api/admin/workspaces/new", { name: unique("Customs office ") }),
+        // The Workspaces screen's form with an empty name: the `error` it shows.
+        post("/api/admin/workspaces/new", { name: "" }, { refusal: true }),
+      ]),
+  },
+  "DELETE /api/admin/workspaces/:id": {
+    async calls(w) {
+      const workspace = await w.newWorkspace();
+      return [del(`/api/admin/workspaces/${workspace.id}`)];
+    },
+  },
   "GET /api/admin/workspaces/:id/users": {
     calls: (w) => Promise.resolve([get(`/api/admin/workspaces/${w.workspace.id}/users`)]),
   },
@@ -1025,13 +1039,9 @@ export const FIXTURES: Record<string, Fixture> = {
   },
 
   // ---- models/communityHub.js
-  "POST /api/community-hub/settings": {
-    calls: () =>
-      Promise.resolve([
-        post("/api/community-hub/settings", { hub_api_key: "not-a-real-key" }, { refusal: true }),
-      ]),
-  },
   "GET /api/community-hub/settings": { calls: () => Promise.resolve([get("/api/community-hub/settings")]) },
+  "GET /api/community-hub/explore": { calls: () => Promise.resolve([get("/api/community-hub/explore")]) },
+  "GET /api/community-hub/items": { calls: () => Promise.resolve([get("/api/community-hub/items")]) },
 
   // ---- models/experimental/liveSync.js
   "POST /api/experimental/toggle-live-sync": {
@@ -1063,7 +1073,18 @@ export const FIXTURES: Record<string, Fixture> = {
 
   // ---- models/promptHistory.js
   "GET /api/workspace/:slug/prompt-history": {
-    calls: (w) => Promise.resolve([get(`/api/workspace/${w.workspace.slug}/prompt-history`)]),
+    async calls(w) {
+      // Two changes of the prompt: the one replaced is in the history, with who replaced it.
+      const { slug } = await w.newWorkspace();
+      await w.api(w.multi, "POST", `/api/workspace/${slug}/update`, { json: { openAiPrompt: "Be brief." } });
+      await w.api(w.multi, "POST", `/api/workspace/${slug}/update`, { json: { openAiPrompt: "Be kind." } });
+      return [
+        get(`/api/workspace/${slug}/prompt-history`),
+        get(`/api/workspace/${slug}/prompt-history`, {
+          as: "manager",
+        }),
+      ];
+    },
   },
   "DELETE /api/workspace/:slug/prompt-history": {
     async calls(w) {

@@ -445,6 +445,8 @@ export class EmbeddingService {
     state: "done" | "failed" | "cancelled",
     error: string | null,
   ) {
+    // The outcome is known before it is written: readers see it at once, never the job as still running.
+    this.last = this.snapshot(job, state, error);
     await deps.db.update(embeddingJobs).set({
       status: state,
       total: job.total,
@@ -455,7 +457,6 @@ export class EmbeddingService {
     }).where(eq(embeddingJobs.id, job.id)).catch((failure) =>
       this.log.error("Cannot record the re-embedding outcome", { error: messageOf(failure) })
     );
-    this.last = this.snapshot(job, state, error);
     const fields = { job: job.id, done: job.done, failed: job.failed, total: job.total };
     if (state === "done") this.log.info("Switched to the new embedder", fields);
     else {this.log.warn(`Re-embedding ${state}; the previous embedder stays active`, {
@@ -484,7 +485,9 @@ export class EmbeddingService {
   /** The frame a progress stream opens with. */
   currentFrame(): EmbeddingProgressFrame {
     const job = this.job();
-    if (this.running && job) {
+    // A job between its last document and its recorded outcome still counts as running: its terminal frame
+    // is yet to come, so a stream opened then waits for it instead of ending on a stale state.
+    if (job?.state === "running") {
       return { type: "progress", jobId: job.id, done: job.done, total: job.total, failed: job.failed };
     }
     return {

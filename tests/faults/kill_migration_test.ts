@@ -120,6 +120,8 @@ Deno.test({
         { trigger: BACKUP, delayMs: 150 },
       ];
       let killedMidway = 0;
+      // Under load the last kill may land after the migrations committed: then the database is wholly new.
+      let migratedBeforeKill = false;
       for (const kill of kills) {
         if (!(await killWhile(storage, kill.trigger, kill.delayMs))) break;
         const after = await inspect(database);
@@ -130,6 +132,7 @@ Deno.test({
         } else {
           assert.equal(after.applied, migrations.length);
           assert.deepEqual(after.schema, [1, 1, 1]);
+          migratedBeforeKill = true;
           break;
         }
       }
@@ -144,7 +147,7 @@ Deno.test({
       // The next start migrates fully, the data intact, and the backup is a whole copy of the old database.
       {
         await using server = await startServerProcess({ STORAGE_DIR: storage });
-        assert.match(server.output(), /Database migrated/);
+        if (!migratedBeforeKill) assert.match(server.output(), /Database migrated/);
         const workspaces = (await getJson(`${server.url}/api/workspaces`)).workspaces;
         assert.deepEqual(workspaces.map((workspace: { slug: string }) => workspace.slug), ["kept"]);
         server.child.kill("SIGTERM");

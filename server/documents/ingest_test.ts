@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createTestApp, type TestApp } from "../testing/test_app.ts";
+import { createTestApp, type TestApp, uploadText } from "../testing/test_app.ts";
 import type { EmbedderDeps } from "../providers/embedders/registry.ts";
 import { startFakeEmbedders } from "../providers/embedders/testing/fake_embedders.ts";
 import { workspaceNamespace } from "../providers/vectors/namespace.ts";
@@ -12,17 +12,6 @@ const quick: EmbedderDeps = { retry: { baseDelayMs: 1, maxDelayMs: 5 } };
 function longText(sentences: number): string {
   return Array.from({ length: sentences }, (_, index) => `Topic ${index} is about river number ${index}.`)
     .join(" ");
-}
-
-async function uploadText(app: TestApp, slug: string, name: string, text: string): Promise<string> {
-  const form = new FormData();
-  form.append("file", new File([text], name));
-  const answer = await app.json<{ documents: { location: string }[] }>(`/api/workspace/${slug}/upload`, {
-    method: "POST",
-    body: form,
-  });
-  assert.equal(answer.status, 200, JSON.stringify(answer.body));
-  return answer.body.documents[0].location;
 }
 
 async function embedInto(app: TestApp, slug: string, adds: string[]) {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createTestApp, type TestApp } from "../testing/test_app.ts";
+import { createTestApp, type TestApp, uploadText } from "../testing/test_app.ts";
 import { addUser, bearer, multiUserInstance } from "../testing/accounts.ts";
 import type { EmbedderDeps } from "../providers/embedders/registry.ts";
 import { startFakeEmbedders } from "../providers/embedders/testing/fake_embedders.ts";
@@ -44,17 +44,6 @@ function frameReader(response: Response) {
   };
 }
 
-async function upload(app: TestApp, slug: string, name: string, text: string): Promise<string> {
-  const form = new FormData();
-  form.append("file", new File([text], name));
-  const answer = await app.json<{ documents: { location: string }[] }>(`/api/workspace/${slug}/upload`, {
-    method: "POST",
-    body: form,
-  });
-  assert.equal(answer.status, 200, JSON.stringify(answer.body));
-  return answer.body.documents[0].location;
-}
-
 const longText = (sentences: number) =>
   Array.from({ length: sentences }, (_, index) => `Topic ${index} is about river number ${index}.`).join(" ");
 
@@ -74,8 +63,8 @@ const embed = (app: TestApp, adds: string[]) =>
 
 Deno.test("embed-progress streams each document's steps while update-embeddings runs, and stays open for the next run", async () => {
   await using app = await instance();
-  const rivers = await upload(app, "atlas", "rivers.txt", longText(30));
-  const short = await upload(app, "atlas", "short.txt", "A short note.");
+  const rivers = await uploadText(app, "atlas", "rivers.txt", longText(30));
+  const short = await uploadText(app, "atlas", "short.txt", "A short note.");
   const missing = "custom-documents/missing.json";
 
   const stream = frameReader(await app.request("/api/workspace/atlas/embed-progress"));
@@ -151,7 +140,7 @@ Deno.test("embed-progress streams each document's steps while update-embeddings 
 
 Deno.test("a client that connects just after a run ended is sent that run, so a fast embedding is not left queued", async () => {
   await using app = await instance();
-  const short = await upload(app, "atlas", "short.txt", "A short note.");
+  const short = await uploadText(app, "atlas", "short.txt", "A short note.");
   assert.equal((await embed(app, [short])).status, 200);
 
   const stream = frameReader(await app.request("/api/workspace/atlas/embed-progress"));
@@ -187,8 +176,8 @@ Deno.test("embed-queue takes a document that waits in a running batch out of it;
     },
   });
   assert.equal(saved.status, 200, JSON.stringify(saved.body));
-  const first = await upload(app, "atlas", "first.txt", "The first document.");
-  const second = await upload(app, "atlas", "second.txt", "The second document.");
+  const first = await uploadText(app, "atlas", "first.txt", "The first document.");
+  const second = await uploadText(app, "atlas", "second.txt", "The second document.");
 
   const idle = await app.json("/api/workspace/atlas/embed-queue", {
     method: "DELETE",

@@ -119,3 +119,15 @@ export async function configuredTestApp(
   }
   return app;
 }
+
+/** Uploads one text file to a workspace's library (not embedded) and returns its document location. */
+export async function uploadText(app: TestApp, slug: string, name: string, text: string): Promise<string> {
+  const form = new FormData();
+  form.append("file", new File([text], name));
+  const answer = await app.json<{ documents: { location: string }[] }>(`/api/workspace/${slug}/upload`, {
+    method: "POST",
+    body: form,
+  });
+  if (answer.status !== 200) throw new Error(`The upload of ${name} failed: ${JSON.stringify(answer.body)}`);
+  return answer.body.documents[0].location;
+}

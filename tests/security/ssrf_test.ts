@@ -292,9 +292,27 @@ Deno.test("security: live sync re-checks a watched link, so a later redirect to 
   );
 });
 
+/**
+ * The providers' fetch for this test: loopback goes through, anything else is recorded and refused, so a
+ * model lookup can never reach another address even if the guard under test let it through.
+ */
+function loopbackOnly() {
+  const leaks: string[] = [];
+  const fetchLoopback = ((input: URL | RequestInfo, init?: RequestInit) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    if (url.hostname !== "127.0.0.1") {
+      leaks.push(url.href);
+      return Promise.reject(new Error(`The guard let ${url.href} through`));
+    }
+    return fetch(input, init);
+  }) as typeof fetch;
+  return { leaks, fetch: fetchLoopback };
+}
+
 Deno.test("security: endpoints an admin saves may be on loopback or the LAN, never link-local or special", async (t) => {
   await using llm = startFakeOpenAi();
-  await using app = await createTestApp();
+  const net = loopbackOnly();
+  await using app = await createTestApp({ providerDeps: { fetch: net.fetch } });
   const save = (values: Record<string, string>) => app.json("/api/system/update-env", { json: values });
   const lookup = (basePath: string) =>
     app.json<{ models: unknown[]; error: string | null }>("/api/system/custom-models", {
@@ -363,6 +381,7 @@ Deno.test("security: endpoints an admin saves may be on loopback or the LAN, nev
         assert.equal(answer.status, 502, basePath);
         assert.match(String(answer.body.error), pattern, basePath);
       }
+      assert.deepEqual(net.leaks, [], "no lookup went past the guard");
     },
   );
 
@@ -374,6 +393,10 @@ Deno.test("security: endpoints an admin saves may be on loopback or the LAN, nev
         ChromaEndpoint: "http://10.0.0.5:8000",
       });
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      // Saved, not used: neither is the active provider, so nothing connects to them.
+      assert.notEqual(app.deps.settings.value("VectorDB"), "chroma");
+      assert.notEqual(app.deps.settings.value("LLMProvider"), "localai");
+      assert.deepEqual(net.leaks, []);
     },
   );
 

@@ -57,6 +57,13 @@ const migrations: EmbeddedMigration[] = [
     "sql":
       "CREATE TABLE `workspace_prompt_history` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`workspace_id` integer NOT NULL,\n\t`prompt` text NOT NULL,\n\t`modified_by` integer,\n\t`modified_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,\n\tFOREIGN KEY (`workspace_id`) REFERENCES `workspaces`(`id`) ON UPDATE no action ON DELETE cascade,\n\tFOREIGN KEY (`modified_by`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE set null\n);\n--> statement-breakpoint\nCREATE INDEX `workspace_prompt_history_workspace` ON `workspace_prompt_history` (`workspace_id`,`id`);",
   },
+  {
+    "tag": "0008_pending_vectors",
+    "when": 1795526191042,
+    "breakpoints": true,
+    "sql":
+      "CREATE TABLE `pending_vectors` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`boot` text NOT NULL,\n\t`namespace` text NOT NULL,\n\t`doc_id` text NOT NULL,\n\t`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL\n);\n",
+  },
 ];
 
 export default migrations;

@@ -1,3 +1,4 @@
+import { sweepPendingVectors } from "./documents/pending_vectors.ts";
 import { resolve } from "node:path";
 import { openDatabase } from "../db/client.ts";
 import type { Config } from "./config.ts";
@@ -81,6 +82,8 @@ export async function boot(
     await sweepParsedFiles(deps);
     await embedding.start(deps);
     await deps.liveSync.start(deps);
+    // After live sync's recovery, which may still commit the vectors of a staged sync.
+    await sweepPendingVectors(deps);
     return {
       deps,
       async close() {

@@ -68,3 +68,16 @@ export const embeddingJobs = sqliteTable("embedding_jobs", {
   createdAt: timestamp("created_at"),
   finishedAt: integer("finished_at", { mode: "timestamp_ms" }),
 });
+
+/**
+ * Vectors written or being deleted whose document row may not be committed yet (an upload, a live sync, a
+ * removal). The row is written before the vectors and deleted after the commit; a row left by an earlier
+ * process (`boot` differs) marks vectors a kill -9 may have left unreferenced: they are deleted at start.
+ */
+export const pendingVectors = sqliteTable("pending_vectors", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  boot: text("boot").notNull(),
+  namespace: text("namespace").notNull(),
+  docId: text("doc_id").notNull(),
+  createdAt: timestamp("created_at"),
+});

@@ -8,6 +8,7 @@ import type { VectorRecord } from "../providers/vectors/types.ts";
 import type { WorkspaceRow } from "../workspaces/present.ts";
 import { chunkHeader, chunkSettings, splitText } from "./chunker.ts";
 import { type DocumentJson, metadataOf, pageAt } from "./store.ts";
+import { withPendingVectors } from "./pending_vectors.ts";
 import { type CachedChunk, contentHash, VectorCache } from "./vector_cache.ts";
 import type { EmbedBatch } from "../embedding/progress.ts";
 
@@ -171,19 +172,21 @@ async function embedEach(
         text: chunk.text,
         metadata: chunk.page === undefined ? metadata : { ...metadata, page: chunk.page },
       }));
-      await deps.vectors.upsert(namespace, records);
-      try {
-        await deps.db.insert(workspaceDocuments).values({
-          docId,
-          filename: location.split("/").pop() ?? location,
-          docpath: location,
-          workspaceId: workspace.id,
-          metadata: JSON.stringify(metadata),
-        });
-      } catch (error) {
-        await deps.vectors.deleteDocuments(namespace, [docId]).catch(() => {});
-        throw error;
-      }
+      await withPendingVectors(deps.db, [{ namespace, docId }], async () => {
+        await deps.vectors.upsert(namespace, records);
+        try {
+          await deps.db.insert(workspaceDocuments).values({
+            docId,
+            filename: location.split("/").pop() ?? location,
+            docpath: location,
+            workspaceId: workspace.id,
+            metadata: JSON.stringify(metadata),
+          });
+        } catch (error) {
+          await deps.vectors.deleteDocuments(namespace, [docId]).catch(() => {});
+          throw error;
+        }
+      });
       added++;
       progress.complete(location, index);
     } catch (error) {

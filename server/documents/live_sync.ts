@@ -14,6 +14,7 @@ import { workspaceNamespace } from "../providers/vectors/namespace.ts";
 import type { VectorRecord } from "../providers/vectors/types.ts";
 import { writeFileAtomic } from "../storage.ts";
 import { embeddedChunks } from "./ingest.ts";
+import { withPendingVectors } from "./pending_vectors.ts";
 import { fetchLinkDocument } from "./links.ts";
 import {
   failedInARow,
@@ -285,20 +286,24 @@ export class LiveSync {
       const stagedPath = this.stagedPath(deps, queue.id);
       let run;
       try {
-        for (const swap of staged.swaps) {
+        // Recorded until the staged file exists: a kill before it leaves vectors no row will ever name.
+        const pending = staged.swaps.map((swap) => ({ namespace: swap.namespace, docId: swap.newDocId }));
+        await withPendingVectors(deps.db, pending, async () => {
+          for (const swap of staged.swaps) {
+            signal.throwIfAborted();
+            const records: VectorRecord[] = chunks.map((chunk) => ({
+              id: crypto.randomUUID(),
+              docId: swap.newDocId,
+              vector: chunk.vector,
+              text: chunk.text,
+              metadata: chunk.page === undefined ? metadata : { ...metadata, page: chunk.page },
+            }));
+            await deps.vectors.upsert(swap.namespace, records);
+          }
           signal.throwIfAborted();
-          const records: VectorRecord[] = chunks.map((chunk) => ({
-            id: crypto.randomUUID(),
-            docId: swap.newDocId,
-            vector: chunk.vector,
-            text: chunk.text,
-            metadata: chunk.page === undefined ? metadata : { ...metadata, page: chunk.page },
-          }));
-          await deps.vectors.upsert(swap.namespace, records);
-        }
-        signal.throwIfAborted();
-        await Deno.mkdir(this.stagingDir(deps), { recursive: true });
-        await writeFileAtomic(stagedPath, JSON.stringify(staged));
+          await Deno.mkdir(this.stagingDir(deps), { recursive: true });
+          await writeFileAtomic(stagedPath, JSON.stringify(staged));
+        });
         const message = `The content changed: ${plural(next.wordCount, "word", "words")}, embedded again in ${
           plural(new Set(holders.map((row) => row.workspaceId)).size, "workspace", "workspaces")
         }.`;

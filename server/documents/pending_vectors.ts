@@ -1,0 +1,69 @@
+import { eq, inArray, ne } from "drizzle-orm";
+import { pendingVectors, workspaceDocuments } from "../../db/schema.ts";
+import type { Database } from "../../db/client.ts";
+import type { Logger } from "../log.ts";
+import type { VectorStore } from "../providers/vectors/types.ts";
+import { messageOf } from "../errors.ts";
+
+/** This process's mark on the rows it writes: a row with another mark was left by a process that died. */
+const BOOT = crypto.randomUUID();
+
+export interface PendingVector {
+  namespace: string;
+  docId: string;
+}
+
+/**
+ * Runs `work` (which writes or deletes the vectors of `entries` and commits or removes their document rows)
+ * with the entries recorded first, so that a kill -9 in the middle leaves a record of vectors that may be
+ * unreferenced; `sweepPendingVectors` deletes those at the next start. The record goes when `work` succeeds; a
+ * failing `work` leaves it, so what its own clean-up missed is swept at the next start too.
+ */
+export async function withPendingVectors<T>(
+  db: Database,
+  entries: PendingVector[],
+  work: () => Promise<T>,
+): Promise<T> {
+  if (entries.length === 0) return await work();
+  const rows = await db.insert(pendingVectors)
+    .values(entries.map((entry) => ({ boot: BOOT, namespace: entry.namespace, docId: entry.docId })))
+    .returning({ id: pendingVectors.id });
+  const result = await work();
+  await db.delete(pendingVectors).where(inArray(pendingVectors.id, rows.map((row) => row.id)));
+  return result;
+}
+
+/**
+ * At start: the vectors recorded by a process that died mid-write are deleted unless their document row was
+ * committed (then they are the document's and stay). Returns how many documents' vectors were deleted.
+ */
+export async function sweepPendingVectors(
+  { db, vectors, log }: { db: Database; vectors: VectorStore; log: Logger },
+): Promise<number> {
+  const left = await db.select().from(pendingVectors).where(ne(pendingVectors.boot, BOOT));
+  if (left.length === 0) return 0;
+  const referenced = new Set(
+    (await db.select({ docId: workspaceDocuments.docId }).from(workspaceDocuments).where(
+      inArray(workspaceDocuments.docId, left.map((row) => row.docId)),
+    )).map((row) => row.docId),
+  );
+  let deleted = 0;
+  for (const row of left) {
+    if (!referenced.has(row.docId)) {
+      try {
+        await vectors.deleteDocuments(row.namespace, [row.docId]);
+        deleted++;
+      } catch (error) {
+        // Kept for the next start; the server still starts.
+        log.warn("Cannot delete the vectors an interrupted write left", {
+          namespace: row.namespace,
+          error: messageOf(error),
+        });
+        continue;
+      }
+    }
+    await db.delete(pendingVectors).where(eq(pendingVectors.id, row.id));
+  }
+  if (deleted > 0) log.info("Deleted the vectors interrupted writes left", { documents: deleted });
+  return deleted;
+}

@@ -36,7 +36,7 @@ async function hydrateIslands() {
   document.documentElement.dataset.hydrated = "true";
 }
 
-/** Guarded pages hydrate only once the visitor may see them (spec 01 §2.2); public pages at once. */
+/** Guarded pages hydrate only once the visitor may see them; public pages at once. */
 async function start() {
   const outcome = await guardPage(pageGuard());
   if (!outcome.proceed) return;

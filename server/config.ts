@@ -39,7 +39,7 @@ const EnvSchema = z.object({
   MEMORY_TRIM_SECONDS: integerString("MEMORY_TRIM_SECONDS", 0, 86_400).default(30),
   /** Development: re-read the client manifest on every page so `vite build --watch` output is picked up. */
   LECTERN_DEV: flag("LECTERN_DEV"),
-  /** Lets an admin issue single-use login links (simple SSO, api-contract.md §2.8). */
+  /** Lets an admin issue single-use login links (simple SSO). */
   SIMPLE_SSO_ENABLED: flag("SIMPLE_SSO_ENABLED"),
   /** With simple SSO on: no username/password login and no invitations. */
   SIMPLE_SSO_NO_LOGIN: flag("SIMPLE_SSO_NO_LOGIN"),

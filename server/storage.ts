@@ -1,6 +1,6 @@
 import { join } from "node:path";
 
-/** Paths inside STORAGE_DIR (decisions.md "Storage"). */
+/** Paths inside STORAGE_DIR (docs/api-compat.md#storage-layout). */
 export interface StoragePaths {
   root: string;
   database: string;

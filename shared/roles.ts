@@ -9,7 +9,7 @@ export const PERMISSIONS = {
   "documents:manage": ["admin", "manager"],
   "workspace:chat": ["admin", "manager", "default"],
   "users:manage": ["admin", "manager"],
-  // Only an admin creates or invites users (spec 01 §1, §6); a pending invite code is as good as an account.
+  // Only an admin creates or invites users; a pending invite code is as good as an account.
   "users:create": ["admin"],
 } as const satisfies Record<string, readonly Role[]>;
 export type Permission = keyof typeof PERMISSIONS;

@@ -1,4 +1,4 @@
-/** Who may open a page (spec 01 §2.2). */
+/** Who may open a page (docs/api-compat.md#page-routes-and-page-guards). */
 export type Guard = "public" | "any" | "adminOrManager" | "admin";
 
 export const WORKSPACE_SETTINGS_TABS = [
@@ -18,10 +18,10 @@ export const ONBOARDING_STEPS = [
   "survey",
   "create-workspace",
 ] as const;
-/** Legacy sub-routes that still answer (spec 01 §2.1). */
+/** Legacy sub-routes that still answer. */
 export const LEGACY_ONBOARDING_STEPS = ["embedding-preference", "vector-database"] as const;
 
-/** Instance settings pages (spec 01 §2.1, spec 02 §2), keyed by their path under /settings. */
+/** Instance settings pages, keyed by their path under /settings. */
 export const SETTINGS_PAGES = {
   "llm-preference": "adminOrManager",
   "transcription-preference": "adminOrManager",

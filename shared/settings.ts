@@ -7,7 +7,7 @@ import {
   VECTOR_DBS,
 } from "./providers/embedder_catalog.ts";
 
-/** What a stored secret looks like in every answer and in the forms (spec 02 §9: 20 asterisks). */
+/** What a stored secret looks like in every answer and in the forms (20 asterisks). */
 export const MASKED_SECRET = "*".repeat(20);
 
 /** A value the forms send back for a secret they did not change. */

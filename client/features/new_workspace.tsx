@@ -7,7 +7,7 @@ import { TextField } from "../components/TextField.tsx";
 import { api, ApiError } from "../lib/api.ts";
 import { toast } from "../lib/toast.ts";
 
-/** The New Workspace dialog (spec 01 §2.7): one name field, placeholder "My Workspace". */
+/** The New Workspace dialog: one name field, placeholder "My Workspace". */
 export function NewWorkspaceDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   const [name, setName] = useState("");

@@ -34,7 +34,7 @@ function signOut() {
 }
 
 /**
- * The account menu at the top right of the app shell (spec 01 §2.5): the avatar (profile picture, the first two
+ * The account menu at the top right of the app shell: the avatar (profile picture, the first two
  * letters of the username, or AA) opens Account (multi-user mode only), Support (only when a support address
  * is set) and Sign out (only when visitors sign in). An open instance without a support address has nothing to
  * offer, so the server renders no avatar at all and no header keeps room for one.

@@ -18,7 +18,7 @@ export function recentFirst<T extends Pick<Workspace, "id" | "lastUpdatedAt">>(
   return workspaces.toSorted((a, b) => time(b.lastUpdatedAt) - time(a.lastUpdatedAt) || b.id - a.id);
 }
 
-/** Home (spec 01 §2.7): a welcome, the workspaces (most recent first), and a way to create one. */
+/** Home: a welcome, the workspaces (most recent first), and a way to create one. */
 export default function Home({ appName }: Props) {
   const { t } = useTranslation();
   const [workspaces, setWorkspaces] = useState<Workspace[] | null>(null);

@@ -3,7 +3,10 @@ import { InvitesScreen } from "../features/admin/invites/InvitesScreen.tsx";
 import { SingleUserNotice } from "../features/admin/SingleUserNotice.tsx";
 import { SettingsPage } from "../features/settings/SettingsPage.tsx";
 
-/** /settings/invites: invitation links that let others create an account (api-contract §2.9). */
+/**
+ * /settings/invites: invitation links that let others create an account
+ * (docs/api-compat.md#single-sign-on-and-invitations).
+ */
 export default function Invites() {
   const { t } = useTranslation();
   return (

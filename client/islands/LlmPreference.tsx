@@ -1,7 +1,7 @@
 import { LlmForm } from "../features/settings/LlmForm.tsx";
 import { SettingsPage } from "../features/settings/SettingsPage.tsx";
 
-/** /settings/llm-preference: the language-model provider and its settings (spec 02 §2, §3). */
+/** /settings/llm-preference: the language-model provider and its settings. */
 export default function LlmPreference() {
   return (
     <SettingsPage page="llm-preference">

@@ -25,7 +25,7 @@ const destination = () => safeRedirect(new URLSearchParams(globalThis.location.s
 
 /**
  * Whether the stored token still works. Without nt=1 the login screen first tries the stored session and
- * goes on when it is valid; a refused one is forgotten (spec 01 §2.2).
+ * goes on when it is valid; a refused one is forgotten.
  */
 async function storedSessionValid(): Promise<boolean> {
   if (!readSession().token) return false;
@@ -46,7 +46,7 @@ const REASON_TEXTS: Record<LoginReason, string> = {
 };
 
 /**
- * /login (spec 01 §2.3): decides whether a login is needed; single-user asks for the instance password,
+ * /login: decides whether a login is needed; single-user asks for the instance password,
  * multi-user for a username and password, with the forgot-password flow and the recovery-codes modal.
  */
 export default function Login({ appName, newToken, reason }: Props) {

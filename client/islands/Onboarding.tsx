@@ -34,7 +34,7 @@ function Step({ step, appName }: Props) {
 }
 
 /**
- * The setup wizard (spec 01 §2.6): one server-rendered page per step, reachable only until onboarding is
+ * The setup wizard: one server-rendered page per step, reachable only until onboarding is
  * complete; afterwards every step sends the visitor home. When the server cannot say, the wizard shows.
  */
 export default function Onboarding(props: Props) {

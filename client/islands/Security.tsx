@@ -4,7 +4,7 @@ import { EnableMultiUser } from "../features/admin/security/EnableMultiUser.tsx"
 import { PasswordProtection } from "../features/admin/security/PasswordProtection.tsx";
 import { SettingsPage } from "../features/settings/SettingsPage.tsx";
 
-/** /settings/security: the instance password and multi-user mode (spec 01 §6, §7.1). */
+/** /settings/security: the instance password and multi-user mode. */
 export default function Security() {
   const { t } = useTranslation();
   return (

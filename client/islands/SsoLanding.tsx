@@ -8,7 +8,7 @@ import { clearSession, storeSession } from "../lib/auth.ts";
 
 type Props = { token: string | null; redirectTo: string };
 
-/** /sso/simple (spec 01 §2.4): signs in with a one-time token, then goes to redirectTo. */
+/** /sso/simple: signs in with a one-time token, then goes to redirectTo. */
 export default function SsoLanding({ token, redirectTo }: Props) {
   const { t } = useTranslation();
   const [error, setError] = useState<string | null>(token ? null : t("sso.noToken"));

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { Bounce, ToastContainer } from "react-toastify";
 import { TOAST_AUTO_CLOSE_MS } from "../lib/toast.ts";
 
-/** The one toast area of the page: bottom-centre, 5000 ms, light or dark as the system (spec 01 §9). */
+/** The one toast area of the page: bottom-centre, 5000 ms, light or dark as the system. */
 export default function Toaster() {
   const [theme, setTheme] = useState<"light" | "dark">("light");
   useEffect(() => {

@@ -3,7 +3,7 @@ import { SingleUserNotice } from "../features/admin/SingleUserNotice.tsx";
 import { UsersScreen } from "../features/admin/users/UsersScreen.tsx";
 import { SettingsPage } from "../features/settings/SettingsPage.tsx";
 
-/** /settings/users: the accounts of a multi-user instance (spec 01 §6). */
+/** /settings/users: the accounts of a multi-user instance. */
 export default function Users() {
   const { t } = useTranslation();
   return (

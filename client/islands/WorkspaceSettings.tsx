@@ -15,7 +15,7 @@ import { api, ApiError } from "../lib/api.ts";
 type Props = { slug: string; tab: string };
 
 /**
- * /workspace/{slug}/settings/{tab}: the five tabs of spec 01 §2.7, each a form that saves through
+ * /workspace/{slug}/settings/{tab}: the five tabs (shared/routes.ts), each a form that saves through
  * `POST /workspace/:slug/update` (the page guard lets only admins and managers in).
  */
 export default function WorkspaceSettings({ slug, tab }: Props) {

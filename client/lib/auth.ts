@@ -5,14 +5,17 @@ import { fetchSetup } from "../features/settings/setup.ts";
 import { api, ApiError } from "./api.ts";
 import { localStore, STORAGE_KEYS } from "./storage.ts";
 
-/** The stored session is trusted for 5 minutes after its last check (spec 01 §4, §9). */
+/** The stored session is trusted for 5 minutes after its last check. */
 export const AUTH_RECHECK_MS = 5 * 60 * 1000;
 
 /** The user kept in storage: what the guards and the account menu read; other profile fields pass through. */
 export const StoredUser = User.pick({ id: true, username: true, role: true }).loose();
 export type StoredUser = z.infer<typeof StoredUser>;
 
-/** The outcome of the auth check of spec 01 §4 (the spinner covers the fourth state, unknown). */
+/**
+ * The outcome of the auth check (docs/api-compat.md#client-behaviour); the spinner covers the fourth state,
+ * unknown.
+ */
 export type AuthDecision =
   | { state: "authenticated"; multiUser: boolean; user: StoredUser | null }
   | { state: "unauthenticated" }
@@ -38,7 +41,7 @@ export function readSession(store: Storage | null = localStore()): StoredSession
   return { token, user, checkedAt: Number.isFinite(checkedAt) ? checkedAt : null };
 }
 
-/** Stores a session: the token, the user in multi-user mode, and the time of this auth check (spec 01 §4). */
+/** Stores a session: the token, the user in multi-user mode, and the time of this auth check. */
 export function storeSession(
   session: { token: string; user?: StoredUser | null },
   store: Storage | null = localStore(),
@@ -57,14 +60,17 @@ export function updateStoredUser(changes: Partial<StoredUser>, store: Storage | 
   if (store && user) store.setItem(STORAGE_KEYS.user, JSON.stringify({ ...user, ...changes }));
 }
 
-/** Forgets the stored user, token and auth timestamp (spec 01 §4). */
+/** Forgets the stored user, token and auth timestamp. */
 export function clearSession(store: Storage | null = localStore()) {
   store?.removeItem(STORAGE_KEYS.user);
   store?.removeItem(STORAGE_KEYS.token);
   store?.removeItem(STORAGE_KEYS.authTimestamp);
 }
 
-/** Whether a page of this guard level lets this authenticated visitor in (spec 01 §2.2). */
+/**
+ * Whether a page of this guard level lets this authenticated visitor in
+ * (docs/api-compat.md#page-routes-and-page-guards).
+ */
 export function guardAllows(guard: Guard, multiUser: boolean, user: StoredUser | null): boolean {
   if (guard === "public" || guard === "any" || !multiUser) return true;
   if (guard === "admin") return user?.role === "admin";
@@ -110,7 +116,7 @@ export const browserEnvironment = (): AuthEnvironment => ({
 });
 
 /**
- * Decides whether the visitor is signed in (spec 01 §2.2, §4). An open single-user instance lets everyone in,
+ * Decides whether the visitor is signed in. An open single-user instance lets everyone in,
  * or sends them to onboarding while no language model or vector database is set. Otherwise the stored session
  * is trusted for 5 minutes after its last check, then checked again (with the user refreshed in multi-user mode);
  * a missing or refused session is cleared. Throws when the server cannot be asked.

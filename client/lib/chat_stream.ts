@@ -4,7 +4,7 @@ import { ChatFrame, Source } from "../../shared/api/chat.ts";
 import { API_BASE, authHeaders } from "./api.ts";
 import { t } from "./i18n.ts";
 
-/** Agent hand-off status (api-contract.md §7.2): a whole, closed message. */
+/** Agent hand-off status: a whole, closed message. */
 const StatusResponse = z.object({
   type: z.literal("statusResponse"),
   id: z.string().optional(),
@@ -18,12 +18,15 @@ const AgentInit = z.object({
   type: z.literal("agentInitWebsocketConnection"),
   websocketUUID: z.string(),
 });
-/** The frame without a type that follows the first answer of a thread (api-contract.md §5.3). */
+/** The frame without a type that follows the first answer of a thread. */
 const RenameThread = z.object({
   action: z.literal("rename_thread"),
   thread: z.object({ slug: z.string(), name: z.string() }),
 });
-/** Whole-message frames of other servers that carry only `id` or only `uuid` (quirk 4 of api-contract.md §16). */
+/**
+ * Whole-message frames of other servers that carry only `id` or only `uuid`
+ * (docs/api-compat.md#chat-stream-frames).
+ */
 const LooseSingle = z.object({
   type: z.enum(["textResponse", "abort"]),
   id: z.string().optional(),
@@ -42,8 +45,8 @@ export type RenameThreadEvent = {
 };
 
 /**
- * A frame of the chat stream (spec 01 §4); `reset_chat` comes as the `action` of a `textResponse`. Frames this
- * client does not know are passed on as `{type: "unknown"}`.
+ * A frame of the chat stream (docs/api-compat.md#chat-stream-frames); `reset_chat` comes as the `action` of a
+ * `textResponse`. Frames this client does not know are passed on as `{type: "unknown"}`.
  */
 export type StreamEvent =
   | ChatFrame
@@ -98,8 +101,8 @@ export function toStreamEvent(data: unknown): StreamEvent {
 }
 
 /**
- * POSTs a message and reports each SSE frame. Failures become an `abort` event with the texts of spec 01 §8;
- * aborting `signal` (the stop button) ends quietly.
+ * POSTs a message and reports each SSE frame. Failures become an `abort` event with the texts of
+ * docs/api-compat.md#client-behaviour; aborting `signal` (the stop button) ends quietly.
  */
 export async function streamChat(
   path: string,

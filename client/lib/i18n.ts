@@ -3,7 +3,7 @@ import LanguageDetector, { type DetectorOptions } from "i18next-browser-language
 import { initReactI18next } from "react-i18next";
 import en from "../locales/en.json" with { type: "json" };
 
-/** Spec 01 §9: where the visitor's language is looked for, in this order. */
+/** Where the visitor's language is looked for, in this order. */
 export const DETECTION_ORDER = [
   "querystring",
   "cookie",
@@ -13,11 +13,11 @@ export const DETECTION_ORDER = [
   "htmlTag",
 ] as const;
 
-/** English is the only language (spec 01 §1); every UI string lives in locales/en.json. */
+/** English is the only language; every UI string lives in locales/en.json. */
 export const SUPPORTED_LANGUAGES = ["en"] as const;
 
 /**
- * The i18next options. In the browser the language is detected (spec 01 §9), which can only ever settle on a
+ * The i18next options. In the browser the language is detected, which can only ever settle on a
  * supported language, English; the server renders English outright, so hydration always matches.
  */
 export function i18nOptions(inBrowser: boolean): InitOptions & { detection?: DetectorOptions } {
@@ -31,7 +31,8 @@ export function i18nOptions(inBrowser: boolean): InitOptions & { detection?: Det
     returnNull: false,
   };
   if (!inBrowser) return { ...common, lng: "en" };
-  // Nothing is cached: the stored items are those of spec 01 §9, and the language is not one of them.
+  // Nothing is cached: the stored items are those of docs/api-compat.md#client-behaviour, and the language is
+  // not one of them.
   return { ...common, detection: { order: [...DETECTION_ORDER], caches: [] } };
 }
 

@@ -26,7 +26,7 @@ function sessionEnded() {
 }
 
 /**
- * Runs the auth check of a guarded page (spec 01 §2.2). auth.css hides the server-rendered page and shows a spinner
+ * Runs the auth check of a guarded page. auth.css hides the server-rendered page and shows a spinner
  * until `<html data-auth="ok">`; a visitor who may not stay is sent to the login, onboarding or home. When the
  * server cannot be asked, the page shows anyway with the problem, rather than a spinner forever.
  */

@@ -1,9 +1,9 @@
-/** Browser storage keys, prefixed with the product's name (spec 01 §3). */
+/** Browser storage keys, prefixed with the product's name (docs/api-compat.md#client-behaviour). */
 export const STORAGE_KEYS = {
   user: "lectern_user",
   token: "lectern_authToken",
   authTimestamp: "lectern_authTimestamp",
-  /** Kept only between the recovery form and the reset form of the login screen (spec 01 §3). */
+  /** Kept only between the recovery form and the reset form of the login screen. */
   resetToken: "lectern_resetToken",
 } as const;
 

@@ -1,9 +1,9 @@
 import { type Id, toast as toastify, type ToastOptions } from "react-toastify";
 
-/** How long a toast stays (spec 01 §9); loading toasts stay until they are changed. */
+/** How long a toast stays; loading toasts stay until they are changed. */
 export const TOAST_AUTO_CLOSE_MS = 5000;
 
-/** Toasts of spec 01 §9: bottom-centre, 5000 ms (set on the Toaster island); loading toasts stay. */
+/** Toasts: bottom-centre, 5000 ms (set on the Toaster island); loading toasts stay. */
 export const toast = {
   success: (message: string, options?: ToastOptions) => toastify.success(message, options),
   error: (message: string, options?: ToastOptions) => toastify.error(message, options),

@@ -4,7 +4,7 @@ import { users } from "./users.ts";
 import { workspaces, workspaceThreads } from "./workspaces.ts";
 
 /**
- * A file attached in the chat (api-contract.md §3 `workspace_parsed_files`): parsed, not embedded, and kept for
+ * A file attached in the chat (`workspace_parsed_files`): parsed, not embedded, and kept for
  * one user's thread (or the default thread) of a workspace. Its text is the JSON file `filename` under
  * `STORAGE_DIR/direct-uploads/`; `metadata` is that document's JSON without the text.
  */

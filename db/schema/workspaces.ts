@@ -20,7 +20,7 @@ export const workspaces = sqliteTable("workspaces", {
   agentModel: text("agent_model"),
   queryRefusalResponse: text("query_refusal_response"),
   vectorSearchMode: text("vector_search_mode").notNull().default("default"),
-  /** Vector search fused with full-text (BM25) search; a workspace can turn it off (decisions.md). */
+  /** Vector search fused with full-text (BM25) search; a workspace can turn it off. */
   hybridSearch: integer("hybrid_search", { mode: "boolean" }).notNull().default(true),
   createdAt: timestamp("created_at"),
   lastUpdatedAt: timestamp("last_updated_at"),
@@ -40,7 +40,7 @@ export const workspaceChats = sqliteTable("workspace_chats", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   workspaceId: integer("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
   prompt: text("prompt").notNull(),
-  /** JSON: { text, sources, type, attachments, metrics } as api-contract.md §7.4. */
+  /** JSON: { text, sources, type, attachments, metrics } (docs/api-compat.md#stored-chat). */
   response: text("response").notNull(),
   include: integer("include", { mode: "boolean" }).notNull().default(true),
   userId: integer("user_id").references(() => users.id, { onDelete: "cascade" }),

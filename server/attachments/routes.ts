@@ -18,7 +18,7 @@ import {
 } from "./service.ts";
 
 /**
- * Files attached in the chat (api-contract.md §5.2 parsed files; docs/api-compat.md, "Calls issue 14 must add"
+ * Files attached in the chat (parsed files; docs/api-compat.md, "Calls issue 14 must add"
  * 1-4): parsed and kept for the caller's thread, listed, removed, or embedded into the workspace. Any member of
  * the workspace may attach; each sees and removes only their own files; embedding them is for admins and
  * managers, as embedding any document is.

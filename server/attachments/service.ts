@@ -284,7 +284,7 @@ export async function embedAttached(
 }
 
 /**
- * The attached files' texts for a message's context (api-contract.md §8.4 step 3), oldest first, added while
+ * The attached files' texts for a message's context, oldest first, added while
  * the running token estimate (`used` so far, the pinned documents') is under the context window; the file
  * that crosses it is still included. Each comes with its citation, as pinned documents do.
  */

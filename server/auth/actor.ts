@@ -4,7 +4,7 @@ import type { Role } from "../../shared/roles.ts";
 export interface Actor {
   /** Null in single-user mode, where there are no accounts. */
   userId: number | null;
-  /** In single-user mode the visitor can do everything an admin can (spec 01 §2.2). */
+  /** In single-user mode the visitor can do everything an admin can. */
   role: Role;
   multiUser: boolean;
 }

@@ -3,7 +3,7 @@ import type { User } from "../../shared/api/auth.ts";
 
 export type UserRow = typeof users.$inferSelect;
 
-/** A user without the password hash or the token version (api-contract.md §2.2). */
+/** A user without the password hash or the token version (docs/api-compat.md#login-and-sessions). */
 export function presentUser(row: UserRow): User {
   return {
     id: row.id,

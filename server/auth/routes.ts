@@ -22,7 +22,7 @@ import {
 const loginBody = (message: string) => ({ user: null, valid: false, token: null, message });
 const resultBody = (message: string) => ({ success: false, error: message, message });
 
-/** Sign-in calls that need no session (spec 01 §7.1). */
+/** Sign-in calls that need no session. */
 export function publicAuthRoutes(deps: Deps) {
   return new Hono<AppEnv>()
     .post("/request-token", async (c) => {

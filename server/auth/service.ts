@@ -53,7 +53,7 @@ function throttle(windows: { retryAfter(key: string): number }[], keys: string[]
   return Math.max(...windows.map((window, index) => window.retryAfter(keys[index])));
 }
 
-/** `POST /api/request-token` in multi-user mode (api-contract.md §2.2; statuses per decisions.md). */
+/** `POST /api/request-token` in multi-user mode (docs/api-compat.md#login-and-sessions). */
 export async function loginWithAccount(
   deps: Deps,
   input: { username?: unknown; password?: unknown },
@@ -320,7 +320,7 @@ export async function issueSsoToken(
   return { token, loginPath: `/sso/simple?token=${encodeURIComponent(token)}` };
 }
 
-/** Redeems a single-use SSO token: found once, then gone, whatever the outcome (api-contract.md §2.8). */
+/** Redeems a single-use SSO token: found once, then gone, whatever the outcome. */
 export async function redeemSsoToken(deps: Deps, token: string): Promise<LoginAnswer> {
   if (!ssoAvailable(deps)) {
     throw new AppError("forbidden", "Simple SSO is not enabled on this instance.");

@@ -21,7 +21,7 @@ async function scopeOf(deps: Deps, c: Context<AppEnv>) {
   return { workspace, workspaceId: workspace.id, threadId: thread?.id ?? null, actor: c.var.actor };
 }
 
-/** Editing, regenerating, deleting and rating chats (spec 01 §7.3, api-contract.md §5.2-5.3). */
+/** Editing, regenerating, deleting and rating chats (docs/api-compat.md#workspace-and-thread-calls). */
 export function chatActionRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
   for (const prefix of ["/workspace/:slug", "/workspace/:slug/thread/:threadSlug"]) {

@@ -5,9 +5,9 @@ export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
 const DATA_URL = /^data:(image\/(?:png|jpeg|webp|gif));base64,([A-Za-z0-9+/]+={0,2})$/;
 
 /**
- * The images of a chat request (`attachments: [{name, mime, contentString}]`, api-contract.md §6), checked:
- * at most 5 PNG, JPEG, WebP or GIF data URLs of at most 10 MB each. Returns the images or a message saying
- * what is wrong.
+ * The images of a chat request (`attachments: [{name, mime, contentString}]`,
+ * docs/api-compat.md#chat-request-body), checked: at most 5 PNG, JPEG, WebP or GIF data URLs of at most 10 MB
+ * each. Returns the images or a message saying what is wrong.
  */
 export function parseAttachments(value: unknown): { images: ImageInput[] } | { error: string } {
   if (value === undefined || value === null) return { images: [] };

@@ -1,6 +1,6 @@
 import type { Metrics, Source } from "../../shared/api/chat.ts";
 
-/** The SSE frames of api-contract.md §7.2, field order as the reference writes them. */
+/** The SSE frames of docs/api-compat.md#chat-stream-frames, field order as the reference writes them. */
 export const frames = {
   chunk: (uuid: string, text: string) => ({
     uuid,
@@ -26,7 +26,7 @@ export const frames = {
     chatId,
     metrics,
   }),
-  /** Single-message frames carry both `id` and `uuid` (decisions.md). */
+  /** Single-message frames carry both `id` and `uuid` (same value), so clients keyed on either work. */
   abort: (id: string, error: string) => ({
     id,
     uuid: id,
@@ -46,7 +46,7 @@ export const frames = {
     error: null,
     chatId,
   }),
-  /** The answer to `/reset` (api-contract.md §7.3 sequence 8). */
+  /** The answer to `/reset`. */
   resetChat: (id: string) => ({
     id,
     uuid: id,
@@ -57,7 +57,7 @@ export const frames = {
     error: false as const,
     action: "reset_chat" as const,
   }),
-  /** A thread took the name of its first message; this frame has no type (api-contract.md §5.3). */
+  /** A thread took the name of its first message; this frame has no type. */
   renameThread: (slug: string, name: string) => ({
     action: "rename_thread" as const,
     thread: { slug, name },

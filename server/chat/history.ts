@@ -4,7 +4,7 @@ import type { HistoryEntry, Metrics, Source } from "../../shared/api/chat.ts";
 import type { Actor } from "../auth/actor.ts";
 import type { Deps } from "../deps.ts";
 
-/** The JSON kept in `workspace_chats.response` (api-contract.md §7.4). */
+/** The JSON kept in `workspace_chats.response` (docs/api-compat.md#stored-chat). */
 export interface StoredResponse {
   text: string;
   sources: Source[];
@@ -47,7 +47,9 @@ export function parseResponse(row: ChatRow): StoredResponse | null {
   }
 }
 
-/** The last `limit` visible chats, oldest first; a limit of 0 means no history (decisions.md). */
+/**
+ * The last `limit` visible chats, oldest first; a limit of 0 means no history (the reference's 0 means 20).
+ */
 export async function recentChats(deps: Deps, scope: ChatScope, limit: number): Promise<ChatRow[]> {
   if (limit <= 0) return [];
   const rows = await deps.db.select().from(workspaceChats).where(scopeFilter(scope))
@@ -55,7 +57,10 @@ export async function recentChats(deps: Deps, scope: ChatScope, limit: number): 
   return rows.reverse();
 }
 
-/** `GET …/chats`: every visible chat as a user entry and an assistant entry (api-contract.md §5.4). */
+/**
+ * `GET …/chats`: every visible chat as a user entry and an assistant entry
+ * (docs/api-compat.md#chat-history-shape).
+ */
 export async function historyOf(deps: Deps, scope: ChatScope): Promise<HistoryEntry[]> {
   const rows = await deps.db.select().from(workspaceChats).where(scopeFilter(scope)).orderBy(
     asc(workspaceChats.id),
@@ -81,7 +86,7 @@ export async function historyOf(deps: Deps, scope: ChatScope): Promise<HistoryEn
       sentAt,
       feedbackScore: row.feedbackScore,
       metrics: response.metrics ?? {},
-      // Only when true, so complete answers keep the reference's exact shape (api-contract.md §5.4).
+      // Only when true, so complete answers keep the reference's exact shape.
       ...(response.stopped ? { stopped: true as const } : {}),
     });
   }
@@ -106,7 +111,7 @@ export async function saveChat(
   return row.id;
 }
 
-/** Chats a user sent in the last 24 hours, for the daily message limit (api-contract.md §2.6). */
+/** Chats a user sent in the last 24 hours, for the daily message limit. */
 export async function chatsInLastDay(deps: Deps, userId: number): Promise<number> {
   const [row] = await deps.db.select({ value: count() }).from(workspaceChats).where(
     and(

@@ -42,7 +42,10 @@ export function expandVariables(template: string, variables: PromptVariables): s
   );
 }
 
-/** The system message: the workspace prompt, then each context text (api-contract.md §8.4 step 7). */
+/**
+ * The system message: the workspace prompt, then each context text
+ * (docs/api-compat.md#prompt-assembly-and-fitting).
+ */
 export function systemMessage(prompt: string, contextTexts: string[]): string {
   if (contextTexts.length === 0) return prompt;
   const blocks = contextTexts.map((text, index) =>
@@ -90,8 +93,8 @@ export function countMessageTokens(messages: ChatMessage[], count: (text: string
 }
 
 /**
- * Makes the prompt fit the context window with room for the answer, and never fails (api-contract.md §8.4
- * step 8): the oldest history turns go first, then the lowest-ranked context, then the middle of the system
+ * Makes the prompt fit the context window with room for the answer, and never fails:
+ * the oldest history turns go first, then the lowest-ranked context, then the middle of the system
  * prompt (down to 15 % of the window) and, last, the middle of the message itself.
  */
 export async function fitPrompt(

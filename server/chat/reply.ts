@@ -27,10 +27,10 @@ export interface ReplyInput {
   attachments?: ImageInput[];
 }
 
-/** `/reset` at the start of a message, in any case (api-contract.md §7.3 sequence 8). */
+/** `/reset` at the start of a message, in any case (docs/api-compat.md#chat-stream-sequences). */
 const RESET = /^\/reset(\s|$)/i;
 
-/** The user's daily limit when they reached it; admins have none (api-contract.md §2.6). */
+/** The user's daily limit when they reached it; admins have none. */
 async function dailyQuotaReached(deps: Deps, actor: Actor): Promise<number | null> {
   if (!actor.multiUser || actor.userId === null || actor.role === "admin") return null;
   const user = await findUserById(deps, actor.userId);
@@ -64,9 +64,10 @@ function metricsOf(
 }
 
 /**
- * One answer as SSE frames (api-contract.md §7.3): retrieval, prompt, streamed tokens, the closing chunk with
- * citations, the saved chat and `finalizeResponseStream`. Failures become an `abort` frame with the provider's
- * message. When `signal` aborts (the client left, or shutdown) the text so far is saved and nothing more is sent.
+ * One answer as SSE frames (docs/api-compat.md#chat-stream-sequences): retrieval, prompt, streamed tokens,
+ * the closing chunk with citations, the saved chat and `finalizeResponseStream`. Failures become an `abort`
+ * frame with the provider's message. When `signal` aborts (the client left, or shutdown) the text so far is
+ * saved and nothing more is sent.
  */
 export async function* streamReply(
   deps: Deps,
@@ -92,7 +93,7 @@ export async function* streamReply(
     yield frames.resetChat(uuid);
     return;
   }
-  // The stored prompt stays as typed; retrieval and the model see the presets expanded (api-contract.md §7.4).
+  // The stored prompt stays as typed; retrieval and the model see the presets expanded.
   const expanded = expandPresets(message, await listPresets(deps, input.actor));
 
   let model: ChatModel;
@@ -214,7 +215,7 @@ export async function* streamReply(
       const chatId = text ? await save(metrics) : undefined;
       settled = true;
       yield frames.abort(uuid, messageOf(error));
-      // Before the first token the abort alone ends the answer; after it, finalize follows (§7.3 4 and 5).
+      // Before the first token the abort alone ends the answer; after it, finalize follows.
       if (text) yield frames.finalize(uuid, chatId, metrics);
       return;
     }
@@ -229,7 +230,7 @@ export async function* streamReply(
       if (renamed) yield frames.renameThread(renamed.slug, renamed.name);
     }
   } finally {
-    // The client left (or the server is stopping) mid-answer: keep what was generated (decisions.md).
+    // The client left (or the server is stopping) mid-answer: keep what was generated.
     if (!settled && text) {
       await save(finish(), true).catch((error) =>
         deps.log.error("Cannot save the partial answer", {
@@ -288,7 +289,7 @@ async function* withinTimeout<T>(
   }
 }
 
-/** Images kept with an earlier chat, re-sent to vision models with the history (api-contract.md §8.4 step 7). */
+/** Images kept with an earlier chat, re-sent to vision models with the history. */
 function imagesOf(attachments: unknown[] | undefined): ImageInput[] | undefined {
   const images = (attachments ?? []).filter((item): item is ImageInput =>
     typeof item === "object" && item !== null && typeof (item as ImageInput).dataUrl === "string"

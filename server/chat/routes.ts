@@ -12,7 +12,7 @@ import { historyOf } from "./history.ts";
 import { streamReply } from "./reply.ts";
 import { parseAttachments } from "./attachments.ts";
 
-/** The 400/404 answers of stream-chat are abort JSON, not SSE (api-contract.md §6). */
+/** The 400/404 answers of stream-chat are abort JSON, not SSE (docs/api-compat.md#chat-request-body). */
 const abortBody = (message: string) => frames.abort(crypto.randomUUID(), message);
 
 /** `POST …/stream-chat` for the default thread (`threadSlug` null) or a named thread. */
@@ -56,7 +56,7 @@ export async function streamChatResponse(deps: Deps, c: Context<AppEnv>, threadS
   );
 }
 
-/** Chat calls of the default thread (spec 01 §7.3). */
+/** Chat calls of the default thread. */
 export function chatRoutes(deps: Deps) {
   return new Hono<AppEnv>()
     .get("/workspace/:slug/chats", async (c) => {

@@ -1,7 +1,10 @@
 import { LABELS } from "../settings/service.ts";
 
 export interface SplitOptions {
-  /** Characters; the embedder's maximum wins over a larger setting (api-contract.md §8.3). */
+  /**
+   * Characters; the embedder's maximum wins over a larger setting
+   * (docs/api-compat.md#splitting-and-chunk-headers).
+   */
   chunkSize: number;
   chunkOverlap: number;
 }
@@ -73,7 +76,10 @@ export interface ChunkHeaderFields {
   chunkSource?: string;
 }
 
-/** The metadata header each chunk carries into the embedder and the prompt (api-contract.md §8.3). */
+/**
+ * The metadata header each chunk carries into the embedder and the prompt
+ * (docs/api-compat.md#splitting-and-chunk-headers).
+ */
 export function chunkHeader(document: ChunkHeaderFields): string {
   const source = document.chunkSource ?? "";
   const sourceLine = source.startsWith("link://") || source.startsWith("youtube://")

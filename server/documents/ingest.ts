@@ -53,9 +53,10 @@ export async function embedInBatches(
 export type ChunkProgress = (processed: number, total: number) => void;
 
 /**
- * A document's chunks as `embedder` embeds them (api-contract.md §8.3: the metadata header, then the chunk; each
- * with the page it starts on). They come from the vector cache when it holds this document, text, embedder
- * and splitter settings; otherwise the text is split, embedded and the result cached.
+ * A document's chunks as `embedder` embeds them (docs/api-compat.md#splitting-and-chunk-headers: the metadata
+ * header, then the chunk; each with the page it starts on). They come from the vector cache when it holds
+ * this document, text, embedder and splitter settings; otherwise the text is split, embedded and the result
+ * cached.
  */
 export async function embeddedChunks(
   deps: Deps,
@@ -102,10 +103,11 @@ export interface EmbedOutcome {
 }
 
 /**
- * Splits, embeds and stores each document in the workspace (api-contract.md §8.5) with the active embedder;
- * one failure never stops the rest. A re-embedding job in progress picks the new documents up before it
- * switches, and a switch waits for this to end. Each step is reported to the workspace's embedding progress
- * (`embed-progress`), where a document still queued can be taken out (`embed-queue`).
+ * Splits, embeds and stores each document in the workspace
+ * (docs/api-compat.md#embedding-documents-into-a-workspace) with the active embedder; one failure never stops
+ * the rest. A re-embedding job in progress picks the new documents up before it switches, and a switch waits
+ * for this to end. Each step is reported to the workspace's embedding progress (`embed-progress`), where a
+ * document still queued can be taken out (`embed-queue`).
  */
 export async function addDocuments(
   deps: Deps,
@@ -232,7 +234,7 @@ function activeOrNull(deps: Deps): Embedder | null {
 
 /**
  * Drops a document's vector cache entries (for the active embedder and a job's new one), for callers that
- * delete the document itself (api-contract.md §4 remove-document).
+ * delete the document itself (`remove-document`).
  */
 export async function forgetCachedDocument(deps: Deps, location: string): Promise<void> {
   const fingerprints = [activeOrNull(deps), deps.providers.targetEmbedder()]

@@ -292,7 +292,7 @@ async function unembedEverywhere(deps: Deps, locations: string[]): Promise<void>
 }
 
 /**
- * Removes documents system-wide (api-contract.md §4 `remove-document`). The order keeps every listed or embedded
+ * Removes documents system-wide (`remove-document`). The order keeps every listed or embedded
  * document readable should the server stop half-way: out of the workspaces first, then out of the index, and
  * only then the files (JSON, original upload, vector cache). Documents embedded again meanwhile are taken out
  * once more at the end. Returns how many index rows were removed.

@@ -18,7 +18,7 @@ export interface SeedOptions {
 }
 
 /**
- * Stores documents the way an upload does (JSON of api-contract.md §8.1, original upload, index row), without
+ * Stores documents the way an upload does (document JSON, original upload, index row), without
  * parsing, for tests and benchmarks of the document store. Rows go in one batched insert.
  */
 export async function seedDocuments(

@@ -55,8 +55,9 @@ function pageOptions(query: (name: string) => string | undefined): PageOptions {
 }
 
 /**
- * The document store calls of the document manager (api-contract.md §4, §5.2): listing folders and pages of
- * documents, removing and moving them, and pinning or watching them in a workspace. Admins and managers only.
+ * The document store calls of the document manager (docs/api-compat.md#system-and-document-calls): listing
+ * folders and pages of documents, removing and moving them, and pinning or watching them in a workspace.
+ * Admins and managers only.
  */
 export function libraryRoutes(deps: Deps) {
   const manage = requirePermission("documents:manage");

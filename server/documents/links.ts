@@ -17,7 +17,7 @@ const USER_AGENT =
 export type LinkDeps = Pick<Deps, "config" | "log" | "linkFetch">;
 
 export interface LinkDocument {
-  /** The normalised link (api-contract.md §12: `https://` added when there is no scheme, no trailing `/`). */
+  /** The normalised link (`https://` added when there is no scheme, no trailing `/`). */
   url: string;
   /** `page`: HTML made readable; `file`: a document type served as a file (PDF, DOCX …). */
   kind: "page" | "file";
@@ -53,7 +53,7 @@ export function linkText(url: URL): string {
   return url.href.replace(/\/$/, "");
 }
 
-/** `example.com_docs_page` for `https://example.com/docs/page/` (api-contract.md §8.1, link documents). */
+/** `example.com_docs_page` for `https://example.com/docs/page/` (docs/api-compat.md#link-documents). */
 export function linkSlug(url: URL): string {
   const path = decodeURIComponentSafe(url.pathname).replace(/\/+$/, "").replace(/\//g, "_");
   return documentFileStem(`${url.hostname}${path}`).replace(/[_.-]+$/, "") || "link";
@@ -177,7 +177,7 @@ export async function fetchLinkDocument(deps: LinkDeps, rawLink: string): Promis
   return { url: link, kind, title, pageTitle: parsed.innerTitle ?? null, parsed };
 }
 
-/** Stores a fetched link as a document with the link fields of api-contract.md §8.1. */
+/** Stores a fetched link as a document with the link fields of docs/api-compat.md#document-json. */
 export function saveLinkDocument(
   deps: Pick<Deps, "documents">,
   fetched: LinkDocument,

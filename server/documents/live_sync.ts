@@ -75,7 +75,7 @@ function plural(count: number, one: string, many: string): string {
 }
 
 /**
- * Live document sync (spec 02, beta features): watched link documents are fetched again once stale and, when
+ * Live document sync (a beta feature): watched link documents are fetched again once stale and, when
  * their text changed, rewritten in place and embedded again in every workspace that holds them. One document
  * at a time; the timer only ticks while the `experimental_live_file_sync` setting is `enabled`.
  *

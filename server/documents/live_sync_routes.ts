@@ -16,7 +16,7 @@ function queueIdOf(text: string): number {
 }
 
 /**
- * Live document sync, a beta feature (spec 02 §2, §7; api-contract.md §3 `experimental_live_file_sync`): the
+ * Live document sync, a beta feature (setting `experimental_live_file_sync`): the
  * switch, the watched documents with their latest runs, and per queue a sync now and an end of the watch.
  * Admins and managers only.
  */

@@ -1,5 +1,5 @@
-// Parsing runs in a child process of its own (decisions.md: "parsing of one file is bounded in time and
-// memory"): a hostile or huge file can only take that process down, never stall or exhaust the server.
+// Parsing runs in a child process of its own (parsing of one file is bounded in time and
+// memory): a hostile or huge file can only take that process down, never stall or exhaust the server.
 // The child is this same program with the arguments `parse-worker <request JSON>`; it reads the file's bytes on
 // stdin and writes one JSON result on stdout.
 import { workerCommand } from "../worker_command.ts";

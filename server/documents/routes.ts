@@ -110,7 +110,7 @@ async function receiveUpload(
   }
 }
 
-/** Document calls under `/api/workspace/:slug` (spec 01 §7.2). */
+/** Document calls under `/api/workspace/:slug`. */
 export function documentRoutes(deps: Deps) {
   const limit = uploadLimit(
     deps.config.maxUploadBytes,

@@ -10,7 +10,7 @@ import { estimateTokens } from "./tokens.ts";
 
 export const DEFAULT_FOLDER = "custom-documents";
 
-/** The document JSON of api-contract.md §8.1. */
+/** The document JSON of docs/api-compat.md#document-json. */
 export interface DocumentJson {
   id: string;
   url: string;
@@ -32,7 +32,7 @@ export interface DocumentJson {
 
 export type DocumentMetadata = Omit<DocumentJson, "pageContent">;
 
-/** `wordCount` as the reference counts it (api-contract.md §8.1): pieces between single spaces. */
+/** `wordCount` as the reference counts it: pieces between single spaces. */
 export function wordCount(text: string): number {
   return text.split(" ").length;
 }
@@ -81,7 +81,7 @@ export interface NewDocument {
   sourceUrl?: string;
 }
 
-/** The upload of earlier versions: a text file with the text defaults of api-contract.md §8.1. */
+/** The upload of earlier versions: a text file with the text defaults of docs/api-compat.md#document-json. */
 export interface NewTextDocument {
   originalName: string;
   text: string;
@@ -103,7 +103,7 @@ export class DocumentStore {
   }
 
   /**
-   * Writes the document JSON of api-contract.md §8.1 under a generated name, and its index row; returns the
+   * Writes the document JSON under a generated name, and its index row; returns the
    * picker fields plus `location`.
    */
   async save(input: NewDocument): Promise<StoredDocument> {

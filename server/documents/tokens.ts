@@ -50,7 +50,7 @@ export async function truncateMiddle(text: string, maxTokens: number): Promise<s
 }
 
 /**
- * The document's `token_count_estimate` (api-contract.md §8.1): an exact count for short texts, and
+ * The document's `token_count_estimate`: an exact count for short texts, and
  * `ceil(length / 8)` from 5120 characters on, where counting would cost more than it tells.
  */
 export async function estimateTokens(text: string): Promise<number> {

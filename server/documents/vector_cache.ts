@@ -107,7 +107,7 @@ export class VectorCache {
     await writeFileAtomic(this.fileFor(key.docpath, key.fingerprint), JSON.stringify(file));
   }
 
-  /** Drops a document's entries for the given embedders (a removed document, api-contract.md §4). */
+  /** Drops a document's entries for the given embedders (a removed document). */
   async forget(docpath: string, fingerprints: string[]): Promise<void> {
     for (const fingerprint of new Set(fingerprints)) {
       await Deno.remove(this.fileFor(docpath, fingerprint)).catch(() => {});
@@ -126,7 +126,7 @@ export class VectorCache {
     return false;
   }
 
-  /** Empties the cache (the text splitter settings changed, api-contract.md §8.2). */
+  /** Empties the cache (the text splitter settings changed). */
   async purge(): Promise<number> {
     let removed = 0;
     try {

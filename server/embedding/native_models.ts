@@ -1,6 +1,6 @@
 import { NATIVE_EMBEDDING_MODELS, NATIVE_LEXICAL_MODEL } from "../../shared/providers/embedder_catalog.ts";
 
-/** A native model as `custom-models` lists it for `{"provider":"native-embedder"}` (api-contract.md §9.3). */
+/** A native model as `custom-models` lists it for `{"provider":"native-embedder"}`. */
 export interface NativeEmbedderModelInfo {
   id: string;
   name: string;

@@ -1,6 +1,6 @@
 /**
  * Per-workspace progress of documents being embedded into a workspace, as the reference's web client reads it
- * from `GET /api/workspace/:slug/embed-progress` (api-contract.md §5.2; docs/api-compat.md, "Calls issue 14 must
+ * from `GET /api/workspace/:slug/embed-progress` (docs/api-compat.md, "Calls issue 14 must
  * add" 5). `filename` is the document's location (`folder/file.json`), the value `update-embeddings` takes.
  */
 export type WorkspaceEmbedFrame =

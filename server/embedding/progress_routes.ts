@@ -8,8 +8,8 @@ import { fail } from "../errors.ts";
 import { requireWorkspace } from "../workspaces/service.ts";
 
 /**
- * A workspace's embedding progress as the reference's document manager reads it (api-contract.md §5.2
- * embed-progress and embed-queue): an SSE stream of `batch_starting`, `doc_starting`, `chunk_progress`,
+ * A workspace's embedding progress as the reference's document manager reads it
+ * (embed-progress and embed-queue): an SSE stream of `batch_starting`, `doc_starting`, `chunk_progress`,
  * `doc_complete`, `doc_failed`, `file_removed` and `all_complete` frames, and the removal of a document still
  * waiting in the queue. Admins and managers, as embedding is.
  */

@@ -72,12 +72,12 @@ function configuredMaximum(deps: Deps): number {
 
 /**
  * Embedder calls: the re-embedding job and its progress, the native models, and the text splitter preferences
- * (api-contract.md §10 system-preferences; mounted before the admin routes so a single-user instance has them).
+ * (the admin system-preferences calls; mounted before the admin routes so a single-user instance has them).
  */
 export function embeddingRoutes(deps: Deps) {
   const service = deps.providers.embedding;
   return new Hono<AppEnv>()
-    // After a settings save that names another embedder, the re-embedding job starts (decisions.md).
+    // After a settings save that names another embedder, the re-embedding job starts.
     .use("/system/update-env", async (c, next) => {
       await next();
       if (c.req.method !== "POST" || c.res.status !== 200) return;
@@ -162,7 +162,7 @@ export function embeddingRoutes(deps: Deps) {
         [LABELS.textSplitterChunkSize]: String(next.chunkSize),
         [LABELS.textSplitterChunkOverlap]: String(next.chunkOverlap),
       });
-      // Cached chunks were cut with the old sizes (api-contract.md §8.2).
+      // Cached chunks were cut with the old sizes (docs/api-compat.md#storage-layout).
       if (before.chunkSize !== next.chunkSize || before.chunkOverlap !== next.chunkOverlap) {
         const removed = await new VectorCache(deps.paths.vectorCache).purge();
         deps.log.info("Text splitter changed; vector cache purged", { ...next, removed });

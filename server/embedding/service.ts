@@ -45,7 +45,7 @@ interface RunningJob {
 type Listener = (frame: EmbeddingProgressFrame) => void;
 
 /**
- * Which embedder answers, and the switch to another one (decisions.md: changing the embedder re-embeds every
+ * Which embedder answers, and the switch to another one (changing the embedder re-embeds every
  * document in the background from the stored text). While a job runs, `active()` stays the old embedder so chat
  * keeps citing from the old vectors; the job fills the new embedder's namespaces (vector cache first), then
  * switches atomically and drops the old namespaces. A failure leaves the old embedder active.

@@ -16,9 +16,10 @@ export function bearerToken(header: string | undefined): string | null {
 }
 
 /**
- * Resolves the caller (api-contract.md §2.3). An open single-user instance lets every visitor act as its owner;
- * a password-protected one needs a token signed for the current instance password; multi-user mode needs a
- * token naming an active user whose token version has not moved on (password, role or suspension changed).
+ * Resolves the caller (docs/api-compat.md#authentication-modes-and-the-auth-guard). An open single-user
+ * instance lets every visitor act as its owner; a password-protected one needs a token signed for the current
+ * instance password; multi-user mode needs a token naming an active user whose token version has not moved on
+ * (password, role or suspension changed).
  */
 export async function resolveActor(deps: Deps, authorization: string | undefined): Promise<Actor> {
   if (!deps.settings.requiresAuth) return SINGLE_USER_ACTOR;

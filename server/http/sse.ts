@@ -12,8 +12,8 @@ export const SSE_HEADERS = {
 
 /**
  * An SSE response whose frames come from `produce`, each written as exactly `data: <json>\n\n`
- * (api-contract.md §7.1). The signal given to `produce` aborts when the client goes away (the body is
- * cancelled) or the server stops. A HEAD request gets the headers alone; nothing is produced.
+ * (docs/api-compat.md#chat-stream-frames). The signal given to `produce` aborts when the client goes away
+ * (the body is cancelled) or the server stops. A HEAD request gets the headers alone; nothing is produced.
  */
 export function sseResponse(
   deps: Deps,
@@ -29,8 +29,7 @@ export function sseResponse(
   const encoder = new TextEncoder();
   const path = new URL(request.url).pathname;
   // A client that leaves (the Stop button, a closed tab) cancels the body while a frame is still being
-  // produced; that frame, and the end of the stream, then have nowhere to go and are dropped
-  // (api-contract.md §7.1).
+  // produced; that frame, and the end of the stream, then have nowhere to go and are dropped.
   let cancelled = false;
   const body = new ReadableStream<Uint8Array>({
     async pull(stream) {

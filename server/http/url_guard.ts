@@ -1,7 +1,7 @@
 import { AppError } from "../errors.ts";
 
 /**
- * The one guard for every URL the server fetches for a user (decisions.md "Security"): http(s) only, and the
+ * The one guard for every URL the server fetches for a user: http(s) only, and the
  * resolved addresses are checked. Loopback and private networks are refused unless `allowPrivate` (an admin's
  * own LLM or embedder base path, e.g. a local Ollama); link-local, cloud metadata, unspecified and multicast
  * addresses and every other special-purpose range are always refused. IPv6 forms that carry an IPv4

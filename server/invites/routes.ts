@@ -12,7 +12,7 @@ import { acceptInvite, createInvite, disableInvite, pendingInvite, presentInvite
 
 const NewInvite = z.object({ workspaceIds: z.array(z.number().int().positive()).max(1000).default([]) });
 
-/** Invitations under /api/admin: admins only (spec 01 §6), since a pending code lets anyone create an account. */
+/** Invitations under /api/admin: admins only, since a pending code lets anyone create an account. */
 export function inviteAdminRoutes(deps: Deps) {
   const inviteBody = (message: string) => ({ invite: null, error: message });
   const create = requirePermission("users:create");
@@ -35,7 +35,10 @@ export function inviteAdminRoutes(deps: Deps) {
     });
 }
 
-/** The public side of an invitation: look it up, accept it (api-contract.md §2.9). */
+/**
+ * The public side of an invitation: look it up, accept it
+ * (docs/api-compat.md#single-sign-on-and-invitations).
+ */
 export function publicInviteRoutes(deps: Deps) {
   return new Hono<AppEnv>()
     .get("/invite/:code", async (c) => {

@@ -7,7 +7,10 @@ declare module "@hono/react-renderer" {
   interface Props {
     title: string;
     islands: string[];
-    /** Who may open the page (spec 01 §2.2); the client checks it before hydrating the islands. */
+    /**
+     * Who may open the page (docs/api-compat.md#page-routes-and-page-guards); the client checks it before
+     * hydrating the islands.
+     */
     guard: Guard;
   }
 }

@@ -55,7 +55,7 @@ const SETTINGS_SCREENS: Record<
 };
 
 /**
- * Every built route of spec 01 §2.1 and spec 02 §2 as a server-rendered page whose islands hydrate. Routes
+ * Every built route of shared/routes.ts as a server-rendered page whose islands hydrate. Routes
  * whose screens are not built yet (/fine-tuning and the settings pages missing from SETTINGS_MENU) are 404.
  */
 export function pagesApp(deps: Deps): Hono<AppEnv> {

@@ -10,7 +10,7 @@ import { createPreset, deletePreset, listPresets, updatePreset } from "./service
 /** A refusal carries its sentence as `message` too: the reference's web client shows that field. */
 const refusal = (message: string) => ({ success: false, error: message, message });
 
-/** Slash command presets of the caller (spec 02 §7). */
+/** Slash command presets of the caller. */
 export function presetRoutes(deps: Deps) {
   return new Hono<AppEnv>()
     .get(

@@ -82,7 +82,7 @@ export async function deletePreset(deps: Deps, actor: Actor, id: number): Promis
 
 /**
  * Replaces each `/command` of the caller's presets with its prompt, where the command starts the message or
- * follows whitespace and ends at whitespace or the end (api-contract.md §8.6).
+ * follows whitespace and ends at whitespace or the end (docs/api-compat.md#slash-presets-and-commands).
  */
 export function expandPresets(message: string, presets: Preset[]): string {
   if (presets.length === 0 || !message.includes("/")) return message;

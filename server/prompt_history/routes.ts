@@ -6,7 +6,7 @@ import { idParam } from "../users/routes.ts";
 import { requireWorkspace } from "../workspaces/service.ts";
 import { clearPromptHistory, deletePromptHistoryEntry, promptHistory } from "./service.ts";
 
-/** A workspace's earlier system prompts (api-contract.md §5.2): read by its members, cleared by managers. */
+/** A workspace's earlier system prompts: read by its members, cleared by managers. */
 export function promptHistoryRoutes(deps: Deps) {
   const manage = requirePermission("workspace:manage");
   return new Hono<AppEnv>()

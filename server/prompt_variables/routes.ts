@@ -13,7 +13,7 @@ import {
 } from "./service.ts";
 
 /**
- * System prompt variables (api-contract.md §4): anyone signed in lists them, admins create, change and delete
+ * System prompt variables: anyone signed in lists them, admins create, change and delete
  * the stored ones. Refusals answer `{success:false, error}`.
  */
 export function promptVariableRoutes(deps: Deps) {

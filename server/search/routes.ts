@@ -5,7 +5,7 @@ import { parseJson } from "../http/body.ts";
 import { SearchInput } from "../../shared/api/search.ts";
 import { searchNames } from "./service.ts";
 
-/** The sidebar's search (api-contract.md §5.2 `POST /workspace/search`), for every role. */
+/** The sidebar's search (`POST /api/workspace/search`), for every role. */
 export function searchRoutes(deps: Deps) {
   return new Hono<AppEnv>().post("/workspace/search", async (c) => {
     const { searchTerm } = await parseJson(c, SearchInput);

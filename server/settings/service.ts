@@ -91,8 +91,9 @@ export class SettingsService {
   }
 
   /**
-   * Validates every key first and applies all or none (decisions.md). A masked secret (asterisks) means
-   * "unchanged" and is skipped. Throws an AppError whose body is `{newValues:{}, error}` listing every problem.
+   * Validates every key first and applies all or none (the reference stops at the first bad key). A masked
+   * secret (asterisks) means "unchanged" and is skipped. Throws an AppError whose body is `{newValues:{},
+   * error}` listing every problem.
    */
   async update(input: unknown): Promise<UpdateResult> {
     if (typeof input !== "object" || input === null || Array.isArray(input)) {
@@ -167,7 +168,7 @@ export class SettingsService {
 
   /**
    * The `results` of `GET /api/setup-complete`. Secrets are reported as booleans; `full` false gives only what
-   * the login and onboarding screens need (decisions.md "Security").
+   * the login and onboarding screens need (docs/api-compat.md#setup-complete).
    */
   setupResults(
     options: { full: boolean; requiresAuth: boolean; simpleSso: { enabled: boolean; noLogin: boolean } },

@@ -16,7 +16,7 @@ export function instanceDefaultPrompt(settings: SettingsService): string {
 }
 
 /**
- * `GET|POST /api/system/default-system-prompt` (api-contract.md §4): the prompt new workspaces start with and
+ * `GET|POST /api/system/default-system-prompt`: the prompt new workspaces start with and
  * workspaces without their own prompt use. An empty prompt, or the built-in text, goes back to the built-in.
  */
 export function defaultPromptRoutes(deps: Deps) {

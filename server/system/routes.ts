@@ -14,11 +14,11 @@ import { metrics, setupFacts } from "./status.ts";
 export const DEFAULT_LOGO =
   `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 320 80" role="img" aria-label="Lectern"><rect width="80" height="80" rx="18" fill="#2f5d50"/><path d="M26 20h10v32h22v8H26z" fill="#fff"/><text x="98" y="54" font-family="system-ui, sans-serif" font-size="40" font-weight="800" fill="#2f5d50">Lectern</text></svg>`;
 
-/** Calls that need no login (spec 01 §7.1). */
+/** Calls that need no login. */
 export function publicSystemRoutes(deps: Deps) {
   return new Hono<AppEnv>()
     .get("/ping", (c) => c.json({ online: true }))
-    // The settings sidebar shows the version from here, before it has a token (api-contract.md §1).
+    // The settings sidebar shows the version from here, before it has a token.
     .get("/utils/metrics", async (c) => c.json(await metrics(deps)))
     // Branding the login screen and the shell show before anyone signs in (the appearance settings set it).
     .get("/system/support-email", (c) => {
@@ -58,7 +58,7 @@ export function publicSystemRoutes(deps: Deps) {
 
 const settingsModelsError = (message: string) => ({ models: [], error: message });
 
-/** Settings calls behind the auth guard (spec 02 §7). */
+/** Settings calls behind the auth guard. */
 export function systemRoutes(deps: Deps) {
   const settingsError = (message: string) => ({ newValues: {}, error: message });
   return new Hono<AppEnv>()

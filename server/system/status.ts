@@ -21,7 +21,7 @@ async function storageSpace(root: string): Promise<{ current: number; capacity: 
 }
 
 /**
- * `GET /api/utils/metrics` (no login, api-contract.md §1): whether the server is up, its version and mode, and
+ * `GET /api/utils/metrics` (no login): whether the server is up, its version and mode, and
  * the space left for storage. No secret and no path.
  */
 export async function metrics(deps: Deps) {
@@ -36,9 +36,10 @@ export async function metrics(deps: Deps) {
 }
 
 /**
- * The `setup-complete` keys that are facts about the instance rather than settings (api-contract.md §9.2), for
- * the callers who get every key. Chat history stays viewable (no switch yet), there is no telemetry to turn off,
- * and single sign-on has no redirect for people without a login link.
+ * The `setup-complete` keys that are facts about the instance rather than settings
+ * (docs/api-compat.md#setup-complete), for the callers who get every key. Chat history stays viewable (no
+ * switch yet), there is no telemetry to turn off, and single sign-on has no redirect for people without a
+ * login link.
  */
 export async function setupFacts(deps: Deps) {
   return {

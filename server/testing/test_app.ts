@@ -105,7 +105,7 @@ export function genericOpenAiSettings(baseURL: string, extra: Record<string, str
 
 /**
  * A test app whose instance is set up (a language model at `llm`, the built-in embedder, LanceDB), so that an
- * open instance's pages are not sent to onboarding (spec 01 §2.2). `settings` adds to or overrides the save.
+ * open instance's pages are not sent to onboarding. `settings` adds to or overrides the save.
  */
 export async function configuredTestApp(
   options: Parameters<typeof createTestApp>[0] & { llm?: string; settings?: Record<string, string> } = {},

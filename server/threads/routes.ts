@@ -17,7 +17,7 @@ import { parseJson } from "../http/body.ts";
 import { BulkDeleteThreadsInput, ForkThreadInput, RenameThreadInput } from "../../shared/api/chat_actions.ts";
 import { forkThread } from "../chat/actions.ts";
 
-/** Thread calls (spec 01 §7.3, api-contract.md §5.3). */
+/** Thread calls (docs/api-compat.md#workspace-and-thread-calls). */
 export function threadRoutes(deps: Deps) {
   return new Hono<AppEnv>()
     .get("/workspace/:slug/threads", async (c) => {

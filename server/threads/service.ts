@@ -30,7 +30,7 @@ export async function listThreads(deps: Deps, actor: Actor, workspace: Workspace
     .orderBy(asc(workspaceThreads.id));
 }
 
-/** The thread or a 404 with the reference's text (api-contract.md §5.2 validWorkspaceAndThreadSlug). */
+/** The thread or a 404 with the reference's text (docs/api-compat.md#roles-and-route-guards). */
 export async function requireThread(
   deps: Deps,
   actor: Actor,
@@ -94,7 +94,7 @@ export async function deleteThreads(
   return deleted.length;
 }
 
-/** "What is the capital of…" → the first 22 characters and an ellipsis (api-contract.md §5.3). */
+/** "What is the capital of…" → the first 22 characters and an ellipsis. */
 export function autoThreadName(prompt: string): string {
   const clean = prompt.replace(/\s+/g, " ").trim();
   return clean.length > 22 ? `${clean.slice(0, 22)}…` : clean || "Thread";

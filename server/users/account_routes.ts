@@ -14,7 +14,7 @@ import { MAX_PICTURE_BYTES, readStoredPicture, removeStoredPicture, storeUploade
 
 const noAccounts = () => fail("invalid_input", "There are no accounts in single-user mode.");
 
-/** The caller's own account: profile fields and picture (spec 01 §2.5, §7.1). */
+/** The caller's own account: profile fields and picture. */
 export function accountRoutes(deps: Deps) {
   const directory = deps.paths.profilePictures;
   return new Hono<AppEnv>()

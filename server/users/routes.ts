@@ -16,7 +16,7 @@ export function idParam(value: string, what = "user"): number {
   return Number.isInteger(id) && id > 0 ? id : fail("invalid_input", `"${value}" is not a ${what} id.`);
 }
 
-/** User management under /api/admin, for admins and managers (api-contract.md §10). */
+/** User management under /api/admin, for admins and managers (docs/api-compat.md#admin-calls). */
 export function userRoutes(deps: Deps) {
   const newUserBody = (message: string) => ({ user: null, error: message });
   return new Hono<AppEnv>()

@@ -54,8 +54,8 @@ export async function createUser(
 }
 
 /**
- * Applies an admin's or manager's edit to another account (api-contract.md §10). Only the fields present
- * change; a new password, role or suspension voids the user's older sessions.
+ * Applies an admin's or manager's edit to another account (docs/api-compat.md#admin-calls). Only the fields
+ * present change; a new password, role or suspension voids the user's older sessions.
  */
 export async function updateUser(
   deps: Deps,

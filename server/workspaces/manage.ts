@@ -14,8 +14,9 @@ import { instanceDefaultPrompt } from "../system/default_prompt.ts";
 const NONE = new Set(["none", "default"]);
 
 /**
- * Applies the writable fields (api-contract.md §5.1). A provider of "none" or "default" means the instance's;
- * "default" also clears the model. Returns null when the body held nothing to change.
+ * Applies the writable fields (docs/api-compat.md#workspace-object-and-slugs). A provider of "none" or
+ * "default" means the instance's; "default" also clears the model. Returns null when the body held nothing to
+ * change.
  */
 export async function updateWorkspace(
   deps: Deps,

@@ -12,7 +12,10 @@ import { setWorkspaceMembers, workspaceById, workspaceMembers, workspacesWithMem
 
 const UpdateMembers = z.object({ userIds: z.array(z.number().int().positive()).max(10_000) });
 
-/** Workspaces and their members under /api/admin (multi-user mode, admins and managers; api-contract.md §10). */
+/**
+ * Workspaces and their members under /api/admin (multi-user mode, admins and managers;
+ * docs/api-compat.md#admin-calls).
+ */
 export function memberAdminRoutes(deps: Deps) {
   const newWorkspaceBody = (message: string) => ({ workspace: null, error: message });
   return new Hono<AppEnv>()

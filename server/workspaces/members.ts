@@ -11,7 +11,7 @@ export async function workspaceById(deps: Deps, id: number): Promise<WorkspaceRo
   return row ?? fail("not_found", "Workspace does not exist.");
 }
 
-/** Every workspace with the ids of its members, as `GET /api/admin/workspaces` answers (api-contract.md §10). */
+/** Every workspace with the ids of its members, as `GET /api/admin/workspaces` answers. */
 export async function workspacesWithMembers(deps: Deps) {
   const rows = await deps.db.select().from(workspaces).orderBy(asc(workspaces.name), asc(workspaces.id));
   const links = await deps.db.select({
@@ -28,7 +28,10 @@ export async function workspacesWithMembers(deps: Deps) {
   return rows.map((row) => ({ ...presentWorkspace(row), userIds: members.get(row.id) ?? [] }));
 }
 
-/** The members of a workspace as `GET /api/admin/workspaces/:id/users` answers (api-contract.md §10). */
+/**
+ * The members of a workspace as `GET /api/admin/workspaces/:id/users` answers
+ * (docs/api-compat.md#admin-calls).
+ */
 export async function workspaceMembers(deps: Deps, workspaceId: number) {
   const rows = await deps.db.select({
     userId: users.id,

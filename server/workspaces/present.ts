@@ -4,7 +4,9 @@ import type { Workspace, WorkspaceDocument } from "../../shared/api/workspaces.t
 export type WorkspaceRow = typeof workspaces.$inferSelect;
 export type WorkspaceDocumentRow = typeof workspaceDocuments.$inferSelect;
 
-/** The bare workspace row with the reference's field names (api-contract.md §3, §5.1). */
+/**
+ * The bare workspace row with the reference's field names (docs/api-compat.md#workspace-object-and-slugs).
+ */
 export function presentWorkspace(row: WorkspaceRow): Workspace {
   return {
     id: row.id,

@@ -36,7 +36,7 @@ import {
   updateWorkspace,
 } from "./manage.ts";
 
-/** Workspace calls (spec 01 §7.2, api-contract.md §5.2). */
+/** Workspace calls (docs/api-compat.md#workspace-and-thread-calls). */
 export function workspaceRoutes(deps: Deps) {
   const manage = requirePermission("workspace:manage");
   const pictures = deps.paths.profilePictures;

@@ -57,8 +57,8 @@ async function slugIsFree(deps: Deps, slug: string): Promise<boolean> {
 }
 
 /**
- * Creates a workspace with the instance's default system prompt; in multi-user mode its creator becomes a member
- * (api-contract.md §5.2).
+ * Creates a workspace with the instance's default system prompt; in multi-user mode its creator becomes a
+ * member.
  */
 export async function createWorkspace(deps: Deps, actor: Actor, name: string): Promise<WorkspaceRow> {
   let slug = workspaceSlug(name);

@@ -9,9 +9,9 @@ const SPELLED: Record<string, string> = {
 };
 
 /**
- * Workspace slugs as the reference makes them (api-contract.md §5.1): `"My Docs!"` → `my-docs-bang`,
- * `"C++ & AI"` → `c-plus-plus-and-ai`. Anything that is not a letter, digit, `-` or `_` is dropped as well,
- * so a slug is always one safe URL segment; an empty result becomes a UUID.
+ * Workspace slugs as the reference makes them (docs/api-compat.md#workspace-object-and-slugs): `"My Docs!"` →
+ * `my-docs-bang`, `"C++ & AI"` → `c-plus-plus-and-ai`. Anything that is not a letter, digit, `-` or `_` is
+ * dropped as well, so a slug is always one safe URL segment; an empty result becomes a UUID.
  */
 export function workspaceSlug(name: string): string {
   const spelled = name.replace(/[:~()'"|]/g, "").replace(/[+!@*.]/g, (character) => SPELLED[character]);

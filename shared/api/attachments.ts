@@ -4,7 +4,7 @@ import { WorkspaceDocument } from "./workspaces.ts";
 /** At most this many files are kept attached to one user's thread of a workspace. */
 export const MAX_PARSED_FILES = 50;
 
-/** A `workspace_parsed_files` row as `POST /workspace/:slug/parse` answers it (api-contract.md §3). */
+/** A `workspace_parsed_files` row as `POST /workspace/:slug/parse` answers it. */
 export const ParsedFileRow = z.object({
   id: z.number(),
   filename: z.string(),

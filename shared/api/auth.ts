@@ -1,13 +1,13 @@
 import { z } from "zod";
 import { ROLES } from "../roles.ts";
 
-/** Usernames: lowercase letters, digits, underscores and hyphens, 2 to 64 characters (spec 01 §5). */
+/** Usernames: lowercase letters, digits, underscores and hyphens, 2 to 64 characters. */
 export const USERNAME_PATTERN = /^[a-z0-9_-]+$/;
 export const USERNAME_MIN_LENGTH = 2;
 export const USERNAME_MAX_LENGTH = 64;
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 256;
-/** Recovery codes handed out on first login; any two of them recover the account (decisions.md). */
+/** Recovery codes handed out on first login; any two of them recover the account. */
 export const RECOVERY_CODE_COUNT = 4;
 export const RECOVERY_CODES_NEEDED = 2;
 
@@ -37,7 +37,7 @@ export const Password = z.string({ error: "Password is required." })
   .min(PASSWORD_MIN_LENGTH, AUTH_MESSAGES.passwordTooShort)
   .max(PASSWORD_MAX_LENGTH, AUTH_MESSAGES.passwordTooLong);
 
-/** A user as every answer presents it: never the password hash (api-contract.md §2.2). */
+/** A user as every answer presents it: never the password hash. */
 export const User = z.object({
   id: z.number(),
   username: z.string().nullable(),
@@ -88,5 +88,5 @@ export const SuccessAnswer = z.object({ success: z.boolean(), error: z.string().
 /** `POST /api/system/user` and `update-password`: a changed password comes with a fresh token for this session. */
 export const UpdateAccountAnswer = SuccessAnswer.extend({ token: z.string().nullable().optional() });
 
-/** Languages the account form offers; English is the only one (spec 01 §1). */
+/** Languages the account form offers; English is the only one. */
 export const LANGUAGES = [{ code: "en", name: "English" }] as const;

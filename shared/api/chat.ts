@@ -1,6 +1,9 @@
 import { z } from "zod";
 
-/** A citation: the chunk's document metadata, its text and its similarity score (api-contract.md §8.4). */
+/**
+ * A citation: the chunk's document metadata, its text and its similarity score
+ * (docs/api-compat.md#retrieval-pipeline).
+ */
 export const Source = z.looseObject({
   id: z.string().optional(),
   title: z.string().optional(),
@@ -25,7 +28,7 @@ export const Metrics = z.object({
 });
 export type Metrics = z.infer<typeof Metrics>;
 
-/** The SSE frames of api-contract.md §7.2; each is sent as `data: <json>\n\n`. */
+/** The SSE frames of docs/api-compat.md#chat-stream-frames; each is sent as `data: <json>\n\n`. */
 export const TextResponseChunk = z.object({
   uuid: z.string(),
   sources: z.array(Source),
@@ -71,7 +74,10 @@ export const ChatFrame = z.discriminatedUnion("type", [
 ]);
 export type ChatFrame = z.infer<typeof ChatFrame>;
 
-/** One entry of `GET /api/workspace/:slug/chats` (api-contract.md §5.4): each chat row gives two. */
+/**
+ * One entry of `GET /api/workspace/:slug/chats`; each chat row gives two
+ * (docs/api-compat.md#chat-history-shape).
+ */
 export const HistoryEntry = z.union([
   z.object({
     role: z.literal("user"),

@@ -2,8 +2,8 @@
 
 /**
  * Extensions the upload accepts in this version, by MIME type (the shape of `accepted-document-types`,
- * api-contract.md §12). Images and audio of the reference's list are left out: Lectern does not run OCR or
- * speech-to-text, so it would only refuse them after the upload.
+ * docs/api-compat.md#accepted-document-types). Images and audio of the reference's list are left out: Lectern
+ * does not run OCR or speech-to-text, so it would only refuse them after the upload.
  */
 export const ACCEPTED_DOCUMENT_TYPES: Record<string, string[]> = {
   "text/plain": [".txt", ".md", ".org", ".adoc", ".rst"],

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 export { ACCEPTED_DOCUMENT_TYPES } from "./document_types.ts";
 
-/** The stored document JSON of api-contract.md §8.1, without pageContent, plus its `location`. */
+/** The stored document JSON of docs/api-compat.md#document-json, without pageContent, plus its `location`. */
 export const StoredDocument = z.object({
   id: z.string(),
   url: z.string(),

@@ -57,7 +57,7 @@ export const NativeModelsAnswer = z.object({
 });
 export type NativeModelsAnswer = z.infer<typeof NativeModelsAnswer>;
 
-/** The instance preference labels `GET /api/admin/system-preferences-for` can read (api-contract.md §10). */
+/** The instance preference labels `GET /api/admin/system-preferences-for` can read. */
 export const READABLE_PREFERENCES = [
   "text_splitter_chunk_size",
   "text_splitter_chunk_overlap",

@@ -1,4 +1,4 @@
-/** HTTP status per error code (decisions.md: "Status codes"). */
+/** HTTP status per error code (docs/api-compat.md#status-codes-and-error-bodies). */
 export const ERROR_STATUS = {
   invalid_input: 400,
   unauthenticated: 401,

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { StoredDocument } from "./documents.ts";
 
-/** The default folder of uploads; it can never be removed (api-contract.md §8.2). */
+/** The default folder of uploads; it can never be removed. */
 export const DEFAULT_FOLDER = "custom-documents";
 
-/** `GET /system/local-files?folder=` pages: default and largest page size (api-contract.md §4). */
+/** `GET /system/local-files?folder=` pages: default and largest page size. */
 export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 1000;
 
@@ -14,7 +14,10 @@ export const MAX_PAGE_SIZE = 1000;
  */
 export const FOLDER_NAME = /^[\p{L}\p{N}_][\p{L}\p{N} _.-]{0,63}$/u;
 
-/** A stored document as the picker lists it (api-contract.md §8.1): its metadata plus where it is used. */
+/**
+ * A stored document as the picker lists it: its metadata plus where it is used
+ * (docs/api-compat.md#document-json).
+ */
 export const LocalFile = z.looseObject({
   ...StoredDocument.shape,
   name: z.string(),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * The system setting that turns live document sync on or off (api-contract.md §3: `enabled|disabled`). Absent
+ * The system setting that turns live document sync on or off (`enabled|disabled`). Absent
  * means disabled: the feature is a beta and opt-in.
  */
 export const LIVE_SYNC_LABEL = "experimental_live_file_sync";

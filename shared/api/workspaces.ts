@@ -3,16 +3,17 @@ import { z } from "zod";
 export const CHAT_MODES = ["chat", "query"] as const;
 
 /**
- * The system prompt of a workspace without one of its own (api-contract.md §5.1); `{datetime}` is filled in
- * per chat. Shared so the settings form can show the very text the server sends, not a translation of it.
+ * The system prompt of a workspace without one of its own (docs/api-compat.md#workspace-object-and-slugs);
+ * `{datetime}` is filled in per chat. Shared so the settings form can show the very text the server sends,
+ * not a translation of it.
  */
 export const DEFAULT_SYSTEM_PROMPT =
   "Given the following conversation, relevant context, and a follow up question, reply with an answer to the current question the user is asking. The current date and time is {datetime}. Return only your response to the question given the above information following the users instructions as needed.";
 
-/** The query-mode answer when no document context is found, for a workspace without its own (spec 01 §9). */
+/** The query-mode answer when no document context is found, for a workspace without its own. */
 export const DEFAULT_REFUSAL = "There is no relevant information in this workspace to answer your query.";
 
-/** A workspace row as `GET /api/workspaces` and `POST /api/workspace/new` return it (api-contract.md §5.1). */
+/** A workspace row as `GET /api/workspaces` and `POST /api/workspace/new` return it. */
 export const Workspace = z.object({
   id: z.number(),
   name: z.string(),
@@ -98,8 +99,9 @@ const optionalText = (label: string, max: number) =>
   z.preprocess(blankTextToNull, z.string({ error: `${label} must be text` }).max(max).nullable());
 
 /**
- * `POST /api/workspace/:slug/update`: the writable fields of api-contract.md §5.1. Numbers may come as text
- * (forms send them so); a value out of range is a 400 naming the field, never silently replaced.
+ * `POST /api/workspace/:slug/update`: the writable fields of docs/api-compat.md#workspace-object-and-slugs.
+ * Numbers may come as text (forms send them so); a value out of range is a 400 naming the field, never
+ * silently replaced.
  */
 export const UpdateWorkspaceInput = z.object({
   name: z.string({ error: "Workspace name must be text" }).trim().min(1, "Workspace name cannot be empty")

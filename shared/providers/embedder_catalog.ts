@@ -1,6 +1,6 @@
 import type { AutoDetect, ModelLookup, ProviderKind, SettingField } from "./llm_catalog.ts";
 
-/** The embedding engines named by spec 01 §3. */
+/** The embedding engines the settings can name (the reference's list). */
 export const EMBEDDING_ENGINE_IDS = [
   "native",
   "openai",
@@ -29,7 +29,7 @@ export interface EmbedderEntry {
   /** Runs on the user's own machine or network. */
   local?: boolean;
   /**
-   * The largest chunk in characters when no EmbeddingModelMaxChunkLength is set (api-contract.md §8.3); engines
+   * The largest chunk in characters when no EmbeddingModelMaxChunkLength is set; engines
    * with a fixed model family give theirs per model through `maxChunkLengthFor`.
    */
   defaultMaxChunkLength: number;
@@ -272,8 +272,9 @@ export function isSelectableEmbedder(entry: EmbedderEntry): boolean {
 }
 
 /**
- * The longest chunk, in characters, the engine's model takes (api-contract.md §8.3): the native model's, Voyage's
- * per model, the operator's EmbeddingModelMaxChunkLength for servers that run any model, else the engine's.
+ * The longest chunk, in characters, the engine's model takes
+ * (docs/api-compat.md#splitting-and-chunk-headers): the native model's, Voyage's per model, the operator's
+ * EmbeddingModelMaxChunkLength for servers that run any model, else the engine's.
  */
 export function maxChunkLengthFor(
   engine: string,
@@ -296,7 +297,7 @@ export const EMBEDDER_SETTING_KEYS: readonly string[] = [
   ...new Set(EMBEDDERS.flatMap((entry) => entry.fields.map((field) => field.key))),
 ];
 
-/** The vector databases named by spec 01 §3; LanceDB is the embedded one. */
+/** The vector databases the settings can name (the reference's list); LanceDB is the embedded one. */
 export const VECTOR_DB_IDS = [
   "lancedb",
   "chroma",

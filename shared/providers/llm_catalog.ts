@@ -1,4 +1,4 @@
-/** The language-model providers of spec 01 §2.6, in the order the provider list shows them. */
+/** The language-model providers the reference offers, in the order the provider list shows them. */
 export const LLM_PROVIDER_IDS = [
   "openai",
   "azure",
@@ -29,7 +29,7 @@ export const LLM_PROVIDER_IDS = [
 export type LlmProviderId = (typeof LLM_PROVIDER_IDS)[number];
 
 export interface SettingField {
-  /** The update-env key, spelt as spec 02 §3. */
+  /** The update-env key, spelt as the reference spells it. */
   key: string;
   /**
    * `model` is a select filled by the provider's model lookup (`POST /api/system/custom-models`); `select`
@@ -42,7 +42,7 @@ export interface SettingField {
   options?: readonly { value: string; label: string }[];
 }
 
-/** How the form finds the provider's models (spec 02 §4, §5, §7). */
+/** How the form finds the provider's models (docs/api-compat.md#model-lookups). */
 export interface ModelLookup {
   /** The `provider` sent to custom-models. */
   provider: string;
@@ -54,7 +54,7 @@ export interface ModelLookup {
   basePathMustContain?: string;
 }
 
-/** Where a local server usually listens, for endpoint auto-detect (spec 02 §9). */
+/** Where a local server usually listens, for endpoint auto-detect. */
 export interface AutoDetect {
   /** Port and path, e.g. ":11434" or ":1234/v1"; tried on localhost, 127.0.0.1, host.docker.internal and the page's host. */
   suffix: string;

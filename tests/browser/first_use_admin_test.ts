@@ -93,7 +93,7 @@ Deno.test({
     "browser: enabling multi-user mode asks first, then the login page says why; recovery codes stay on one line",
   ...browserTestOptions,
   async fn() {
-    // An open instance without a language model sends its pages to onboarding (spec 01 §2.2).
+    // An open instance without a language model sends its pages to onboarding.
     await using app = await configuredTestApp();
     const url = app.listen();
     const browser = await launchChromium();
@@ -249,7 +249,7 @@ Deno.test({
     await app.json("/api/workspace/new", { json: { name: "Atlas" } });
     type Row = { openAiPrompt: string | null; queryRefusalResponse: string | null };
     const stored = async () => (await app.json<{ workspace: Row }>("/api/workspace/atlas")).body.workspace;
-    // A new workspace is stored with the default prompt's text (api-contract.md §5.1).
+    // A new workspace is stored with the default prompt's text.
     assert.equal((await stored()).openAiPrompt, DEFAULT_SYSTEM_PROMPT);
     const url = app.listen();
     const browser = await launchChromium();

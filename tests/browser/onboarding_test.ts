@@ -6,7 +6,7 @@ import { LABELS } from "../../server/settings/service.ts";
 import { signIn } from "./sessions.ts";
 import { browserTestOptions, hydrated, launchChromium, pageErrors, watchErrors } from "./chromium.ts";
 
-/** Spec 01 §5: onboarding inputs settle for 500 ms before the forward arrow reacts. */
+/** Onboarding inputs settle for 500 ms before the forward arrow reacts. */
 const SETTLED_MS = 700;
 
 const stored = (page: Page, key: string) =>

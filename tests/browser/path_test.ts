@@ -21,8 +21,8 @@ Deno.test({
         delayMs: 30,
       };
     });
-    // An open instance without a language model or vector database sends its pages to onboarding (spec 01
-    // §2.2): start from a configured one whose model server does not exist, and point it at the fake here.
+    // An open instance without a language model or vector database sends its pages to onboarding:
+    // start from a configured one whose model server does not exist, and point it at the fake here.
     await using app = await configuredTestApp();
     const url = app.listen();
     const browser = await launchChromium();

@@ -13,7 +13,7 @@ const THREAD_ROUTE = /\/workspace\/atlas\/t\/([0-9a-f-]{36})$/;
 /** A configured instance (an LLM at the fake server, lancedb) with the workspace Atlas. */
 async function atlasInstance(baseURL: string): Promise<TestApp> {
   const app = await createTestApp();
-  // An open instance without a language model or vector database sends its pages to onboarding (spec 01 §2.2).
+  // An open instance without a language model or vector database sends its pages to onboarding.
   await app.json("/api/system/update-env", { json: genericOpenAiSettings(baseURL) });
   await app.json("/api/workspace/new", { json: { name: "Atlas" } });
   return app;

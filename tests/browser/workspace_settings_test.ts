@@ -15,7 +15,7 @@ const EXPECTED_CONSOLE = /Failed to load resource: the server responded with a s
 /** A configured instance (an LLM that is never called, lancedb) with the workspaces Atlas and Keeper. */
 async function instance(): Promise<TestApp> {
   const app = await createTestApp();
-  // An open instance without a language model or vector database sends its pages to onboarding (spec 01 §2.2).
+  // An open instance without a language model or vector database sends its pages to onboarding.
   await app.json("/api/system/update-env", { json: genericOpenAiSettings("http://127.0.0.1:9/v1") });
   await app.json("/api/workspace/new", { json: { name: "Atlas" } });
   await app.json("/api/workspace/new", { json: { name: "Keeper" } });

@@ -140,8 +140,9 @@ export const MIDDLEWARE: Record<string, string> = {
 /**
  * Every route the app serves (`createApp(deps).routes`, method ALL left out), with the least role allowed in
  * multi-user mode. Sources: server/http/auth_guard.ts (the session guard on everything after the public
- * routes), requirePermission in each route file with shared/roles.ts, spec 01 §2.1/§6 and 02 §2, api-contract
- * §2.4, §4, §5, §10. Per-object rules (membership, own threads/chats/presets) are in authorization_test.ts.
+ * routes), requirePermission in each route file with shared/roles.ts, and
+ * docs/api-compat.md#roles-and-route-guards. Per-object rules (membership, own threads/chats/presets) are in
+ * authorization_test.ts.
  */
 export const ROUTES: Record<string, RouteRule> = {
   // --- public: before the session guard (server/app.tsx mounts them first) ---

@@ -23,7 +23,7 @@ function problem(schema: z.ZodType<string>, value: string): string | null {
 }
 
 /**
- * The account modal (spec 01 §2.5): profile picture, username, new password, preferred language. Empty fields
+ * The account modal: profile picture, username, new password, preferred language. Empty fields
  * are left out of the update; the stored user follows a saved change.
  */
 export function AccountModal(

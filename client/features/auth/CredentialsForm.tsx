@@ -6,7 +6,7 @@ import { api } from "../../lib/api.ts";
 import { type ValidLogin, validLogin } from "./session.ts";
 
 /**
- * The login form (spec 01 §2.3): the instance password in single-user mode; username, password and the
+ * The login form: the instance password in single-user mode; username, password and the
  * forgot-password link in multi-user mode. Submitting disables the button and shows 'Validating...'.
  */
 export function CredentialsForm(

@@ -3,12 +3,12 @@ import { useTranslation } from "react-i18next";
 import { toast } from "../../lib/toast.ts";
 import { removeProfilePicture, uploadProfilePicture } from "./account_api.ts";
 
-/** Up to two letters for an avatar without a picture: the username's first two, else AA (spec 01 §2.5). */
+/** Up to two letters for an avatar without a picture: the username's first two, else AA. */
 export function initials(username: string | null | undefined): string {
   return username?.trim().slice(0, 2) || "AA";
 }
 
-/** The account modal's profile picture (spec 01 §2.5): upload any image type (800 x 800 recommended) or remove it. */
+/** The account modal's profile picture: upload any image type (800 x 800 recommended) or remove it. */
 export function ProfilePictureField(
   { url, error, username, onChange }: {
     url: string | null;

@@ -6,7 +6,7 @@ import { toast } from "../../lib/toast.ts";
 export const RECOVERY_CODES_FILE = "recovery_codes.txt";
 
 /**
- * The recovery codes of a first login, shown once (spec 01 §2.3): download as recovery_codes.txt, copy, close.
+ * The recovery codes of a first login, shown once: download as recovery_codes.txt, copy, close.
  * Close stays disabled until the codes were downloaded; `onClose` then lets the login finish.
  */
 export function RecoveryCodesModal({ codes, onClose }: { codes: string[]; onClose: () => void }) {

@@ -21,7 +21,7 @@ function serverMessage(caught: unknown): string | null {
   return caught instanceof ApiError && caught.status === 0 ? caught.message : null;
 }
 
-/** Shows a failure under the form and as an error toast (spec 01 §8). */
+/** Shows a failure under the form and as an error toast. */
 function useFailure() {
   const [error, setError] = useState<string | null>(null);
   const fail = (message: string) => {
@@ -31,7 +31,7 @@ function useFailure() {
   return { error, setError, fail };
 }
 
-/** Forgot password, step 1 (spec 01 §2.3, §5): username and two recovery codes, all required. */
+/** Forgot password, step 1: username and two recovery codes, all required. */
 export function RecoveryForm({ onRecovered, onBack }: { onRecovered: () => void; onBack: () => void }) {
   const { t } = useTranslation();
   const [username, setUsername] = useState("");
@@ -94,7 +94,7 @@ export function RecoveryForm({ onRecovered, onBack }: { onRecovered: () => void;
   );
 }
 
-/** Forgot password, step 2 (spec 01 §2.3, §5): new and confirmed password; the server compares them. */
+/** Forgot password, step 2: new and confirmed password; the server compares them. */
 export function ResetForm({ onDone, onBack }: { onDone: () => void; onBack: () => void }) {
   const { t } = useTranslation();
   const [newPassword, setNewPassword] = useState("");

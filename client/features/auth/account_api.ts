@@ -60,7 +60,7 @@ export function removeProfilePicture() {
 /** The update answer; a changed password ends the older sessions, so the server may hand out a new token. */
 
 /**
- * `POST /system/user` with only the fields that are filled in (spec 01 §2.5). Returns the new token the server
+ * `POST /system/user` with only the fields that are filled in. Returns the new token the server
  * issued after a password change, else null.
  */
 export async function updateAccount(

@@ -8,7 +8,7 @@ export type ValidLogin = LoginAnswer & { token: string };
 
 /**
  * Reads a login answer (`POST /api/request-token`, the single sign-on login); a body that is not JSON becomes the
- * error's message (spec 01 §2.4). Throws with the server's message, else `fallback`, unless the answer is valid
+ * error's message. Throws with the server's message, else `fallback`, unless the answer is valid
  * and carries a token.
  */
 export function validLogin(body: unknown, fallback: string): ValidLogin {

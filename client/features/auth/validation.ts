@@ -1,6 +1,6 @@
 import { USERNAME_PATTERN } from "../../../shared/api/auth.ts";
 
-// The rules of spec 01 §5, shared with the server.
+// The rules of docs/api-compat.md#accounts-passwords-and-recovery, shared with the server.
 export { PASSWORD_MIN_LENGTH, USERNAME_MIN_LENGTH, USERNAME_PATTERN } from "../../../shared/api/auth.ts";
 
 /** The i18n key of the first problem with a username, or null when it is acceptable. */

@@ -33,7 +33,7 @@ export function readAsDataUrl(file: File): Promise<ChatAttachment> {
   });
 }
 
-/** The request shape of api-contract.md §6. */
+/** The request shape of docs/api-compat.md#chat-request-body. */
 export function toRequestAttachments(images: ChatAttachment[]) {
   return images.map((image) => ({ name: image.name, mime: image.mime, contentString: image.dataUrl }));
 }

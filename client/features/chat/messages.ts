@@ -8,7 +8,7 @@ export interface ChatAttachment {
   dataUrl: string;
 }
 
-/** A chat message on the client (spec 01 §3). */
+/** A chat message on the client. */
 export interface ChatMessage {
   uuid: string;
   content: string;
@@ -27,7 +27,7 @@ export interface ChatMessage {
   stopped?: boolean;
 }
 
-/** The events the message list understands: the stream's frames plus the local stop (spec 01 §4). */
+/** The events the message list understands: the stream's frames plus the local stop. */
 export type ChatEvent = StreamEvent | { type: "stopGeneration" };
 
 function attachmentsOf(value: unknown[]): ChatAttachment[] {
@@ -127,9 +127,9 @@ function withPromptId(
 }
 
 /**
- * Applies one stream event to the message list as spec 01 §4 describes each type. It is pure and shares
- * structure: every message the event does not touch is the same object afterwards, so memoized rows of a long
- * thread do not render again while an answer streams.
+ * Applies one stream event to the message list as docs/api-compat.md#client-behaviour describes each type. It
+ * is pure and shares structure: every message the event does not touch is the same object afterwards, so
+ * memoized rows of a long thread do not render again while an answer streams.
  */
 export function applyEvent(messages: ChatMessage[], event: ChatEvent): ChatMessage[] {
   const next = messages.some((message) => message.pending)
@@ -227,7 +227,7 @@ export function applyEvent(messages: ChatMessage[], event: ChatEvent): ChatMessa
 }
 
 /**
- * After the stop button the server saves the text generated so far (api-contract.md §7.3 sequence 9) but
+ * After the stop button the server saves the text generated so far but
  * sends no chatId, and the citations came only with the closing frame that never arrived. Once the history
  * holds that chat, the stopped answer and its prompt take its id, text, citations and stopped mark, so the
  * answer reads as it will after a reload. Returns null while the history does not have it yet.

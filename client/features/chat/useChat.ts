@@ -22,10 +22,10 @@ import type { MessageActions } from "./Message.tsx";
 /** Window events the sidebar listens to. */
 export const THREAD_RENAMED_EVENT = "lectern:thread-renamed";
 export const THREAD_CREATED_EVENT = "lectern:thread-created";
-/** A window event that stops the answer being streamed (spec 01 §4, the reference's `abort-chat-stream`). */
+/** A window event that stops the answer being streamed (the reference's `abort-chat-stream`). */
 export const ABORT_STREAM_EVENT = "abort-chat-stream";
 
-/** The name the server gives a forked thread: the start of the last answer (api-contract.md §5.2). */
+/** The name the server gives a forked thread: the start of the last answer. */
 function forkedName(text: string, fallback: string): string {
   const clean = text.replace(/\s+/g, " ").trim();
   if (!clean) return fallback;

@@ -10,7 +10,7 @@ import { VirtualList } from "./VirtualList.tsx";
 
 const ROW_HEIGHT = 56;
 
-/** The one-time explanations of pinning and watching (spec 01 §9: stored document alerts). */
+/** The one-time explanations of pinning and watching (stored document alerts). */
 const SEEN_KEYS = {
   pin: "lectern_pinned_document_alert",
   watch: "lectern_watched_document_alert",

@@ -8,7 +8,7 @@ import { toast } from "../../lib/toast.ts";
 import { STEP_FORM_ID } from "./navigation.ts";
 import { OnboardingShell } from "./OnboardingShell.tsx";
 
-/** Spec 01 §9: the wait between the success toast and leaving the wizard. */
+/** The wait between the success toast and leaving the wizard. */
 const REDIRECT_DELAY_MS = 1000;
 
 /**

@@ -14,7 +14,7 @@ type Props = {
   children: ReactNode;
 };
 
-/** The wizard's frame (spec 01 §2.6): a back arrow and a forward arrow around the step. */
+/** The wizard's frame: a back arrow and a forward arrow around the step. */
 export function OnboardingShell({ title, description, back, forward, children }: Props) {
   const { t } = useTranslation();
   return (

@@ -7,7 +7,7 @@ import { toast } from "../../lib/toast.ts";
 import { goToStep, STEP_FORM_ID } from "./navigation.ts";
 import { OnboardingShell } from "./OnboardingShell.tsx";
 
-/** The flag that the survey was sent from this browser (spec 01 §7.4, §9); the server keeps the answers. */
+/** The flag that the survey was sent from this browser; the server keeps the answers. */
 export const SURVEY_KEYS = {
   completed: "lectern_questionnaire_completed",
 } as const;

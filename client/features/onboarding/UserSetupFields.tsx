@@ -4,7 +4,7 @@ import { UsernameField } from "../../components/UsernameField.tsx";
 import { PASSWORD_MIN_LENGTH } from "../auth/validation.ts";
 import { ChoiceGroup } from "./ChoiceGroup.tsx";
 
-/** The instance password input accepts 6 characters; forward needs 8 (spec 01 §5). */
+/** The instance password input accepts 6 characters; forward needs 8. */
 const INSTANCE_PASSWORD_INPUT_MIN = 6;
 
 /** 'Just me': whether to protect the instance with a password, and the password. */

@@ -10,7 +10,7 @@ import { goToStep, STEP_FORM_ID, useDebounced } from "./navigation.ts";
 import { OnboardingShell } from "./OnboardingShell.tsx";
 import { PasswordSetup, TeamSetup } from "./UserSetupFields.tsx";
 
-/** Team setup's admin username: at least 6 characters (spec 01 §5). */
+/** Team setup's admin username: at least 6 characters. */
 const TEAM_USERNAME_MIN = 6;
 
 type Mode = "justMe" | "team";
@@ -41,7 +41,7 @@ export function UserSetupStep() {
   const [username, setUsername] = useState("");
   const [adminPassword, setAdminPassword] = useState("");
   const [busy, setBusy] = useState(false);
-  /** The first admin's recovery codes: the session is stored once they were saved (spec 01 §2.3). */
+  /** The first admin's recovery codes: the session is stored once they were saved. */
   const [codes, setCodes] = useState<{ list: string[]; finish: () => void } | null>(null);
   const settledPassword = useDebounced(password);
   const settledUsername = useDebounced(username);

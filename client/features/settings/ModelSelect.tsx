@@ -19,7 +19,7 @@ export type ModelListState =
 type Fetched = { plan: string; models: CustomModel[]; error: string | null };
 
 /**
- * The provider's models for the form's current values (spec 02 §4, §5): the inputs the lookup uses settle for
+ * The provider's models for the form's current values: the inputs the lookup uses settle for
  * 500 ms, a lookup that is no longer wanted is aborted, and `active` false (a read-only page, a locked field,
  * an endpoint being detected) asks nothing.
  */

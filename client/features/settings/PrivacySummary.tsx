@@ -6,7 +6,7 @@ import type { SetupResults } from "./setup.ts";
 type Row = { area: "llm" | "embedder" | "vectorDb"; id: string | null; name: string | null };
 
 /**
- * What each chosen service does with the instance's data (spec 01 §2.6 data-handling): the language model,
+ * What each chosen service does with the instance's data (the data-handling step): the language model,
  * the embedding engine (openai when unset) and the vector database (lancedb when unset).
  */
 export function PrivacySummary({ setup }: { setup: SetupResults }) {

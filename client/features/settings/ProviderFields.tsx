@@ -24,7 +24,7 @@ const INPUT_TYPES: Record<"url" | "password" | "text" | "number", string> = {
 };
 
 /**
- * The settings form of one provider (spec 02 §3-§5): required fields marked, numbers at least 1, saved secrets
+ * The settings form of one provider: required fields marked, numbers at least 1, saved secrets
  * shown masked, fixed choices as a dropdown, the model as a dropdown filled by the provider's model lookup,
  * and, for a local server, its endpoint found by auto-detect. Fields fixed by the server's environment are
  * disabled with a hint.

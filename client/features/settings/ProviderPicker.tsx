@@ -19,7 +19,7 @@ type Props = {
 };
 
 /**
- * A searchable list of providers to choose one from: name, icon of its kind and description (spec 01 §2.6).
+ * A searchable list of providers to choose one from: name, icon of its kind and description.
  * The list keeps the catalog's order, so rows never move under the pointer; instead it opens scrolled to the
  * chosen provider, which then heads the visible part of the list.
  */

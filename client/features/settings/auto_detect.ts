@@ -1,8 +1,8 @@
-/** Spec 02 §7, §9: each candidate endpoint gets 2000 ms to answer. */
+/** Each candidate endpoint gets 2000 ms to answer. */
 export const AUTO_DETECT_TIMEOUT_MS = 2000;
 
 /**
- * Where a local model server usually listens (spec 02 §9): localhost, 127.0.0.1, host.docker.internal and the
+ * Where a local model server usually listens: localhost, 127.0.0.1, host.docker.internal and the
  * host this page came from, each with the provider's port and path; duplicates removed, order kept.
  */
 export function autoDetectCandidates(suffix: string, pageHostname?: string): string[] {
@@ -23,9 +23,9 @@ export interface DetectResult<M> {
 }
 
 /**
- * Endpoint auto-detect (spec 02 §4, §7): asks every candidate at once, each with its own time-out, and takes
- * the first that returns at least one model. The others are then aborted. Resolves with null when every
- * candidate failed, timed out or had no models.
+ * Endpoint auto-detect (docs/api-compat.md#model-lookups): asks every candidate at once, each with its own
+ * time-out, and takes the first that returns at least one model. The others are then aborted. Resolves with
+ * null when every candidate failed, timed out or had no models.
  */
 export function detectEndpoint<M>(
   candidates: readonly string[],

@@ -21,7 +21,9 @@ export interface ModelLookupRequest {
   basePath?: string;
 }
 
-/** The provider's models (spec 02 §7); a failed lookup throws with the server's message. */
+/**
+ * The provider's models (docs/api-compat.md#model-lookups); a failed lookup throws with the server's message.
+ */
 export async function fetchCustomModels(
   request: ModelLookupRequest,
   signal?: AbortSignal,
@@ -46,7 +48,7 @@ export type LookupPlan =
   | { kind: "ready"; request: ModelLookupRequest };
 
 /**
- * Decides whether the model lookup can run with the form's current values (spec 02 §4, §5): it waits for a
+ * Decides whether the model lookup can run with the form's current values: it waits for a
  * required API key, and for a base path that is a URL (containing `basePathMustContain` where the provider
  * needs it, e.g. LocalAI's "/v1"). A key still showing the saved mask is sent as `true`.
  */

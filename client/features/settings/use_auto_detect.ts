@@ -25,7 +25,7 @@ type Options = {
 };
 
 /**
- * Endpoint auto-detect for a local model server (spec 02 §4, §7, §8): idle, detecting, found (the endpoint is
+ * Endpoint auto-detect for a local model server: idle, detecting, found (the endpoint is
  * filled and the manual input hidden behind a toggle) or failed (the manual input shown). It runs once by
  * itself when no base path is saved, and again on request.
  */
@@ -70,7 +70,7 @@ export function useEndpointAutoDetect({ provider, initialBasePath, setBasePath, 
   useEffect(() => {
     if (available && initialBasePath.trim() === "") run();
     return () => controller.current?.abort();
-    // Once, when the provider's form first shows (spec 02 §4).
+    // Once, when the provider's form first shows.
   }, []);
 
   return {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 
-/** Spec 01 §5, spec 02 §5, §9: inputs that trigger checks or lookups settle for 500 ms first. */
+/** Inputs that trigger checks or lookups settle for 500 ms first. */
 export const DEBOUNCE_MS = 500;
 
 /** The value once it has stopped changing for `delay` ms; the first value is taken at once. */

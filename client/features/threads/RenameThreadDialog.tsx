@@ -7,7 +7,7 @@ import { renameThread, type Thread } from "./api.ts";
 import type { ThreadItem } from "./use_threads.ts";
 
 /**
- * Renaming a thread (spec 01 §2.7): the field starts with the full name, selected. An empty name cannot be
+ * Renaming a thread: the field starts with the full name, selected. An empty name cannot be
  * saved and an unchanged one just closes; a name the server refuses keeps the dialog open with what was typed.
  * Mounted only while open, so each opening starts from the thread's current name.
  */

@@ -9,11 +9,11 @@ import { RenameThreadDialog } from "./RenameThreadDialog.tsx";
 import { ThreadMenu } from "./ThreadMenu.tsx";
 import { type ThreadItem, type ThreadsState, useModifierHeld } from "./use_threads.ts";
 
-/** How long a deleted thread stays in the list, marked, before it goes (spec 01 §4, §9). */
+/** How long a deleted thread stays in the list, marked, before it goes. */
 export const DELETE_ANIMATION_MS = 500;
 
 /**
- * The threads of the active workspace under its entry in the sidebar (spec 01 §2.7): the default thread, the
+ * The threads of the active workspace under its entry in the sidebar: the default thread, the
  * named threads with their menus, New Thread; holding Control or Meta marks threads for deletion.
  *
  * `current` is the thread the page shows: a slug, null for the default thread, undefined when the page shows

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from
 import { useDismiss } from "../../components/use_dismiss.ts";
 import { useTranslation } from "react-i18next";
 
-/** The per-thread menu of the sidebar (spec 01 §2.7): Rename and Delete Thread. */
+/** The per-thread menu of the sidebar: Rename and Delete Thread. */
 export function ThreadMenu(
   { name, onRename, onDelete }: { name: string; onRename: () => void; onDelete: () => void },
 ) {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { api, ApiError } from "../../lib/api.ts";
 
-/** A thread as the thread calls return it (spec 01 §3, §7.3); other fields pass through. */
+/** A thread as the thread calls return it; other fields pass through. */
 export const Thread = z.object({
   id: z.number(),
   name: z.string(),

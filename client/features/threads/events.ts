@@ -2,7 +2,7 @@ import { z } from "zod";
 import { Thread } from "./api.ts";
 
 /**
- * Window events through which other islands tell the sidebar's thread list about threads (spec 01 §4): the chat
+ * Window events through which other islands tell the sidebar's thread list about threads: the chat
  * dispatches THREAD_RENAMED when the server's rename_thread frame arrives, and THREAD_CREATED after a fork.
  */
 export const THREAD_RENAMED = "lectern:thread-renamed";

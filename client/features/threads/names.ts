@@ -1,4 +1,4 @@
-/** Thread names show at most this many characters in the sidebar (spec 01 §2.7, §9). */
+/** Thread names show at most this many characters in the sidebar. */
 export const THREAD_NAME_DISPLAY_MAX = 25;
 
 /** The name cut to its first 25 characters (whole code points) plus an ellipsis when it is longer. */

@@ -2,7 +2,7 @@ import { type Dispatch, type SetStateAction, useEffect, useState } from "react";
 import { listThreads } from "./api.ts";
 import { THREAD_CREATED, THREAD_RENAMED, ThreadCreatedDetail, ThreadRenamedDetail } from "./events.ts";
 
-/** A thread in the sidebar's list; `deleted` marks one on its way out (spec 01 §3). */
+/** A thread in the sidebar's list; `deleted` marks one on its way out. */
 export interface ThreadItem {
   id?: number;
   slug: string;
@@ -70,7 +70,7 @@ export function useThreads(workspaceSlug: string | null): ThreadsState {
   return { threads, error, setThreads };
 }
 
-/** Whether Control or Meta is held down: the thread list's multi-delete mode (spec 01 §2.7). */
+/** Whether Control or Meta is held down: the thread list's multi-delete mode. */
 export function useModifierHeld(): boolean {
   const [held, setHeld] = useState(false);
   useEffect(() => {

@@ -9,7 +9,7 @@ import { PromptHistory } from "./PromptHistory.tsx";
 import { orNull, type TabProps } from "./types.ts";
 import { WorkspaceForm } from "./WorkspaceForm.tsx";
 
-/** Spec 01 §5, §9: chat history is recommended at 20; more than 45 is likely to fail. */
+/** Chat history is recommended at 20; more than 45 is likely to fail. */
 export const HISTORY_WARNING_ABOVE = 45;
 const MODES = ["chat", "query"] as const;
 /** The temperature the server uses for a workspace without its own (server/chat/reply.ts). */
@@ -18,7 +18,7 @@ const DEFAULT_TEMPERATURE = 0.7;
 /**
  * The workspace's own text, or "" when it has none: the field then stays empty with the default as its
  * placeholder, and saving it untouched stores null. A new workspace is stored with the default prompt's text
- * (api-contract.md §5.1: the instance's default, else the built-in one), which is not a prompt of its own either.
+ * (the instance's default, else the built-in one), which is not a prompt of its own either.
  */
 function ownText(stored: string | null, defaults: readonly (string | null)[]): string {
   if (stored === null) return "";

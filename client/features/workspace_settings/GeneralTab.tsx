@@ -10,7 +10,7 @@ import { SuggestedMessagesEditor } from "./SuggestedMessagesEditor.tsx";
 import type { TabProps } from "./types.ts";
 import { WorkspaceForm } from "./WorkspaceForm.tsx";
 
-/** Spec 01 §9: the wait between a success toast and going home. */
+/** The wait between a success toast and going home. */
 const REDIRECT_DELAY_MS = 1000;
 
 /** The general-appearance tab: name, suggested messages, assistant picture, and deleting the workspace. */

@@ -10,7 +10,7 @@ import { SelectField } from "./fields.tsx";
 import type { TabProps } from "./types.ts";
 import { WorkspaceForm } from "./WorkspaceForm.tsx";
 
-/** Spec 01 §5: the similarity threshold options, from the strictest. */
+/** The similarity threshold options, from the strictest. */
 export const THRESHOLDS = [
   { key: "high", value: 0.75 },
   { key: "medium", value: 0.5 },

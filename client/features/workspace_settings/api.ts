@@ -8,7 +8,7 @@ export type WorkspaceChanges = Record<string, string | number | null>;
 
 export type SuggestedMessage = { heading: string; message: string };
 
-/** Spec 01 §2.7 upload rules of the assistant picture (the server checks them too). */
+/** The upload rules of the assistant picture (the server checks them too). */
 export const PICTURE_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"] as const;
 export const MAX_PICTURE_BYTES = 5 * 1024 * 1024;
 /** The server keeps at most this many suggested messages. */

@@ -8,7 +8,10 @@ export class ParseFailure extends Error {
   }
 }
 
-/** What a parser found in one file. Missing fields get the per-type defaults of api-contract.md §8.1. */
+/**
+ * What a parser found in one file. Missing fields get the per-type defaults of
+ * docs/api-compat.md#document-json.
+ */
 export interface ParsedDocument {
   text: string;
   docAuthor: string;

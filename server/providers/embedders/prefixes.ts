@@ -1,6 +1,6 @@
 /**
  * Text some open models expect before a passage or a query: they were trained with these markers and rank
- * noticeably worse without them (api-contract.md §8.3 names nomic and e5; mxbai and bge mark only queries).
+ * noticeably worse without them (the reference prefixes nomic and e5; mxbai and bge mark only queries).
  */
 export interface ModelPrefixes {
   passage: string;

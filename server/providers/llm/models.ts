@@ -72,9 +72,9 @@ const idsOf = (
 ) => (Array.isArray(body[list]) ? body[list] as Record<string, unknown>[] : []);
 
 /**
- * `POST /api/system/custom-models`: the provider's models (spec 02 §7, api-contract.md §9.3). The key given is
- * used for this lookup only, never stored. A base path goes through the URL guard; an admin's own LLM server
- * may be on loopback or the LAN.
+ * `POST /api/system/custom-models`: the provider's models (docs/api-compat.md#model-lookups). The key given
+ * is used for this lookup only, never stored. A base path goes through the URL guard; an admin's own LLM
+ * server may be on loopback or the LAN.
  */
 export async function lookupModels(
   settings: SettingsService,

@@ -8,7 +8,7 @@ export interface OllamaOptions {
   maxTokens: number;
   /** Seconds Ollama keeps the model loaded after a request; -1 forever, 0 unload at once. */
   keepAliveSeconds: number;
-  /** "base" limits the context to 2048 tokens (spec 02 §9); "maximum" uses the whole window. */
+  /** "base" limits the context to 2048 tokens; "maximum" uses the whole window. */
   performanceMode: "base" | "maximum";
   authToken?: string;
   fetch?: typeof fetch;

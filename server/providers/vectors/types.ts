@@ -14,7 +14,7 @@ export interface VectorHit {
   text: string;
   metadata: Record<string, unknown>;
   /**
-   * Similarity in [0, 1]: 1 − cosine distance, clamped (decisions.md). A chunk found only by full-text search
+   * Similarity in [0, 1]: 1 − cosine distance, clamped to [0, 1]. A chunk found only by full-text search
    * has it too, so the similarity threshold judges every hit the same way.
    */
   score: number;
@@ -41,7 +41,7 @@ export interface VectorStore {
   close(): Promise<void>;
 }
 
-/** Similarity from a cosine distance (decisions.md: 1 − d, clamped to [0, 1], no "d ≥ 1 → 1" quirk). */
+/** Similarity from a cosine distance (1 − d, clamped to [0, 1]; unlike the reference, d ≥ 1 gives 0). */
 export function similarityOf(distance: number): number {
   if (!Number.isFinite(distance)) return 0;
   return Math.min(1, Math.max(0, 1 - distance));

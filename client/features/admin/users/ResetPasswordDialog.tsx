@@ -9,7 +9,7 @@ import { act, messageOf } from "../requests.ts";
 import { passwordProblem } from "../validation.ts";
 import { displayName } from "./permissions.ts";
 
-/** An admin sets a new password for an account (spec 01 §6: only an admin can reset passwords). */
+/** An admin sets a new password for an account (only an admin can reset passwords). */
 export function ResetPasswordDialog({ user, onClose }: { user: User | null; onClose: () => void }) {
   const { t } = useTranslation();
   return (

@@ -14,7 +14,7 @@ export function mayManage(me: User, target: User): boolean {
   return me.role === "admin" || (me.role === "manager" && target.role !== "admin");
 }
 
-/** Only an admin resets passwords and issues login links (spec 01 §6). */
+/** Only an admin resets passwords and issues login links. */
 export function isAdmin(me: User): boolean {
   return me.role === "admin";
 }

@@ -120,7 +120,7 @@ Deno.test("checkAuth() forgets a refused token; single-user mode checks the toke
   assert.deepEqual(single.calls, ["check-token"]);
 });
 
-Deno.test("guardAllows() follows spec 01 §2.2", () => {
+Deno.test("guardAllows() follows docs/api-compat.md#page-routes-and-page-guards", () => {
   const as = (role: StoredUser["role"]) => ({ ...ADMIN, role });
   assert.equal(guardAllows("admin", true, as("admin")), true);
   assert.equal(guardAllows("admin", true, as("manager")), false);

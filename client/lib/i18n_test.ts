@@ -12,7 +12,7 @@ Deno.test("i18n: the server renders English without detecting anything", () => {
   assert.equal(options.detection, undefined);
 });
 
-Deno.test("i18n: the browser detects in the order of spec 01 §9, English only, nothing cached", () => {
+Deno.test("i18n: the browser detects in DETECTION_ORDER, English only, nothing cached", () => {
   assert.deepEqual(DETECTION_ORDER, [
     "querystring",
     "cookie",

@@ -103,7 +103,7 @@ Deno.test("enable-multi-user creates the first admin and hands over the single-u
   assert.equal(history.body.history.length, 2, "the admin keeps the earlier conversation");
 });
 
-Deno.test("multi-user login: messages of api-contract §2.2, recovery codes once, suspension", async () => {
+Deno.test("multi-user login: the reference's messages, recovery codes once, suspension", async () => {
   await using app = await createTestApp();
   const admin = await multiUserInstance(app);
   for (const code of admin.recoveryCodes ?? []) assert.match(code, /^[0-9a-f-]{36}$/);

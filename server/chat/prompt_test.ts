@@ -10,7 +10,7 @@ Deno.test("expandVariables() fills the date, user and workspace and leaves unkno
   assert.equal(text, "March 4, 2026 05:06 Atlas #3 ada {unknown}");
 });
 
-Deno.test("systemMessage() appends each context block as api-contract §8.4 step 7", () => {
+Deno.test("systemMessage() appends each context block as the reference does", () => {
   assert.equal(systemMessage("Prompt", []), "Prompt");
   assert.equal(
     systemMessage("Prompt", ["one", "two"]),

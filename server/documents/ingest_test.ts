@@ -108,7 +108,7 @@ Deno.test("chunks are sent in batches of the embedder's limit; 503s are retried,
   assert.deepEqual(body.workspace.documents.map((document) => document.docpath), [first, second]);
 });
 
-Deno.test("each chunk keeps the page it starts on and the metadata header of api-contract.md §8.3", async () => {
+Deno.test("each chunk keeps the page it starts on and the metadata header of docs/api-compat.md#splitting-and-chunk-headers", async () => {
   await using app = await createTestApp();
   const pages = ["First page text about apples. ".repeat(20), "Second page text about pears. ".repeat(20)];
   const document: DocumentJson = {

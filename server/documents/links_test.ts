@@ -178,7 +178,7 @@ Deno.test("upload-link refuses every private, loopback, link-local and metadata 
   assert.equal((await app.deps.db.select().from(documents)).length, 0);
 });
 
-Deno.test("upload-link turns a page into readable Markdown with the link fields of §8.1", async () => {
+Deno.test("upload-link turns a page into readable Markdown with the link fields of docs/api-compat.md#link-documents", async () => {
   await using site = startSite();
   await using app = await createTestApp();
   app.deps.linkFetch = network(site);

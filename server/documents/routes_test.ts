@@ -19,7 +19,7 @@ async function newWorkspace(app: TestApp, name = "Docs") {
   return created.body.workspace;
 }
 
-Deno.test("POST /api/workspace/:slug/upload stores the document JSON of api-contract §8.1 under a generated name", async () => {
+Deno.test("POST /api/workspace/:slug/upload stores the document JSON of docs/api-compat.md#document-json under a generated name", async () => {
   await using app = await createTestApp();
   const workspace = await newWorkspace(app);
   const answer = await upload(

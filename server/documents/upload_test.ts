@@ -65,7 +65,7 @@ Deno.test("accepted-document-types lists every format the parsers read, and no i
   assert.ok(!Object.keys(answer.body.types).some((mime) => /^(image|audio|video)\//.test(mime)));
 });
 
-Deno.test("upload reads every supported type and stores it with the per-type fields of §8.1", async () => {
+Deno.test("upload reads every supported type and stores it with the per-type fields of docs/api-compat.md#document-json", async () => {
   await using app = await createTestApp();
   const slug = await newWorkspace(app);
   const files: [string, Uint8Array, { docSource: string; docAuthor?: string; text: RegExp }][] = [

@@ -54,7 +54,7 @@ Deno.test("managers act on managers and default users only, never on admins, and
     const byManager = await asManager("/api/admin/users/new", {
       json: { username: `new-${role}`, password: "second-password", role },
     });
-    assert.equal(byManager.status, 403, "only an admin creates users (spec 01 §6)");
+    assert.equal(byManager.status, 403, "only an admin creates users");
     assert.deepEqual(byManager.body, { user: null, error: "You do not have permission to do that." });
   }
   const created = await app.json("/api/admin/users/new", {

@@ -73,7 +73,7 @@ Deno.test("an empty prompt or refusal response is stored as null and chats then 
   await using app = await createTestApp();
   await app.json("/api/system/update-env", { json: genericOpenAiSettings(llm.baseURL) });
   const created = await app.json<{ workspace: Workspace }>("/api/workspace/new", { json: { name: "Atlas" } });
-  assert.equal(created.body.workspace.openAiPrompt, DEFAULT_SYSTEM_PROMPT, "api-contract.md §5.1");
+  assert.equal(created.body.workspace.openAiPrompt, DEFAULT_SYSTEM_PROMPT, "the default system prompt");
   type Answer = { workspace: Workspace };
   const own = await app.json<Answer>("/api/workspace/atlas/update", {
     json: { openAiPrompt: "Answer as a librarian.", queryRefusalResponse: "Not in Atlas." },

@@ -22,7 +22,7 @@ async function failure(name: string, bytes: Uint8Array): Promise<ParseFailure> {
   throw new Error(`${name} was parsed`);
 }
 
-Deno.test("markdown and text: BOM dropped, CRLF made LF, text defaults of §8.1", async () => {
+Deno.test("markdown and text: BOM dropped, CRLF made LF, text defaults of docs/api-compat.md#document-json", async () => {
   const markdown = await parseDocument({ name: "eip-2488.md", bytes: await fixture("eip-2488.md") });
   assert.match(markdown.text, /^---\neip: 2488\ntitle: Deprecate the CALLCODE opcode\n/);
   assert.equal(markdown.docAuthor, "Unknown");

@@ -307,7 +307,12 @@ export const ROUTES: Record<string, RouteRule> = {
     why: "the reference: VR",
   },
   "GET /api/workspaces": { least: "default", call: () => get("/api/workspaces"), status: 200, why: "" },
-  "GET /api/workspace/:slug": { least: "default", call: (w) => get(team(w)), status: 200, why: " *" },
+  "GET /api/workspace/:slug": {
+    least: "default",
+    call: (w) => get(team(w)),
+    status: 200,
+    why: "every role that sees the workspace",
+  },
   "GET /api/workspace/:slug/suggested-messages": {
     least: "default",
     call: (w) => get(`${team(w)}/suggested-messages`),
@@ -530,7 +535,7 @@ export const ROUTES: Record<string, RouteRule> = {
     least: "manager",
     call: () => get("/api/system/embedding-jobs"),
     status: 200,
-    why: "embedder screen: the reference settings/embedding-preference is admin or manager",
+    why: "embedder screen: the reference's settings/embedding-preference is admin or manager",
   },
   "GET /api/system/native-embedding-models": {
     least: "manager",
@@ -568,7 +573,7 @@ export const ROUTES: Record<string, RouteRule> = {
     least: "manager",
     call: (w) => get(`/api/admin/workspaces/${w.team.id}/users`),
     status: 200,
-    why: "workspace members tab: the reference admin or manager",
+    why: "workspace members tab: the reference allows admin or manager",
   },
   "POST /api/admin/workspaces/:id/update-users": {
     least: "manager",
@@ -591,7 +596,7 @@ export const ROUTES: Record<string, RouteRule> = {
     least: "manager",
     call: (w) => post(`${team(w)}/update`, { openAiHistory: 3, openAiPrompt: "Answer in French." }),
     status: 200,
-    why: "workspace settings: the reference admin or manager",
+    why: "workspace settings: the reference allows admin or manager",
   },
   "DELETE /api/workspace/:slug": {
     least: "manager",
@@ -731,26 +736,26 @@ export const ROUTES: Record<string, RouteRule> = {
     call: (w) => post(`${team(w)}/update-watch-status`, { docPath: w.linkDoc, watchStatus: false }),
     pass: (w) => post(`${team(w)}/update-watch-status`, { docPath: w.linkDoc, watchStatus: true }),
     status: 200,
-    why: "live document sync manage screen: the reference admin or manager",
+    why: "live document sync manage screen: the reference allows admin or manager",
   },
   "GET /api/experimental/live-sync": {
     least: "manager",
     call: () => get("/api/experimental/live-sync"),
     status: 200,
-    why: "beta features: the reference admin or manager",
+    why: "beta features: the reference allows admin or manager",
   },
   "POST /api/experimental/toggle-live-sync": {
     least: "manager",
     call: () => post("/api/experimental/toggle-live-sync", { updatedStatus: true }),
     pass: () => post("/api/experimental/toggle-live-sync", { updatedStatus: false }),
     status: 200,
-    why: "beta features: the reference admin or manager",
+    why: "beta features: the reference allows admin or manager",
   },
   "GET /api/experimental/live-sync/queues": {
     least: "manager",
     call: () => get("/api/experimental/live-sync/queues"),
     status: 200,
-    why: "the reference live-document-sync/manage: admin or manager",
+    why: "the reference's live-document-sync/manage: admin or manager",
   },
   "POST /api/experimental/live-sync/queues/:id/sync-now": {
     least: "manager",
@@ -884,7 +889,7 @@ export const ROUTES: Record<string, RouteRule> = {
     call: (w) => del(`/api/admin/invite/${w.invite.id}`),
     pass: () => del(`/api/admin/invite/${UNKNOWN_ID}`),
     status: 404,
-    why: "the reference settings/invites admin only",
+    why: "the reference's settings/invites admin only",
   },
   "POST /api/system/update-env": {
     least: "admin",

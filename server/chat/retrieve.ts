@@ -10,7 +10,7 @@ import type { WorkspaceRow } from "../workspaces/present.ts";
 import type { StoredResponse } from "./history.ts";
 import { attachedContext, type AttachmentScope } from "../attachments/service.ts";
 
-/** Characters of a pinned document shown in its citation (docs/api-compat.md#retrieval-pipeline). */
+/** Characters of a pinned document shown in its citation (api-contract.md §8.4 step 2). */
 const PINNED_PREVIEW_CHARS = 1_000;
 const PINNED_CONTINUED = "...continued on in source document...";
 /** The context window assumed when the workspace's chat model cannot be built (retrieval still runs). */
@@ -28,16 +28,16 @@ export interface Retrieved {
 }
 
 export interface RetrieveOptions {
-  /** The chat model's context window in tokens; pinned documents fill at most this much. */
+  /**
+   * The chat model's context window in tokens; pinned documents fill at most this much. A chat passes its
+   * model's (reply.ts builds the model once); without it the workspace's chat model is built to learn it.
+   */
   contextWindow?: number;
   /** Whose files attached in the chat join the context (the thread of the message, and its user). */
   attachments?: AttachmentScope;
 }
 
-/**
- * How the reference identifies a document across chunks and citations
- * (`title:<title>-timestamp:<published>`).
- */
+/** How the reference identifies a document across chunks and citations (§8.4: `title:<title>-timestamp:<published>`). */
 function identifierOf(source: { title?: unknown; published?: unknown }): string {
   return `title:${source.title}-timestamp:${source.published}`;
 }
@@ -88,11 +88,67 @@ async function pinnedDocuments(deps: Deps, workspace: WorkspaceRow, contextWindo
 }
 
 /**
- * The context of one message (docs/api-compat.md#retrieval-pipeline): pinned documents whole, then the files
- * attached in the chat of this thread (`options.attachments`) whole; then the workspace's closest chunks, by
- * vector and, when the workspace uses hybrid search, by BM25 on their words (fused by reciprocal rank), cut
- * to topN, then those under the similarity threshold dropped; chunks of pinned documents are dropped too.
- * Backfill from recent answers' citations fills up to topN, uncited.
+ * The workspace's closest chunks to the message, by vector and (hybrid search) by BM25, without those under the
+ * similarity threshold, those of pinned documents, and those whose document row is gone.
+ */
+async function searchChunks(
+  deps: Deps,
+  workspace: WorkspaceRow,
+  search: { namespace: string; embedder: Embedder; message: string; pinnedIds: Set<string> },
+  signal: AbortSignal,
+): Promise<Source[]> {
+  const query = await search.embedder.embedQuery(search.message, signal);
+  signal.throwIfAborted();
+  const hits = await deps.vectors.search(search.namespace, query, {
+    topK: workspace.topN,
+    text: workspace.hybridSearch ? search.message : undefined,
+  });
+  // Vectors whose document row is gone (a crash between the two writes) are never cited.
+  const live = new Set(
+    (await deps.db.select({ docId: workspaceDocuments.docId }).from(workspaceDocuments)
+      .where(eq(workspaceDocuments.workspaceId, workspace.id))).map((row) => row.docId),
+  );
+  const found: Source[] = [];
+  for (const hit of hits) {
+    if (hit.score < workspace.similarityThreshold || !live.has(hit.docId)) continue;
+    if (search.pinnedIds.has(identifierOf(hit.metadata))) continue;
+    found.push({ ...hit.metadata, id: hit.id, text: hit.text, score: hit.score });
+  }
+  return found;
+}
+
+/**
+ * Backfill (api-contract.md §8.4 step 5): the texts of recent cited chunks, newest answer first, that fill the
+ * search's share up to topN; they are not cited again.
+ */
+function backfill(
+  history: StoredResponse[],
+  found: Source[],
+  pinnedIds: Set<string>,
+  topN: number,
+): string[] {
+  const texts: string[] = [];
+  const seen = new Set(found.map((source) => source.id));
+  let filled = found.length;
+  for (const response of [...history].reverse()) {
+    for (const source of response.sources ?? []) {
+      if (filled >= topN) break;
+      if (typeof source.score !== "number" || !source.text || !source.id || seen.has(source.id)) continue;
+      if (pinnedIds.has(identifierOf(source))) continue;
+      seen.add(source.id);
+      texts.push(source.text);
+      filled++;
+    }
+  }
+  return texts;
+}
+
+/**
+ * The context of one message (api-contract.md §8.4 steps 2-6): pinned documents whole, then the files attached
+ * in the chat of this thread (`options.attachments`) whole; then the workspace's
+ * closest chunks, by vector and, when the workspace uses hybrid search, by BM25 on their words (fused by
+ * reciprocal rank), cut to topN, then those under the similarity threshold dropped; chunks of pinned documents
+ * are dropped too. Backfill from recent answers' citations fills up to topN, uncited.
  */
 export async function retrieve(
   deps: Deps,
@@ -109,7 +165,7 @@ export async function retrieve(
     pinnedDocuments(deps, workspace, contextWindow),
     deps.vectors.count(namespace),
   ]);
-  // Attached files come after the pinned documents, within what they left of the window.
+  // Attached files come after the pinned documents, within what they left of the window (§8.4 step 3).
   const pinnedTokens = pinned.reduce(
     (sum, { source }) => sum + (Number(source.token_count_estimate) || 0),
     0,
@@ -118,39 +174,14 @@ export async function retrieve(
     ? await attachedContext(deps, options.attachments, contextWindow, pinnedTokens)
     : [];
   const pinnedIds = new Set(pinned.map(({ source }) => identifierOf(source)));
-  const found: Source[] = [];
-  if (vectorCount > 0) {
-    const query = await embedder.embedQuery(message, signal);
-    signal.throwIfAborted();
-    const hits = await deps.vectors.search(namespace, query, {
-      topK: workspace.topN,
-      text: workspace.hybridSearch ? message : undefined,
-    });
-    // Vectors whose document row is gone (a crash between the two writes) are never cited.
-    const live = new Set(
-      (await deps.db.select({ docId: workspaceDocuments.docId }).from(workspaceDocuments)
-        .where(eq(workspaceDocuments.workspaceId, workspace.id))).map((row) => row.docId),
-    );
-    for (const hit of hits) {
-      if (hit.score < workspace.similarityThreshold || !live.has(hit.docId)) continue;
-      if (pinnedIds.has(identifierOf(hit.metadata))) continue;
-      found.push({ ...hit.metadata, id: hit.id, text: hit.text, score: hit.score });
-    }
-  }
+  const found = vectorCount > 0
+    ? await searchChunks(deps, workspace, { namespace, embedder, message, pinnedIds }, signal)
+    : [];
   const whole = [...pinned, ...attached];
-  const contextTexts = [...whole.map(({ text }) => text), ...found.map((source) => source.text)];
-  // Backfill: recent cited chunks fill the search's share up to topN, uncited.
-  const seen = new Set(found.map((source) => source.id));
-  let filled = found.length;
-  for (const response of [...history].reverse()) {
-    for (const source of response.sources ?? []) {
-      if (filled >= workspace.topN) break;
-      if (typeof source.score !== "number" || !source.text || !source.id || seen.has(source.id)) continue;
-      if (pinnedIds.has(identifierOf(source))) continue;
-      seen.add(source.id);
-      contextTexts.push(source.text);
-      filled++;
-    }
-  }
+  const contextTexts = [
+    ...whole.map(({ text }) => text),
+    ...found.map((source) => source.text),
+    ...backfill(history, found, pinnedIds, workspace.topN),
+  ];
   return { vectorCount, sources: [...whole.map(({ source }) => source), ...found], contextTexts };
 }

@@ -1,0 +1,172 @@
+// The last steps of a chat answer: the model's answer streamed into frames, then kept with its metrics.
+import type { Metrics, Source } from "../../shared/api/chat.ts";
+import type { Deps } from "../deps.ts";
+import { messageOf, ProviderError } from "../errors.ts";
+import { tokenCounter } from "../documents/tokens.ts";
+import type { ChatMessage } from "../providers/llm/types.ts";
+import { autoRenameThread } from "../threads/service.ts";
+import { type Frame, frames } from "./frames.ts";
+import { saveChat } from "./history.ts";
+import { countMessageTokens } from "./prompt.ts";
+import type { Turn } from "./turn.ts";
+
+/** What the model is asked, and what its answer cites. */
+export interface AnswerPrompt {
+  messages: ChatMessage[];
+  maxTokens: number;
+  sources: Source[];
+}
+
+/** The answer as it grows, measured and saved with the chat (api-contract.md §7.4). */
+class Draft {
+  text = "";
+  usage: { inputTokens: number; outputTokens: number } | null = null;
+  private readonly startedAt = performance.now();
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly turn: Turn,
+    private readonly prompt: AnswerPrompt,
+    private readonly count: (text: string) => number,
+  ) {}
+
+  /** The model's own token counts when it gave them, else counted here. */
+  metrics(): Metrics {
+    const promptTokens = this.usage?.inputTokens ?? countMessageTokens(this.prompt.messages, this.count);
+    const completionTokens = this.usage?.outputTokens ?? this.count(this.text);
+    const duration = Math.max((performance.now() - this.startedAt) / 1000, 0.001);
+    return {
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
+      total_tokens: promptTokens + completionTokens,
+      outputTps: completionTokens / duration,
+      duration,
+      model: this.turn.model.modelId,
+      provider: this.turn.model.providerId,
+      timestamp: new Date().toISOString(),
+    };
+  }
+
+  /** Saves the chat with the text so far; `stopped` marks an answer cut short. */
+  save(metrics: Metrics, stopped = false): Promise<number> {
+    return saveChat(this.deps, this.turn.scope, this.turn.input.message, {
+      text: this.text,
+      sources: this.prompt.sources,
+      type: this.turn.mode,
+      attachments: this.turn.images,
+      metrics,
+      ...(stopped ? { stopped: true as const } : {}),
+    });
+  }
+}
+
+/**
+ * Streams the model's answer as chunk frames, then saves it and sends the closing chunk, `finalizeResponseStream`
+ * and, for a thread's first answer, its new name. A failure of the model becomes an abort frame. When `signal`
+ * aborts (the client left, or shutdown) the text so far is saved and nothing more is sent.
+ */
+export async function* streamAnswer(
+  deps: Deps,
+  turn: Turn,
+  prompt: AnswerPrompt,
+  signal: AbortSignal,
+): AsyncGenerator<Frame> {
+  const { uuid, workspace } = turn;
+  const draft = new Draft(deps, turn, prompt, await tokenCounter());
+  let settled = false;
+  // Stops the model when it goes quiet for too long; the client leaving stops it too.
+  const quiet = new AbortController();
+  try {
+    try {
+      const request = {
+        messages: prompt.messages,
+        temperature: workspace.openAiTemp ?? 0.7,
+        maxTokens: prompt.maxTokens,
+      };
+      const parts = turn.model.stream(request, AbortSignal.any([signal, quiet.signal]));
+      for await (const part of withinTimeout(parts, deps.config.llmTimeoutSeconds, quiet)) {
+        if (part.type === "text-delta") {
+          draft.text += part.text;
+          yield frames.chunk(uuid, part.text);
+        } else draft.usage = { inputTokens: part.inputTokens, outputTokens: part.outputTokens };
+      }
+    } catch (error) {
+      if (signal.aborted) return;
+      deps.log.warn("The LLM failed", { workspace: workspace.slug, error: messageOf(error) });
+      const metrics = draft.metrics();
+      const chatId = draft.text ? await draft.save(metrics) : undefined;
+      settled = true;
+      yield frames.abort(uuid, messageOf(error));
+      // Before the first token the abort alone ends the answer; after it, finalize follows (§7.3 4 and 5).
+      if (draft.text) yield frames.finalize(uuid, chatId, metrics);
+      return;
+    }
+    if (signal.aborted) return;
+    const metrics = draft.metrics();
+    const chatId = draft.text ? await draft.save(metrics) : undefined;
+    settled = true;
+    yield frames.closingChunk(uuid, prompt.sources);
+    yield frames.finalize(uuid, chatId, metrics);
+    if (chatId !== undefined && turn.input.threadId !== null) {
+      const renamed = await autoRenameThread(deps, turn.input.threadId, turn.input.message);
+      if (renamed) yield frames.renameThread(renamed.slug, renamed.name);
+    }
+  } finally {
+    // The client left (or the server is stopping) mid-answer: keep what was generated (decisions.md).
+    if (!settled && draft.text) {
+      await draft.save(draft.metrics(), true).catch((error) =>
+        deps.log.error("Cannot save the partial answer", {
+          workspace: workspace.slug,
+          error: messageOf(error),
+        })
+      );
+    }
+  }
+}
+
+/**
+ * The model's parts, each within `seconds` of the one before (the first within `seconds` of the request). When
+ * the model goes quiet, `quiet` is aborted (closing its connection) and a ProviderError says what happened.
+ */
+async function* withinTimeout<T>(
+  parts: AsyncIterable<T>,
+  seconds: number,
+  quiet: AbortController,
+): AsyncGenerator<T> {
+  const iterator = parts[Symbol.asyncIterator]();
+  const span = `${seconds} second${seconds === 1 ? "" : "s"}`;
+  let ended = false;
+  try {
+    for (let first = true;; first = false) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          const error = new ProviderError(
+            first
+              ? `The language model did not answer within ${span}; try again, or ask the administrator to check it.`
+              : `The language model stopped answering: nothing came for ${span}, so the answer was stopped.`,
+          );
+          quiet.abort(error);
+          reject(error);
+        }, seconds * 1000);
+      });
+      const pending = iterator.next();
+      // After a time-out the model's own call ends with an abort error nobody waits for.
+      pending.catch(() => {});
+      let next: IteratorResult<T>;
+      try {
+        next = await Promise.race([pending, timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
+      if (next.done) {
+        ended = true;
+        return;
+      }
+      yield next.value;
+    }
+  } finally {
+    // Left early (the client went, or a time-out): the model's stream is closed too.
+    if (!ended) iterator.return?.().catch(() => {});
+  }
+}

@@ -1,0 +1,120 @@
+// The first step of a chat answer: what the request asks for, checked, with the chat model and the history.
+import type { Actor } from "../auth/actor.ts";
+import type { Deps } from "../deps.ts";
+import { messageOf } from "../errors.ts";
+import type { ChatModel, ImageInput } from "../providers/llm/types.ts";
+import type { Embedder } from "../providers/embedders/types.ts";
+import type { WorkspaceRow } from "../workspaces/present.ts";
+import { expandPresets, listPresets } from "../presets/service.ts";
+import { findUserById } from "../users/repo.ts";
+import { resetMemory } from "./actions.ts";
+import { type Frame, frames } from "./frames.ts";
+import {
+  type ChatRow,
+  type ChatScope,
+  chatsInLastDay,
+  parseResponse,
+  recentChats,
+  type StoredResponse,
+} from "./history.ts";
+
+export interface ReplyInput {
+  actor: Actor;
+  workspace: WorkspaceRow;
+  threadId: number | null;
+  message: string;
+  /** Images for vision models, already checked (chat/attachments.ts). */
+  attachments?: ImageInput[];
+}
+
+/** One message on its way to an answer, once the request is known to go ahead. */
+export interface Turn {
+  /** The id of every frame of the answer. */
+  uuid: string;
+  input: ReplyInput;
+  workspace: WorkspaceRow;
+  scope: ChatScope;
+  mode: "chat" | "query";
+  images: ImageInput[];
+  /** The message with its presets expanded: what retrieval and the model see. */
+  expanded: string;
+  /** The workspace's chat model, built once for the whole answer. */
+  model: ChatModel;
+  embedder: Embedder;
+  /** The thread's recent chats that still hold an answer, oldest first. */
+  history: { row: ChatRow; response: StoredResponse }[];
+}
+
+/** The frame that ends an answer before the model is asked. */
+export interface Ended {
+  ended: Frame;
+}
+
+/** `/reset` at the start of a message, in any case (api-contract.md §7.3 sequence 8). */
+const RESET = /^\/reset(\s|$)/i;
+
+/** The user's daily limit when they reached it; admins have none (api-contract.md §2.6). */
+async function dailyQuotaReached(deps: Deps, actor: Actor): Promise<number | null> {
+  if (!actor.multiUser || actor.userId === null || actor.role === "admin") return null;
+  const user = await findUserById(deps, actor.userId);
+  const limit = user?.dailyMessageLimit;
+  if (!limit) return null;
+  return (await chatsInLastDay(deps, actor.userId)) >= limit ? limit : null;
+}
+
+/** `chat` answers from general knowledge too; `query` refuses without context; `automatic` is `chat`. */
+function chatModeOf(workspace: WorkspaceRow): "chat" | "query" {
+  return workspace.chatMode === "query" ? "query" : "chat";
+}
+
+/**
+ * Checks the user's daily quota, answers `/reset`, expands presets, builds the chat model and the embedder,
+ * and reads the thread's history. A request that ends here gets its one frame.
+ */
+export async function prepareTurn(deps: Deps, input: ReplyInput, uuid: string): Promise<Turn | Ended> {
+  const { workspace, message } = input;
+  const scope: ChatScope = { workspaceId: workspace.id, threadId: input.threadId, actor: input.actor };
+
+  const quota = await dailyQuotaReached(deps, input.actor);
+  if (quota !== null) {
+    return {
+      ended: frames.abort(
+        uuid,
+        `You have met your maximum 24 hour chat quota of ${quota} chats. Try again later.`,
+      ),
+    };
+  }
+  if (RESET.test(message)) {
+    await resetMemory(deps, scope);
+    return { ended: frames.resetChat(uuid) };
+  }
+  // The stored prompt stays as typed; retrieval and the model see the presets expanded (api-contract.md §7.4).
+  const expanded = expandPresets(message, await listPresets(deps, input.actor));
+
+  let model: ChatModel;
+  let embedder: Embedder;
+  try {
+    model = deps.providers.chatModel({ provider: workspace.chatProvider, model: workspace.chatModel });
+    embedder = deps.providers.embedder();
+  } catch (error) {
+    return { ended: frames.abort(uuid, messageOf(error)) };
+  }
+
+  const historyRows = await recentChats(deps, scope, workspace.openAiHistory);
+  const history = historyRows.flatMap((row) => {
+    const response = parseResponse(row);
+    return response ? [{ row, response }] : [];
+  });
+  return {
+    uuid,
+    input,
+    workspace,
+    scope,
+    mode: chatModeOf(workspace),
+    images: input.attachments ?? [],
+    expanded,
+    model,
+    embedder,
+    history,
+  };
+}

@@ -1,0 +1,194 @@
+// The VectorStore of LanceDB: writes through the tables' queue, searches by vector and by BM25, fused.
+import type { Table } from "@lancedb/lancedb";
+import type { Logger } from "../../../log.ts";
+import { fullTextQuery, reciprocalRankFusion } from "../fusion.ts";
+import {
+  cosineSimilarity,
+  type SearchOptions,
+  similarityOf,
+  type VectorHit,
+  type VectorRecord,
+  type VectorStore,
+} from "../types.ts";
+import { ANN_MIN_EF, ANN_REFINE_FACTOR } from "./ann.ts";
+import type { LanceMaintenance } from "./maintenance.ts";
+import type { LanceTables, TableState } from "./tables.ts";
+
+/** What a table's indexes look like, for tests and the benchmark. */
+export interface IndexState {
+  fullText: boolean;
+  ann: { rows: number } | null;
+}
+
+export interface LanceStore extends VectorStore {
+  /** Runs pending maintenance now and resolves once every background task (index builds included) has ended. */
+  idle(): Promise<void>;
+  indexState(namespace: string): Promise<IndexState | null>;
+  /** Connections opened so far (one, plus one per move to a fresh connection). */
+  connectionsOpened(): number;
+}
+
+const HIT_COLUMNS = ["id", "doc_id", "text", "metadata"];
+
+type Row = Record<string, unknown>;
+
+const quote = (value: string) => `'${value.replaceAll("'", "''")}'`;
+
+const isCommitConflict = (error: unknown) => /commit conflict|preempted|retry/i.test(String(error));
+
+function rowOf(record: VectorRecord): Row {
+  return {
+    id: record.id,
+    doc_id: record.docId,
+    text: record.text,
+    metadata: JSON.stringify(record.metadata),
+    vector: record.vector,
+  };
+}
+
+function vectorOf(value: unknown): ArrayLike<number> {
+  const column = value as { toArray?: () => ArrayLike<number> } | ArrayLike<number> | null;
+  if (column && typeof (column as { toArray?: unknown }).toArray === "function") {
+    return (column as { toArray: () => ArrayLike<number> }).toArray();
+  }
+  return (column as ArrayLike<number>) ?? [];
+}
+
+function hitOf(row: Row, score: number): VectorHit {
+  return {
+    id: String(row.id),
+    docId: String(row.doc_id),
+    text: String(row.text),
+    metadata: JSON.parse(String(row.metadata)),
+    score,
+  };
+}
+
+/** The closest chunks by cosine similarity, through the ANN index when the table has one. */
+async function vectorSide(
+  table: Table,
+  state: TableState,
+  vector: number[],
+  limit: number,
+): Promise<VectorHit[]> {
+  let query = table.vectorSearch(vector).distanceType("cosine").select([...HIT_COLUMNS, "_distance"])
+    .limit(limit);
+  if (state.ann) {
+    query = query.refineFactor(ANN_REFINE_FACTOR).ef(Math.max(ANN_MIN_EF, limit * ANN_REFINE_FACTOR));
+    // Every HNSW graph is probed: with one graph per 500k rows there are few, and each is searched fast.
+    if (state.ann.partitions > 0) query = query.nprobes(state.ann.partitions);
+  }
+  const rows: Row[] = await query.toArray();
+  return rows.map((row) => hitOf(row, similarityOf(Number(row._distance))));
+}
+
+/** The best chunks by BM25 on their words; none when the full-text search fails. */
+async function textSide(
+  log: Logger | undefined,
+  namespace: string,
+  table: Table,
+  vector: number[],
+  text: string,
+  limit: number,
+): Promise<VectorHit[]> {
+  try {
+    const rows: Row[] = await table.query().fullTextSearch(text, { columns: ["text"] })
+      .select([...HIT_COLUMNS, "vector", "_score"]).limit(limit).toArray();
+    // The threshold judges every hit by its vector similarity, so a chunk found by its words gets one too.
+    return rows.map((row) => hitOf(row, cosineSimilarity(vector, vectorOf(row.vector))));
+  } catch (error) {
+    log?.warn("Full-text search failed; searching by vector only", { namespace, error: String(error) });
+    return [];
+  }
+}
+
+/** The store's calls over its tables (connection handling, tables.ts) and their maintenance (maintenance.ts). */
+export class LanceVectorStore implements LanceStore {
+  constructor(
+    private readonly tables: LanceTables,
+    private readonly maintenance: LanceMaintenance,
+    private readonly log: Logger | undefined,
+  ) {}
+
+  upsert(namespace: string, records: VectorRecord[]): Promise<void> {
+    if (records.length === 0) return Promise.resolve();
+    const rows = records.map(rowOf);
+    return this.tables.serial(namespace, async () => {
+      const existing = await this.tables.table(namespace);
+      if (existing) {
+        await existing.table.add(rows);
+        this.tables.committed(existing);
+      } else await this.tables.create(namespace, rows);
+    }).finally(() => this.maintenance.schedule(namespace));
+  }
+
+  async search(namespace: string, vector: number[], options: SearchOptions): Promise<VectorHit[]> {
+    const state = await this.tables.table(namespace);
+    if (!state) return [];
+    const text = options.text ? fullTextQuery(options.text) : "";
+    return await this.tables.reading(state, async (handle) => {
+      if (!text || !state.fts) return await vectorSide(handle, state, vector, options.topK);
+      // Each side ranks more candidates than asked, so a chunk ranked fairly by both can win the fusion.
+      const depth = Math.min(1000, Math.max(20, options.topK * 4));
+      const [byVector, byText] = await Promise.all([
+        vectorSide(handle, state, vector, depth),
+        textSide(this.log, namespace, handle, vector, text, depth),
+      ]);
+      return reciprocalRankFusion([byVector, byText], (hit) => hit.id)
+        .slice(0, options.topK)
+        .map(({ item }) => item);
+    });
+  }
+
+  async count(namespace: string): Promise<number> {
+    const state = await this.tables.table(namespace);
+    return state ? await this.tables.reading(state, (handle) => handle.countRows()) : 0;
+  }
+
+  deleteDocuments(namespace: string, docIds: string[]): Promise<void> {
+    if (docIds.length === 0) return Promise.resolve();
+    return this.tables.serial(namespace, async () => {
+      const state = await this.tables.table(namespace);
+      if (!state) return;
+      for (let attempt = 1;; attempt++) {
+        try {
+          await state.table.delete(`doc_id IN (${docIds.map(quote).join(", ")})`);
+          this.tables.committed(state);
+          return;
+        } catch (error) {
+          // A maintenance process compacted the rows meanwhile: delete again on the latest version.
+          if (attempt >= 3 || !isCommitConflict(error)) throw error;
+          await state.table.checkoutLatest();
+        }
+      }
+    });
+  }
+
+  async dropNamespaces(prefix: string): Promise<void> {
+    await this.tables.checkFolder();
+    for (const name of await (await this.tables.connection()).tableNames()) {
+      if (!name.startsWith(prefix)) continue;
+      this.maintenance.cancel(name);
+      await this.tables.drop(name);
+    }
+  }
+
+  idle(): Promise<void> {
+    return this.maintenance.idle();
+  }
+
+  connectionsOpened(): number {
+    return this.tables.connectionsOpened();
+  }
+
+  async indexState(namespace: string): Promise<IndexState | null> {
+    const state = await this.tables.table(namespace);
+    return state ? { fullText: state.fts, ann: state.ann ? { rows: state.ann.rows } : null } : null;
+  }
+
+  async close(): Promise<void> {
+    this.tables.closed = true; // no maintenance, build or move to a fresh connection starts from here on
+    await this.maintenance.stop();
+    await this.tables.close();
+  }
+}

@@ -5,13 +5,13 @@ import type { SettingsService } from "./settings/service.ts";
 import type { InstanceKeys } from "./auth/keys.ts";
 import type { StoragePaths } from "./storage.ts";
 import type { VectorStore } from "./providers/vectors/types.ts";
-import type { ChatModel } from "./providers/llm/types.ts";
+import type { ChatModel, ModelOverride } from "./providers/llm/types.ts";
 import type { Embedder } from "./providers/embedders/types.ts";
 import type { EmbeddingService } from "./embedding/service.ts";
 import type { DocumentStore } from "./documents/store.ts";
 import type { ClientAssets } from "./pages/assets.ts";
 import type { AuthLimits } from "./auth/rate_limit.ts";
-import type { ProviderDeps } from "./providers/llm/registry.ts";
+import type { ProviderDeps } from "./providers/endpoints.ts";
 import type { UrlGuardOptions } from "./http/url_guard.ts";
 import type { LiveSync } from "./documents/live_sync.ts";
 import type { EmbedProgress } from "./embedding/progress.ts";
@@ -46,12 +46,6 @@ export class StreamRegistry {
   abortAll(reason = "The server is shutting down") {
     for (const controller of this.controllers) controller.abort(new Error(reason));
   }
-}
-
-/** A workspace's own provider and model (null: the instance's). */
-export interface ModelOverride {
-  provider: string | null;
-  model: string | null;
 }
 
 export interface Providers {

@@ -1,7 +1,8 @@
 import { resolve } from "node:path";
 import { openDatabase } from "../db/client.ts";
 import type { Config } from "./config.ts";
-import { type Deps, type Providers, StreamRegistry } from "./deps.ts";
+import type { Deps, Providers } from "./deps.ts";
+import { StreamRegistry } from "./http/streams.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { ensureStorage, protectDatabase, storagePaths } from "./storage.ts";
 import { loadInstanceKeys } from "./auth/keys.ts";

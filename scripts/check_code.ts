@@ -34,7 +34,6 @@ export async function checkCode(root: string): Promise<CodeCheckReport> {
     if (!file.startsWith(serverDir)) continue;
     for (const line of readJsonCasts(text)) casts.push(`${toPosix(relative(root, file))}:${line}`);
   }
-  casts.sort();
   return { cycles, casts };
 }
 
@@ -192,7 +191,11 @@ function orderCycle(component: string[], graph: Map<string, string[]>): string[]
   return [...chain, ...rest];
 }
 
-/** Line numbers (1-based) of `readJson(...) as` casts, the parentheses balanced across lines. */
+/**
+ * Line numbers (1-based) of `readJson(...) as` casts, the parentheses balanced across lines. A cast of the
+ * parenthesised call (`(await readJson(c) ?? {}) as T`) counts; a cast of what another call made of the body
+ * (`f(await readJson(c)) as T`) does not.
+ */
 export function readJsonCasts(text: string): number[] {
   const code = stripComments(text);
   const lines: number[] = [];
@@ -204,11 +207,16 @@ export function readJsonCasts(text: string): number[] {
       if (char === "(") depth++;
       else if (char === ")") depth--;
     }
-    // Optional closing parentheses and a `?? fallback` (`(await readJson(c) ?? {}) as T`) before the cast.
+    // Parentheses opened right before the call (`(await readJson`) may close before the cast.
+    const before = code.slice(Math.max(0, match.index! - 200), match.index!);
+    const prefix = /((?:\(\s*)*)(?:await\s+)?$/.exec(before)!;
+    const calledWith = /[\w$)\]]$/.test(before.slice(0, prefix.index).trimEnd()); // `f(await readJson(c))`
+    const opened = calledWith ? 0 : prefix[1].split("(").length - 1;
     const after = code.slice(at, at + 200);
-    if (/^(?:\s*\?\?\s*(?:\{\s*\}|null|undefined|\[\s*\]))?\s*\)*\s*as\s/.test(after)) {
-      lines.push(code.slice(0, match.index).split("\n").length);
-    }
+    const cast = new RegExp(
+      `^(?:\\s*\\?\\?\\s*(?:\\{\\s*\\}|null|undefined|\\[\\s*\\]))?(?:\\s*\\)){0,${opened}}\\s*as\\s`,
+    );
+    if (cast.test(after)) lines.push(code.slice(0, match.index).split("\n").length);
   }
   return lines;
 }

@@ -8,6 +8,7 @@ import type { Deps } from "./deps.ts";
 import type { AppEnv } from "./http/env.ts";
 import { AppError, isStorageFull, messageOf, ProviderError, STORAGE_FULL_MESSAGE } from "./errors.ts";
 import { authGuard } from "./http/auth_guard.ts";
+import { actorDeps } from "./auth/actor_deps.ts";
 import { MAX_PICTURE_BYTES } from "./users/images.ts";
 import { hostName, machineNames, originGuard } from "./http/origin_guard.ts";
 import { publicSystemRoutes, systemRoutes } from "./system/routes.ts";
@@ -143,7 +144,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   api.route("/", publicInviteRoutes(deps));
   // Developer API clients carry API keys, not sessions: their 501 comes before the login check.
   api.route("/", missingCallRoutes([DEVELOPER_API]));
-  api.use("*", authGuard(deps));
+  api.use("*", authGuard(actorDeps(deps)));
   api.route("/", authRoutes(deps));
   api.route("/", accountRoutes(deps));
   api.route("/", embeddingRoutes(deps)); // before adminRoutes: system-preferences serves single-user too

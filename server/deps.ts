@@ -5,54 +5,17 @@ import type { SettingsService } from "./settings/service.ts";
 import type { InstanceKeys } from "./auth/keys.ts";
 import type { StoragePaths } from "./storage.ts";
 import type { VectorStore } from "./providers/vectors/types.ts";
-import type { ChatModel } from "./providers/llm/types.ts";
+import type { ChatModel, ModelOverride } from "./providers/llm/types.ts";
 import type { Embedder } from "./providers/embedders/types.ts";
 import type { EmbeddingService } from "./embedding/service.ts";
 import type { DocumentStore } from "./documents/store.ts";
 import type { ClientAssets } from "./pages/assets.ts";
 import type { AuthLimits } from "./auth/rate_limit.ts";
-import type { ProviderDeps } from "./providers/llm/registry.ts";
+import type { ProviderDeps } from "./providers/endpoints.ts";
 import type { UrlGuardOptions } from "./http/url_guard.ts";
 import type { LiveSync } from "./documents/live_sync.ts";
 import type { EmbedProgress } from "./embedding/progress.ts";
-
-/** Open SSE streams, ended on shutdown so the server can stop without waiting for them. */
-export class StreamRegistry {
-  private readonly controllers = new Set<AbortController>();
-  open(): AbortController {
-    const controller = new AbortController();
-    this.controllers.add(controller);
-    return controller;
-  }
-  private waiters: (() => void)[] = [];
-  close(controller: AbortController) {
-    this.controllers.delete(controller);
-    if (this.controllers.size === 0) { for (const resolve of this.waiters.splice(0)) resolve(); }
-  }
-  /** Resolves when every open stream has ended, or after `timeoutMs`. */
-  drained(timeoutMs: number): Promise<void> {
-    if (this.controllers.size === 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, timeoutMs);
-      this.waiters.push(() => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
-  }
-  get size(): number {
-    return this.controllers.size;
-  }
-  abortAll(reason = "The server is shutting down") {
-    for (const controller of this.controllers) controller.abort(new Error(reason));
-  }
-}
-
-/** A workspace's own provider and model (null: the instance's). */
-export interface ModelOverride {
-  provider: string | null;
-  model: string | null;
-}
+import type { StreamRegistry } from "./http/streams.ts";
 
 export interface Providers {
   /**

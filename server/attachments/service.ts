@@ -80,7 +80,7 @@ export async function threadOf(
   return await requireThread(deps, actor, workspace, slug, body);
 }
 
-function pathOf(deps: Deps, filename: string): string {
+function pathOf(deps: Pick<Deps, "paths">, filename: string): string {
   if (!FILENAME.test(filename)) fail("invalid_input", `"${filename}" is not a parsed file name`);
   return join(deps.paths.directUploads, filename);
 }
@@ -108,7 +108,10 @@ export function presentParsedFile(row: Row): ParsedFileRow {
 }
 
 /** The workspace model's context window, else the instance's; null when no language model is set up. */
-export function workspaceContextWindow(deps: Deps, workspace: WorkspaceRow): number | null {
+export function workspaceContextWindow(
+  deps: Pick<Deps, "providers" | "settings">,
+  workspace: WorkspaceRow,
+): number | null {
   try {
     return deps.providers.chatModel({ provider: workspace.chatProvider, model: workspace.chatModel })
       .contextWindow;
@@ -178,7 +181,7 @@ export async function attachFile(deps: Deps, scope: AttachmentScope, file: File)
 
 /** The attached files of a scope with their token estimates, and the context window they must fit in. */
 export async function listAttached(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "providers" | "settings">,
   workspace: WorkspaceRow,
   scope: AttachmentScope,
 ): Promise<ParsedFilesAnswer> {
@@ -199,7 +202,10 @@ export async function listAttached(
   return { files, contextWindow: workspaceContextWindow(deps, workspace), currentContextTokenCount: total };
 }
 
-async function removeRows(deps: Deps, rows: Pick<Row, "id" | "filename">[]): Promise<void> {
+async function removeRows(
+  deps: Pick<Deps, "db" | "log" | "paths">,
+  rows: Pick<Row, "id" | "filename">[],
+): Promise<void> {
   if (rows.length === 0) return;
   await deps.db.delete(workspaceParsedFiles).where(
     inArray(workspaceParsedFiles.id, rows.map((row) => row.id)),
@@ -215,7 +221,7 @@ async function removeRows(deps: Deps, rows: Pick<Row, "id" | "filename">[]): Pro
 
 /** Removes the caller's own files among `ids` from the workspace; returns how many there were. */
 export async function detachFiles(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "log" | "paths">,
   actor: Actor,
   workspace: WorkspaceRow,
   ids: number[],
@@ -226,7 +232,7 @@ export async function detachFiles(
   return rows.length;
 }
 
-async function readText(deps: Deps, row: Row): Promise<DocumentJson | null> {
+async function readText(deps: Pick<Deps, "log" | "paths">, row: Row): Promise<DocumentJson | null> {
   try {
     const document = JSON.parse(await Deno.readTextFile(pathOf(deps, row.filename))) as DocumentJson;
     return typeof document.pageContent === "string" ? document : null;
@@ -242,7 +248,10 @@ async function readText(deps: Deps, row: Row): Promise<DocumentJson | null> {
  * attached, so the call can be repeated.
  */
 export async function embedAttached(
-  deps: Deps,
+  deps: Pick<
+    Deps,
+    "db" | "documents" | "embedProgress" | "log" | "paths" | "providers" | "settings" | "vectors"
+  >,
   actor: Actor,
   workspace: WorkspaceRow,
   id: number,
@@ -289,7 +298,7 @@ export async function embedAttached(
  * that crosses it is still included. Each comes with its citation, as pinned documents do.
  */
 export async function attachedContext(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "log" | "paths">,
   scope: AttachmentScope,
   contextWindow: number,
   used = 0,
@@ -316,7 +325,7 @@ export async function attachedContext(
  * Removes the texts no row names any more: a deleted thread, workspace or user takes its rows with it (foreign
  * keys), not its files. Run at start, before any request.
  */
-export async function sweepParsedFiles(deps: Deps): Promise<void> {
+export async function sweepParsedFiles(deps: Pick<Deps, "db" | "log" | "paths">): Promise<void> {
   const known = new Set(
     (await deps.db.select({ filename: workspaceParsedFiles.filename }).from(workspaceParsedFiles))
       .map((row) => row.filename),

@@ -64,4 +64,8 @@ export const frames = {
   }),
 };
 
+/** The frame an event stream ends with when what produces its frames fails unexpectedly (server/http/sse.ts). */
+export const streamFailureFrame = () =>
+  frames.abort(crypto.randomUUID(), "An unexpected error ended this response.");
+
 export type Frame = ReturnType<(typeof frames)[keyof typeof frames]>;

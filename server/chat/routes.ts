@@ -7,7 +7,7 @@ import { sseResponse } from "../http/sse.ts";
 import { requireWorkspace } from "../workspaces/service.ts";
 import { requireThread } from "../threads/service.ts";
 import { AppError } from "../errors.ts";
-import { frames } from "./frames.ts";
+import { frames, streamFailureFrame } from "./frames.ts";
 import { historyOf } from "./history.ts";
 import { streamReply } from "./reply.ts";
 import { parseAttachments } from "./attachments.ts";
@@ -53,6 +53,7 @@ export async function streamChatResponse(deps: Deps, c: Context<AppEnv>, threadS
         message,
         attachments: attachments.images,
       }, signal),
+    { failureFrame: streamFailureFrame },
   );
 }
 

@@ -1,16 +1,39 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { workspaceDocuments } from "../../db/schema.ts";
-import type { Deps } from "../deps.ts";
+import type { Database } from "../../db/client.ts";
+import type { Logger } from "../log.ts";
+import type { StoragePaths } from "../storage.ts";
 import { messageOf, ProviderError } from "../errors.ts";
 import type { Embedder } from "../providers/embedders/types.ts";
 import { workspaceNamespace } from "../providers/vectors/namespace.ts";
-import type { VectorRecord } from "../providers/vectors/types.ts";
+import type { VectorRecord, VectorStore } from "../providers/vectors/types.ts";
 import type { WorkspaceRow } from "../workspaces/present.ts";
 import { chunkHeader, chunkSettings, splitText } from "./chunker.ts";
-import { type DocumentJson, metadataOf, pageAt } from "./store.ts";
+import { type DocumentJson, type DocumentStore, metadataOf, pageAt } from "./store.ts";
 import { withPendingVectors } from "./pending_vectors.ts";
 import { type CachedChunk, contentHash, VectorCache } from "./vector_cache.ts";
-import type { EmbedBatch } from "../embedding/progress.ts";
+import type { EmbedBatch, EmbedProgress } from "../embedding/progress.ts";
+
+/** The embedders documents are embedded with, and the gate that holds an embedder switch off meanwhile. */
+export interface EmbedderSource {
+  /** The active embedder; throws a ProviderError when it is unusable. */
+  embedder(): Embedder;
+  /** The embedder a running re-embedding job embeds for, or null. */
+  targetEmbedder(): Embedder | null;
+  embedding: { whileFixed<T>(work: () => Promise<T>): Promise<T> };
+}
+
+/** What embedding documents into workspaces uses (each function takes the part it needs). */
+export interface IngestDeps {
+  db: Database;
+  log: Logger;
+  settings: { label(label: string): string | undefined };
+  paths: Pick<StoragePaths, "vectorCache">;
+  vectors: VectorStore;
+  documents: Pick<DocumentStore, "read">;
+  providers: EmbedderSource;
+  embedProgress: EmbedProgress;
+}
 
 /** Each chunk's page, found by walking the text (chunks come in order and overlap a little). */
 function chunkPages(
@@ -59,7 +82,7 @@ export type ChunkProgress = (processed: number, total: number) => void;
  * cached.
  */
 export async function embeddedChunks(
-  deps: Deps,
+  deps: Pick<IngestDeps, "settings" | "paths" | "log">,
   embedder: Embedder,
   location: string,
   document: DocumentJson,
@@ -110,7 +133,7 @@ export interface EmbedOutcome {
  * document still queued can be taken out (`embed-queue`).
  */
 export async function addDocuments(
-  deps: Deps,
+  deps: IngestDeps,
   workspace: WorkspaceRow,
   locations: string[],
   options: { signal?: AbortSignal } = {},
@@ -128,7 +151,7 @@ export async function addDocuments(
 }
 
 async function embedEach(
-  deps: Deps,
+  deps: Omit<IngestDeps, "embedProgress">,
   workspace: WorkspaceRow,
   locations: string[],
   progress: EmbedBatch,
@@ -206,7 +229,7 @@ async function embedEach(
 
 /** Removes documents from the workspace: their vectors (the active and a job's new embedder's), then their rows. */
 export function removeDocuments(
-  deps: Deps,
+  deps: Pick<IngestDeps, "db" | "vectors" | "providers">,
   workspace: WorkspaceRow,
   locations: string[],
 ): Promise<void> {
@@ -217,16 +240,16 @@ export function removeDocuments(
     );
     if (rows.length === 0) return;
     const docIds = rows.map((row) => row.docId);
-    for (const embedder of [activeOrNull(deps), deps.providers.targetEmbedder()]) {
+    for (const embedder of [activeOrNull(deps.providers), deps.providers.targetEmbedder()]) {
       if (embedder) await deps.vectors.deleteDocuments(workspaceNamespace(workspace.id, embedder), docIds);
     }
     await deps.db.delete(workspaceDocuments).where(inArray(workspaceDocuments.docId, docIds));
   });
 }
 
-function activeOrNull(deps: Deps): Embedder | null {
+function activeOrNull(providers: EmbedderSource): Embedder | null {
   try {
-    return deps.providers.embedder();
+    return providers.embedder();
   } catch {
     return null;
   }
@@ -236,8 +259,11 @@ function activeOrNull(deps: Deps): Embedder | null {
  * Drops a document's vector cache entries (for the active embedder and a job's new one), for callers that
  * delete the document itself (`remove-document`).
  */
-export async function forgetCachedDocument(deps: Deps, location: string): Promise<void> {
-  const fingerprints = [activeOrNull(deps), deps.providers.targetEmbedder()]
+export async function forgetCachedDocument(
+  deps: Pick<IngestDeps, "providers" | "paths">,
+  location: string,
+): Promise<void> {
+  const fingerprints = [activeOrNull(deps.providers), deps.providers.targetEmbedder()]
     .flatMap((embedder) => (embedder ? [embedder.fingerprint] : []));
   await new VectorCache(deps.paths.vectorCache).forget(location, fingerprints);
 }

@@ -48,7 +48,7 @@ function isFolderName(name: string): boolean {
 }
 
 /** Where a document lives on disk; `parseLocation` has already refused paths and `..`. */
-function documentPath(deps: Deps, location: string): string {
+function documentPath(deps: Pick<Deps, "paths">, location: string): string {
   const { folder, filename } = parseLocation(location);
   const root = resolve(deps.paths.documents);
   const path = resolve(root, folder, filename);
@@ -56,12 +56,12 @@ function documentPath(deps: Deps, location: string): string {
   return path;
 }
 
-function folderPath(deps: Deps, folder: string): string {
+function folderPath(deps: Pick<Deps, "paths">, folder: string): string {
   return join(resolve(deps.paths.documents), checkFolder(folder));
 }
 
 /** Whether the active embedder's vectors of a document are in the vector cache (adding it costs no embedding). */
-function cacheProbe(deps: Deps): (location: string) => Promise<boolean> {
+function cacheProbe(deps: Pick<Deps, "paths" | "providers">): (location: string) => Promise<boolean> {
   let fingerprint: string;
   try {
     fingerprint = deps.providers.embedder().fingerprint;
@@ -98,7 +98,7 @@ async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Prom
 }
 
 /** Folders on disk (a new folder has no document yet), by name. */
-async function foldersOnDisk(deps: Deps): Promise<string[]> {
+async function foldersOnDisk(deps: Pick<Deps, "paths">): Promise<string[]> {
   const names: string[] = [];
   try {
     for await (const entry of Deno.readDir(deps.paths.documents)) {
@@ -110,7 +110,7 @@ async function foldersOnDisk(deps: Deps): Promise<string[]> {
   return names;
 }
 
-async function folderExists(deps: Deps, folder: string): Promise<boolean> {
+async function folderExists(deps: Pick<Deps, "db" | "paths">, folder: string): Promise<boolean> {
   if (folder === DEFAULT_FOLDER || await exists(folderPath(deps, folder))) return true;
   const [row] = await deps.db.select({ id: documents.id }).from(documents).where(eq(documents.folder, folder))
     .limit(1);
@@ -118,7 +118,7 @@ async function folderExists(deps: Deps, folder: string): Promise<boolean> {
 }
 
 /** The folder shells of `GET /system/local-files`: every folder with its document count, default first. */
-export async function listFolders(deps: Deps): Promise<FolderShell[]> {
+export async function listFolders(deps: Pick<Deps, "db" | "paths">): Promise<FolderShell[]> {
   const counts = await deps.db.select({ folder: documents.folder, fileCount: count() }).from(documents)
     .groupBy(documents.folder);
   const byName = new Map<string, number>([[DEFAULT_FOLDER, 0]]);
@@ -133,7 +133,10 @@ export async function listFolders(deps: Deps): Promise<FolderShell[]> {
  * The picker entries for index rows: metadata (never the text), plus whether the vectors are cached, whether
  * the document can be watched, and where it is pinned or watched. One query for the whole page.
  */
-async function presentFiles(deps: Deps, rows: DocumentRow[]): Promise<LocalFile[]> {
+async function presentFiles(
+  deps: Pick<Deps, "db" | "paths" | "providers">,
+  rows: DocumentRow[],
+): Promise<LocalFile[]> {
   if (rows.length === 0) return [];
   const probe = cacheProbe(deps);
   const [usage, cached] = await Promise.all([
@@ -202,7 +205,11 @@ function likePattern(query: string, nonAscii: string): string {
  * The `WHERE` for a title search. SQLite's LIKE folds case for ASCII only: a query with other letters finds
  * candidates with `_` in their place, then JS folds case to keep the real matches, turned into an id list.
  */
-async function titleFilter(deps: Deps, scope: SQL | undefined, query: string): Promise<SQL | undefined> {
+async function titleFilter(
+  deps: Pick<Deps, "db">,
+  scope: SQL | undefined,
+  query: string,
+): Promise<SQL | undefined> {
   if (query === "") return scope;
   const combine = (condition: SQL) => (scope ? and(scope, condition) : condition);
   if (!HAS_NON_ASCII.test(query)) {
@@ -217,7 +224,11 @@ async function titleFilter(deps: Deps, scope: SQL | undefined, query: string): P
   return sql`${documents.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`;
 }
 
-async function pageOf(deps: Deps, where: SQL | undefined, options: PageOptions) {
+async function pageOf(
+  deps: Pick<Deps, "db" | "paths" | "providers">,
+  where: SQL | undefined,
+  options: PageOptions,
+) {
   // Newest first: what was just uploaded is at the top; the id order follows the folder index.
   const select = deps.db.select().from(documents).where(where).orderBy(desc(documents.id));
   const [[{ total }], rows] = await Promise.all([
@@ -234,7 +245,11 @@ async function pageOf(deps: Deps, where: SQL | undefined, options: PageOptions) 
 }
 
 /** One page of a folder, newest first; a folder that does not exist is a 404. */
-export async function listFolder(deps: Deps, folder: string, options: PageOptions) {
+export async function listFolder(
+  deps: Pick<Deps, "db" | "paths" | "providers">,
+  folder: string,
+  options: PageOptions,
+) {
   checkFolder(folder);
   if (!(await folderExists(deps, folder))) fail("not_found", `The folder "${folder}" does not exist.`);
   const where = await titleFilter(deps, eq(documents.folder, folder), options.query);
@@ -242,7 +257,7 @@ export async function listFolder(deps: Deps, folder: string, options: PageOption
 }
 
 /** Documents of every folder whose title contains `query`, newest first. */
-export async function searchDocuments(deps: Deps, options: PageOptions) {
+export async function searchDocuments(deps: Pick<Deps, "db" | "paths" | "providers">, options: PageOptions) {
   const page = await pageOf(deps, await titleFilter(deps, undefined, options.query), options);
   return { results: page.documents, totalCount: page.totalCount, hasMore: page.hasMore };
 }
@@ -252,7 +267,10 @@ export async function searchDocuments(deps: Deps, options: PageOptions) {
  * reference's `local-files/by-docpaths`: the document manager lists a workspace's documents with it). A path
  * that names no stored document, or is no document location at all, is left out.
  */
-export async function documentsByDocpaths(deps: Deps, docpaths: string[]): Promise<LocalFile[]> {
+export async function documentsByDocpaths(
+  deps: Pick<Deps, "db" | "paths" | "providers">,
+  docpaths: string[],
+): Promise<LocalFile[]> {
   const wanted = [...new Set(docpaths)].filter((docpath) => {
     try {
       parseLocation(docpath);
@@ -273,7 +291,7 @@ export async function documentsByDocpaths(deps: Deps, docpaths: string[]): Promi
 }
 
 /** The workspaces that hold any of `locations`. */
-async function workspacesHolding(deps: Deps, locations: string[]): Promise<WorkspaceRow[]> {
+async function workspacesHolding(deps: Pick<Deps, "db">, locations: string[]): Promise<WorkspaceRow[]> {
   const ids = new Set<number>();
   for (const batch of batches(locations)) {
     const rows = await deps.db.selectDistinct({ id: workspaceDocuments.workspaceId }).from(workspaceDocuments)
@@ -285,7 +303,10 @@ async function workspacesHolding(deps: Deps, locations: string[]): Promise<Works
 }
 
 /** Takes documents out of every workspace: their vectors, rows and live-sync queues. */
-async function unembedEverywhere(deps: Deps, locations: string[]): Promise<void> {
+async function unembedEverywhere(
+  deps: Pick<Deps, "db" | "providers" | "vectors">,
+  locations: string[],
+): Promise<void> {
   for (const workspace of await workspacesHolding(deps, locations)) {
     for (const batch of batches(locations)) await removeDocuments(deps, workspace, batch);
   }
@@ -297,7 +318,10 @@ async function unembedEverywhere(deps: Deps, locations: string[]): Promise<void>
  * only then the files (JSON, original upload, vector cache). Documents embedded again meanwhile are taken out
  * once more at the end. Returns how many index rows were removed.
  */
-export async function purgeDocuments(deps: Deps, locations: string[]): Promise<number> {
+export async function purgeDocuments(
+  deps: Pick<Deps, "db" | "log" | "paths" | "providers" | "vectors">,
+  locations: string[],
+): Promise<number> {
   const unique = [...new Set(locations)];
   unique.forEach((location) => parseLocation(location));
   if (unique.length === 0) return 0;
@@ -323,7 +347,10 @@ export async function purgeDocuments(deps: Deps, locations: string[]): Promise<n
 }
 
 /** Removes one document; neither an index row nor a file is a 404. */
-export async function purgeDocument(deps: Deps, location: string): Promise<void> {
+export async function purgeDocument(
+  deps: Pick<Deps, "db" | "log" | "paths" | "providers" | "vectors">,
+  location: string,
+): Promise<void> {
   const path = documentPath(deps, location);
   const [row] = await deps.db.select({ id: documents.id }).from(documents).where(
     eq(documents.location, location),
@@ -333,7 +360,10 @@ export async function purgeDocument(deps: Deps, location: string): Promise<void>
 }
 
 /** Removes a folder with every document in it; the default folder stays. */
-export async function removeFolder(deps: Deps, folder: string): Promise<number> {
+export async function removeFolder(
+  deps: Pick<Deps, "db" | "log" | "paths" | "providers" | "vectors">,
+  folder: string,
+): Promise<number> {
   checkFolder(folder);
   if (folder === DEFAULT_FOLDER) {
     fail("invalid_input", `The folder "${DEFAULT_FOLDER}" cannot be removed: new uploads are stored in it.`);
@@ -353,7 +383,7 @@ export async function removeFolder(deps: Deps, folder: string): Promise<number> 
  * Creates an empty folder. Spaces become `-` so that the folder's documents have plain locations; a name that
  * is not safe (a path, `..`, other characters) is a 400 and one in use a 409. Returns the stored name.
  */
-export async function createFolder(deps: Deps, name: string): Promise<string> {
+export async function createFolder(deps: Pick<Deps, "db" | "paths">, name: string): Promise<string> {
   const trimmed = name.trim();
   if (!FOLDER_NAME.test(trimmed)) {
     fail(
@@ -381,7 +411,11 @@ export async function createFolder(deps: Deps, name: string): Promise<string> {
  * and every workspace's row are updated together, and only then is the old file removed: a crash leaves at
  * most a stray copy, never a listed document without its file.
  */
-async function moveOne(deps: Deps, from: string, to: string): Promise<void> {
+async function moveOne(
+  deps: Pick<Deps, "db" | "paths" | "providers">,
+  from: string,
+  to: string,
+): Promise<void> {
   const source = documentPath(deps, from);
   const target = documentPath(deps, to);
   const destination = parseLocation(to);
@@ -424,7 +458,10 @@ async function moveOne(deps: Deps, from: string, to: string): Promise<void> {
 }
 
 /** Moves documents between folders; one failure never stops the rest. Returns the failures' messages. */
-export async function moveFiles(deps: Deps, files: { from: string; to: string }[]): Promise<string[]> {
+export async function moveFiles(
+  deps: Pick<Deps, "db" | "log" | "paths" | "providers">,
+  files: { from: string; to: string }[],
+): Promise<string[]> {
   for (const file of files) {
     parseLocation(file.from);
     parseLocation(file.to);
@@ -442,7 +479,7 @@ export async function moveFiles(deps: Deps, files: { from: string; to: string }[
   return failures;
 }
 
-async function workspaceDocument(deps: Deps, workspace: WorkspaceRow, docPath: string) {
+async function workspaceDocument(deps: Pick<Deps, "db">, workspace: WorkspaceRow, docPath: string) {
   parseLocation(docPath);
   const [row] = await deps.db.select().from(workspaceDocuments).where(
     and(eq(workspaceDocuments.workspaceId, workspace.id), eq(workspaceDocuments.docpath, docPath)),
@@ -452,7 +489,7 @@ async function workspaceDocument(deps: Deps, workspace: WorkspaceRow, docPath: s
 
 /** Pins or unpins a document of the workspace: a pinned document goes whole into every answer's context. */
 export async function setPinned(
-  deps: Deps,
+  deps: Pick<Deps, "db">,
   workspace: WorkspaceRow,
   docPath: string,
   pinned: boolean,
@@ -468,7 +505,7 @@ export async function setPinned(
  * documents fetched from a link can be watched.
  */
 export async function setWatched(
-  deps: Deps,
+  deps: Pick<Deps, "db">,
   workspace: WorkspaceRow,
   docPath: string,
   watched: boolean,

@@ -22,7 +22,7 @@ export interface SeedOptions {
  * parsing, for tests and benchmarks of the document store. Rows go in one batched insert.
  */
 export async function seedDocuments(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "paths">,
   entries: ({ title: string } & SeedOptions)[],
 ): Promise<SeededDocument[]> {
   const seeded: SeededDocument[] = [];
@@ -75,7 +75,7 @@ export async function seedDocuments(
 }
 
 export async function seedDocument(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "paths">,
   title: string,
   options: SeedOptions = {},
 ): Promise<SeededDocument> {

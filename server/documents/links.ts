@@ -1,10 +1,12 @@
-import type { Deps } from "../deps.ts";
+import type { Config } from "../config.ts";
+import type { Logger } from "../log.ts";
 import { AppError, fail } from "../errors.ts";
-import { guardedFetch } from "../http/url_guard.ts";
+import { guardedFetch, type UrlGuardOptions } from "../http/url_guard.ts";
 import { documentFileStem } from "../workspaces/slug.ts";
 import type { StoredDocument } from "../../shared/api/documents.ts";
 import { parseFile, parseLimits } from "./parse_worker.ts";
 import { type ParsedDocument, ParseFailure } from "./parsers/types.ts";
+import type { DocumentStore } from "./store.ts";
 import { ACCEPTED_EXTENSIONS, extensionForMime, extensionOf, looksLikeText } from "./text.ts";
 
 /** A page or file must arrive within this long, body included. */
@@ -14,7 +16,13 @@ export const LINK_TIMEOUT_MS = 30_000;
 const USER_AGENT =
   "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36 Lectern";
 
-export type LinkDeps = Pick<Deps, "config" | "log" | "linkFetch">;
+/** What fetching a link uses: the upload and parser limits, the log, and how links are fetched. */
+export interface LinkDeps {
+  config: Config;
+  log: Logger;
+  /** The address guard's options and the fetch to use (tests pass a resolver and a fetch). */
+  linkFetch?: UrlGuardOptions & { fetch?: typeof fetch };
+}
 
 export interface LinkDocument {
   /** The normalised link (`https://` added when there is no scheme, no trailing `/`). */
@@ -179,7 +187,7 @@ export async function fetchLinkDocument(deps: LinkDeps, rawLink: string): Promis
 
 /** Stores a fetched link as a document with the link fields of docs/api-compat.md#document-json. */
 export function saveLinkDocument(
-  deps: Pick<Deps, "documents">,
+  deps: { documents: Pick<DocumentStore, "save"> },
   fetched: LinkDocument,
 ): Promise<StoredDocument> {
   const { parsed } = fetched;

@@ -8,14 +8,14 @@ import {
   type SyncExecution,
   type SyncStatus,
 } from "../../shared/api/live_sync.ts";
-import type { Deps } from "../deps.ts";
 import { AppError, fail, messageOf } from "../errors.ts";
 import { workspaceNamespace } from "../providers/vectors/namespace.ts";
 import type { VectorRecord } from "../providers/vectors/types.ts";
-import { writeFileAtomic } from "../storage.ts";
-import { embeddedChunks } from "./ingest.ts";
+import type { SettingsService } from "../settings/service.ts";
+import { type StoragePaths, writeFileAtomic } from "../storage.ts";
+import { embeddedChunks, type IngestDeps } from "./ingest.ts";
+import { fetchLinkDocument, type LinkDeps } from "./links.ts";
 import { withPendingVectors } from "./pending_vectors.ts";
-import { fetchLinkDocument } from "./links.ts";
 import {
   failedInARow,
   parseMetadata,
@@ -53,6 +53,13 @@ export interface SyncOutcome {
   unwatched: boolean;
 }
 
+/** What the worker uses, attached by `start()` once the app is built. */
+export interface LiveSyncDeps
+  extends LinkDeps, Pick<IngestDeps, "db" | "vectors" | "documents" | "providers"> {
+  settings: Pick<SettingsService, "label" | "setLabels">;
+  paths: Pick<StoragePaths, "documents" | "vectorCache">;
+}
+
 const STAGING_FOLDER = ".live-sync";
 
 /** Rejects as soon as `signal` aborts, for the one step (the fetch) that takes no signal of its own. */
@@ -85,7 +92,7 @@ function plural(count: number, one: string, many: string): string {
  * and the old vectors removed after it. `start()` finishes or undoes a staged sync a crash interrupted.
  */
 export class LiveSync {
-  private deps: Deps | null = null;
+  private deps: LiveSyncDeps | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private chain: Promise<unknown> = Promise.resolve();
   private controller = new AbortController();
@@ -105,14 +112,14 @@ export class LiveSync {
   }
 
   /** Attaches the dependencies, finishes a sync a crash interrupted, and starts ticking when enabled. */
-  async start(deps: Deps): Promise<void> {
+  async start(deps: LiveSyncDeps): Promise<void> {
     this.controller = new AbortController();
     this.deps = deps;
     await this.recoverLogged(deps);
     this.schedule();
   }
 
-  private async recoverLogged(deps: Deps): Promise<void> {
+  private async recoverLogged(deps: LiveSyncDeps): Promise<void> {
     await this.recover(deps).catch((error) =>
       deps.log.error("Cannot recover an interrupted live sync", { error: messageOf(error) })
     );
@@ -193,7 +200,7 @@ export class LiveSync {
     });
   }
 
-  private async syncOne(deps: Deps, queueId: number): Promise<SyncOutcome> {
+  private async syncOne(deps: LiveSyncDeps, queueId: number): Promise<SyncOutcome> {
     const signal = this.controller.signal;
     signal.throwIfAborted();
     const [target] = await deps.db.select({ queue: documentSyncQueues, doc: workspaceDocuments })
@@ -236,7 +243,7 @@ export class LiveSync {
    * when the link cannot be read or the new text cannot be embedded.
    */
   private async refresh(
-    deps: Deps,
+    deps: LiveSyncDeps,
     queue: typeof documentSyncQueues.$inferSelect,
     location: string,
     signal: AbortSignal,
@@ -335,7 +342,7 @@ export class LiveSync {
    * new counts and the run is recorded, in one transaction. A document removed meanwhile fails the sync.
    */
   private async commit(
-    deps: Deps,
+    deps: LiveSyncDeps,
     queue: { id: number; staleAfterMs: number },
     staged: Staged,
     message: string,
@@ -372,7 +379,7 @@ export class LiveSync {
   }
 
   /** After the commit: the document JSON takes the new text, and the vectors no row names any more go. */
-  private async finish(deps: Deps, staged: Staged, switched: Set<number>): Promise<void> {
+  private async finish(deps: LiveSyncDeps, staged: Staged, switched: Set<number>): Promise<void> {
     const path = this.documentPath(deps, staged.location);
     await writeFileAtomic(path, JSON.stringify(staged.document, null, 4));
     // Removed from the store after the commit (a rare race): the file must not come back.
@@ -391,7 +398,7 @@ export class LiveSync {
   }
 
   /** Finishes (committed) or undoes (not committed) each sync a crash interrupted. */
-  private async recover(deps: Deps): Promise<void> {
+  private async recover(deps: LiveSyncDeps): Promise<void> {
     const directory = this.stagingDir(deps);
     const entries: string[] = [];
     try {
@@ -432,15 +439,15 @@ export class LiveSync {
   }
 
   /** Staged syncs live beside the documents, in a folder no listing shows (its name starts with a dot). */
-  private stagingDir(deps: Deps): string {
+  private stagingDir(deps: LiveSyncDeps): string {
     return join(deps.paths.documents, STAGING_FOLDER);
   }
 
-  private stagedPath(deps: Deps, queueId: number): string {
+  private stagedPath(deps: LiveSyncDeps, queueId: number): string {
     return join(this.stagingDir(deps), `queue-${queueId}.json`);
   }
 
-  private documentPath(deps: Deps, location: string): string {
+  private documentPath(deps: LiveSyncDeps, location: string): string {
     const { folder, filename } = parseLocation(location);
     const root = resolve(deps.paths.documents);
     const path = resolve(root, folder, filename);

@@ -14,7 +14,6 @@ import {
   type SyncQueue,
   type SyncStatus,
 } from "../../shared/api/live_sync.ts";
-import type { Deps } from "../deps.ts";
 
 /** The database, or a transaction of it: the queue writes below run in either. */
 export type Executor = Database | Parameters<Parameters<Database["transaction"]>[0]>[0];
@@ -76,7 +75,7 @@ export async function recordRun(
 }
 
 /** Whether the latest `count` runs of a queue all failed (and there are that many). */
-export async function failedInARow(deps: Deps, queueId: number, count: number): Promise<boolean> {
+export async function failedInARow(deps: { db: Database }, queueId: number, count: number): Promise<boolean> {
   const latest = await deps.db.select({ status: documentSyncExecutions.status }).from(documentSyncExecutions)
     .where(eq(documentSyncExecutions.queueId, queueId))
     .orderBy(desc(documentSyncExecutions.id)).limit(count);
@@ -87,7 +86,7 @@ export async function failedInARow(deps: Deps, queueId: number, count: number): 
  * Ends the watch of a queue: the workspace document is no longer watched and the queue goes (with its runs).
  * Returns false when there was no such queue.
  */
-export async function stopWatching(deps: Deps, queueId: number): Promise<boolean> {
+export async function stopWatching(deps: { db: Database }, queueId: number): Promise<boolean> {
   return await deps.db.transaction(async (tx) => {
     const [queue] = await tx.delete(documentSyncQueues).where(eq(documentSyncQueues.id, queueId))
       .returning({ workspaceDocId: documentSyncQueues.workspaceDocId });
@@ -99,7 +98,7 @@ export async function stopWatching(deps: Deps, queueId: number): Promise<boolean
 }
 
 /** Watched documents with their workspace and latest runs, the next one due first (all of them, or one). */
-export async function listQueues(deps: Deps, onlyId?: number): Promise<SyncQueue[]> {
+export async function listQueues(deps: { db: Database }, onlyId?: number): Promise<SyncQueue[]> {
   const rows = await deps.db.select({
     queue: documentSyncQueues,
     doc: workspaceDocuments,

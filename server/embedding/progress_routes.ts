@@ -4,6 +4,7 @@ import type { AppEnv } from "../http/env.ts";
 import { readJson } from "../http/body.ts";
 import { requirePermission } from "../http/auth_guard.ts";
 import { sseResponse } from "../http/sse.ts";
+import { streamFailureFrame } from "../chat/frames.ts";
 import { fail } from "../errors.ts";
 import { requireWorkspace } from "../workspaces/service.ts";
 
@@ -18,7 +19,9 @@ export function embedProgressRoutes(deps: Deps) {
   return new Hono<AppEnv>()
     .get("/workspace/:slug/embed-progress", manage, async (c) => {
       const workspace = await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
-      return sseResponse(deps, c.req.raw, (signal) => deps.embedProgress.frames(workspace.id, signal));
+      return sseResponse(deps, c.req.raw, (signal) => deps.embedProgress.frames(workspace.id, signal), {
+        failureFrame: streamFailureFrame,
+      });
     })
     .delete("/workspace/:slug/embed-queue", manage, async (c) => {
       const workspace = await requireWorkspace(deps, c.var.actor, c.req.param("slug"));

@@ -4,6 +4,7 @@ import type { AppEnv } from "../http/env.ts";
 import { parseJson, readJson } from "../http/body.ts";
 import { requirePermission } from "../http/auth_guard.ts";
 import { sseResponse } from "../http/sse.ts";
+import { streamFailureFrame } from "../chat/frames.ts";
 import { fail, messageOf } from "../errors.ts";
 import { LABELS } from "../settings/service.ts";
 import { chunkSettings, DEFAULT_CHUNK_OVERLAP, splitterProblems } from "../documents/chunker.ts";
@@ -93,7 +94,10 @@ export function embeddingRoutes(deps: Deps) {
     .get(
       "/system/embedding-jobs/progress",
       requirePermission("settings:manage"),
-      (c) => sseResponse(deps, c.req.raw, (signal) => progressFrames(service, signal)),
+      (c) =>
+        sseResponse(deps, c.req.raw, (signal) => progressFrames(service, signal), {
+          failureFrame: streamFailureFrame,
+        }),
     )
     .post("/system/embedding-jobs/retry", requirePermission("settings:manage"), async (c) => {
       await service.restart();

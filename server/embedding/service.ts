@@ -3,11 +3,10 @@ import { embeddingJobs, workspaceDocuments, workspaces } from "../../db/schema.t
 import type { EmbeddingJob, EmbeddingProgressFrame } from "../../shared/api/embedding.ts";
 import { EMBEDDER_SETTING_KEYS, nativeEmbeddingModel } from "../../shared/providers/embedder_catalog.ts";
 import { settingDefinition } from "../../shared/settings.ts";
-import type { Deps } from "../deps.ts";
 import { messageOf, ProviderError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { metadataOf } from "../documents/store.ts";
-import { embeddedChunks } from "../documents/ingest.ts";
+import { embeddedChunks, type IngestDeps } from "../documents/ingest.ts";
 import { ModelDownloads } from "../providers/embedders/model_download.ts";
 import { type EmbedderDeps, embedderFromSettings } from "../providers/embedders/registry.ts";
 import type { Embedder, SettingsView } from "../providers/embedders/types.ts";
@@ -44,6 +43,12 @@ interface RunningJob {
 
 type Listener = (frame: EmbeddingProgressFrame) => void;
 
+/** What a re-embedding job reads and writes, attached by `start()` once the app is built. */
+export type EmbeddingJobDeps = Pick<
+  IngestDeps,
+  "db" | "vectors" | "documents" | "settings" | "paths" | "log"
+>;
+
 /**
  * Which embedder answers, and the switch to another one (changing the embedder re-embeds every
  * document in the background from the stored text). While a job runs, `active()` stays the old embedder so chat
@@ -52,7 +57,7 @@ type Listener = (frame: EmbeddingProgressFrame) => void;
  */
 export class EmbeddingService {
   readonly models: ModelDownloads;
-  private deps: Deps | null = null;
+  private deps: EmbeddingJobDeps | null = null;
   private running: RunningJob | null = null;
   private last: EmbeddingJob | null = null;
   private readonly listeners = new Set<Listener>();
@@ -153,7 +158,7 @@ export class EmbeddingService {
   }
 
   /** Attaches the finished dependencies and resumes: a job the last process did not finish starts again. */
-  async start(deps: Deps): Promise<void> {
+  async start(deps: EmbeddingJobDeps): Promise<void> {
     this.deps = deps;
     await deps.db.update(embeddingJobs).set({
       status: "cancelled",
@@ -221,7 +226,11 @@ export class EmbeddingService {
    * With no embedded document there is nothing to re-embed: the switch happens at once, so a settings save
    * followed by an upload uses the new embedder. Returns false when documents exist (a job is needed).
    */
-  private switchIfEmpty(deps: Deps, config: EmbedderConfig, fingerprint: string): Promise<boolean> {
+  private switchIfEmpty(
+    deps: EmbeddingJobDeps,
+    config: EmbedderConfig,
+    fingerprint: string,
+  ): Promise<boolean> {
     return this.gate.exclusive(async () => {
       if ((await deps.db.$count(workspaceDocuments)) > 0) return false;
       const previous = this.activeFingerprint();
@@ -269,7 +278,7 @@ export class EmbeddingService {
     this.log.warn("The new embedder cannot be used; the active one stays", { error });
   }
 
-  private async launch(deps: Deps, config: EmbedderConfig, fingerprint: string) {
+  private async launch(deps: EmbeddingJobDeps, config: EmbedderConfig, fingerprint: string) {
     const [row] = await deps.db.insert(embeddingJobs).values({
       fingerprint,
       config: JSON.stringify(config),
@@ -324,7 +333,7 @@ export class EmbeddingService {
     };
   }
 
-  private async run(deps: Deps, job: RunningJob): Promise<void> {
+  private async run(deps: EmbeddingJobDeps, job: RunningJob): Promise<void> {
     const signal = job.controller.signal;
     const previous = this.activeFingerprint();
     let wroteAt = 0;
@@ -392,7 +401,7 @@ export class EmbeddingService {
 
   /** Embeds every embedded document not yet processed, until none is left (documents added meanwhile too). */
   private async embedPending(
-    deps: Deps,
+    deps: EmbeddingJobDeps,
     job: RunningJob,
     embedder: Embedder,
     processed: Map<string, number>,
@@ -440,7 +449,7 @@ export class EmbeddingService {
   }
 
   private async finish(
-    deps: Deps,
+    deps: EmbeddingJobDeps,
     job: RunningJob,
     state: "done" | "failed" | "cancelled",
     error: string | null,

@@ -1,11 +1,28 @@
 import { createMiddleware } from "hono/factory";
-import { allows, type Permission } from "../../shared/roles.ts";
-import type { Deps } from "../deps.ts";
+import { allows, type Permission, type Role } from "../../shared/roles.ts";
 import { AppError } from "../errors.ts";
 import { type Actor, SINGLE_USER_ACTOR } from "../auth/actor.ts";
 import { verifySession } from "../auth/jwt.ts";
-import { findUserById } from "../users/repo.ts";
+import type { InstanceKeys } from "../auth/keys.ts";
+import type { SettingsService } from "../settings/service.ts";
 import type { AppEnv } from "./env.ts";
+
+/** The fields of an account that decide whether its session token still holds. */
+export interface SessionUser {
+  id: number;
+  role: Role;
+  tokenVersion: number;
+  /** Non-zero (or true) when an admin suspended the account. */
+  suspended: number | boolean;
+}
+
+/** What resolving the caller reads: the auth settings, the signing key, and the account a token names. */
+export interface ActorDeps {
+  settings: Pick<SettingsService, "requiresAuth" | "multiUserMode" | "instanceTokenVersion">;
+  keys: Pick<InstanceKeys, "jwt">;
+  /** The account with this id, or null (server/auth/actor_deps.ts looks it up in the users table). */
+  findUser(id: number): Promise<SessionUser | null>;
+}
 
 const unauthenticated = (message: string) =>
   new AppError("unauthenticated", message, { body: { error: message } });
@@ -21,7 +38,7 @@ export function bearerToken(header: string | undefined): string | null {
  * instance password; multi-user mode needs a token naming an active user whose token version has not moved on
  * (password, role or suspension changed).
  */
-export async function resolveActor(deps: Deps, authorization: string | undefined): Promise<Actor> {
+export async function resolveActor(deps: ActorDeps, authorization: string | undefined): Promise<Actor> {
   if (!deps.settings.requiresAuth) return SINGLE_USER_ACTOR;
   const token = bearerToken(authorization);
   if (!token) throw unauthenticated("No auth token found.");
@@ -33,14 +50,17 @@ export async function resolveActor(deps: Deps, authorization: string | undefined
   }
   const userId = Number(claims?.sub);
   if (!claims || !Number.isInteger(userId)) throw unauthenticated("Invalid auth token.");
-  const user = await findUserById(deps, userId);
+  const user = await deps.findUser(userId);
   if (!user || user.tokenVersion !== claims.ver) throw unauthenticated("Invalid auth for user.");
   if (user.suspended) throw unauthenticated("User is suspended from system");
   return { userId: user.id, role: user.role, multiUser: true };
 }
 
 /** The caller if the request carries a valid session (or none is needed), else null; never throws. */
-export async function optionalActor(deps: Deps, authorization: string | undefined): Promise<Actor | null> {
+export async function optionalActor(
+  deps: ActorDeps,
+  authorization: string | undefined,
+): Promise<Actor | null> {
   try {
     return await resolveActor(deps, authorization);
   } catch {
@@ -48,7 +68,7 @@ export async function optionalActor(deps: Deps, authorization: string | undefine
   }
 }
 
-export function authGuard(deps: Deps) {
+export function authGuard(deps: ActorDeps) {
   return createMiddleware<AppEnv>(async (c, next) => {
     c.set("actor", await resolveActor(deps, c.req.header("Authorization")));
     await next();
@@ -71,7 +91,10 @@ export function requirePermission(permission: Permission, errorBody?: ErrorBody)
 }
 
 /** Refuses (403) calls that only make sense with accounts, on a single-user instance. */
-export function requireMultiUser(deps: Deps, errorBody?: ErrorBody) {
+export function requireMultiUser(
+  deps: { settings: Pick<SettingsService, "multiUserMode"> },
+  errorBody?: ErrorBody,
+) {
   return createMiddleware<AppEnv>(async (_c, next) => {
     if (!deps.settings.multiUserMode) {
       const message = "Multi-user mode is not enabled.";

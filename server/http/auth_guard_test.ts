@@ -4,6 +4,7 @@ import { users } from "../../db/schema.ts";
 import { signSession } from "../auth/jwt.ts";
 import { LABELS } from "../settings/service.ts";
 import { createTestApp, type TestApp } from "../testing/test_app.ts";
+import { type ActorDeps, optionalActor, resolveActor, type SessionUser } from "./auth_guard.ts";
 
 async function multiUser(app: TestApp) {
   await app.json("/api/workspace/new", { json: { name: "Shared" } });
@@ -85,4 +86,35 @@ Deno.test("a default user is refused manager and admin calls and sees no workspa
   const suspended = await app.json("/api/workspaces", bearer(memberToken));
   assert.equal(suspended.status, 401);
   assert.deepEqual(suspended.body, { error: "User is suspended from system" });
+});
+
+/** The guard's own dependencies, without an app: multi-user mode and one account lookup. */
+function actorDeps(
+  user: SessionUser | null,
+  jwt: Uint8Array = crypto.getRandomValues(new Uint8Array(32)),
+): ActorDeps {
+  return {
+    settings: { requiresAuth: true, multiUserMode: true, instanceTokenVersion: 0 },
+    keys: { jwt },
+    findUser: (id) => Promise.resolve(user && user.id === id ? user : null),
+  };
+}
+
+Deno.test("resolveActor() asks its account lookup for the user a token names, and checks what it returns", async () => {
+  const member: SessionUser = { id: 7, role: "manager", tokenVersion: 2, suspended: 0 };
+  const deps = actorDeps(member);
+  const header = async (sub: string, ver: number) =>
+    `Bearer ${await signSession(deps.keys.jwt, { sub, ver })}`;
+  assert.deepEqual(await resolveActor(deps, await header("7", 2)), {
+    userId: 7,
+    role: "manager",
+    multiUser: true,
+  });
+  await assert.rejects(resolveActor(deps, await header("8", 2)), { message: "Invalid auth for user." });
+  await assert.rejects(resolveActor(deps, await header("7", 1)), { message: "Invalid auth for user." });
+  const suspended = actorDeps({ ...member, suspended: 1 }, deps.keys.jwt);
+  await assert.rejects(resolveActor(suspended, await header("7", 2)), {
+    message: "User is suspended from system",
+  });
+  assert.equal(await optionalActor(suspended, await header("7", 2)), null);
 });

@@ -1,6 +1,6 @@
-import type { Deps } from "../deps.ts";
 import { messageOf } from "../errors.ts";
-import { frames } from "../chat/frames.ts";
+import type { Logger } from "../log.ts";
+import type { StreamRegistry } from "./streams.ts";
 
 /** No CORS header of its own: the CORS middleware adds one for the origins the operator allows (server/http/cors.ts). */
 export const SSE_HEADERS = {
@@ -10,15 +10,21 @@ export const SSE_HEADERS = {
   "X-Accel-Buffering": "no",
 };
 
+export interface SseOptions {
+  /** The last frame written when `produce` throws (not when the server stops); without it the stream just ends. */
+  failureFrame?: () => unknown;
+}
+
 /**
  * An SSE response whose frames come from `produce`, each written as exactly `data: <json>\n\n`
  * (docs/api-compat.md#chat-stream-frames). The signal given to `produce` aborts when the client goes away
  * (the body is cancelled) or the server stops. A HEAD request gets the headers alone; nothing is produced.
  */
 export function sseResponse(
-  deps: Deps,
+  deps: { streams: StreamRegistry; log: Logger },
   request: Request,
   produce: (signal: AbortSignal) => AsyncIterable<unknown>,
+  options: SseOptions = {},
 ): Response {
   // Hono answers HEAD with the GET handler and drops the body unread: a stream would never end.
   if (request.method === "HEAD") return new Response(null, { status: 200, headers: SSE_HEADERS });
@@ -50,8 +56,9 @@ export function sseResponse(
           deps.log.debug("The event stream ended early", { path, error: messageOf(error) });
         } else {
           deps.log.error("The event stream failed", { path, error: messageOf(error) });
-          const frame = frames.abort(crypto.randomUUID(), "An unexpected error ended this response.");
-          stream.enqueue(encoder.encode(`data: ${JSON.stringify(frame)}\n\n`));
+          if (options.failureFrame) {
+            stream.enqueue(encoder.encode(`data: ${JSON.stringify(options.failureFrame())}\n\n`));
+          }
         }
         stream.close();
       }

@@ -43,7 +43,7 @@ export async function recordPromptChange(
 }
 
 /** The workspace's earlier prompts, newest first, with who replaced each (the reference's answer shape). */
-export async function promptHistory(deps: Deps, workspace: WorkspaceRow) {
+export async function promptHistory(deps: Pick<Deps, "db">, workspace: WorkspaceRow) {
   const rows = await deps.db.select({ entry: workspacePromptHistory, username: users.username })
     .from(workspacePromptHistory)
     .leftJoin(users, eq(users.id, workspacePromptHistory.modifiedBy))
@@ -59,12 +59,12 @@ export async function promptHistory(deps: Deps, workspace: WorkspaceRow) {
   }));
 }
 
-export async function clearPromptHistory(deps: Deps, workspace: WorkspaceRow): Promise<void> {
+export async function clearPromptHistory(deps: Pick<Deps, "db">, workspace: WorkspaceRow): Promise<void> {
   await deps.db.delete(workspacePromptHistory).where(eq(workspacePromptHistory.workspaceId, workspace.id));
 }
 
 /** Deletes one entry; callers may manage every workspace (admins and managers), so only its existence is checked. */
-export async function deletePromptHistoryEntry(deps: Deps, id: number): Promise<void> {
+export async function deletePromptHistoryEntry(deps: Pick<Deps, "db">, id: number): Promise<void> {
   const deleted = await deps.db.delete(workspacePromptHistory).where(eq(workspacePromptHistory.id, id))
     .returning({ id: workspacePromptHistory.id });
   if (deleted.length === 0) fail("not_found", "That prompt history entry does not exist.");

@@ -5,6 +5,7 @@ import { parseJson, readJson } from "../http/body.ts";
 import { lookupModels } from "../providers/llm/models.ts";
 import { keepSurvey, SurveyInput } from "./survey.ts";
 import { optionalActor, requirePermission } from "../http/auth_guard.ts";
+import { actorDeps } from "../auth/actor_deps.ts";
 import { ACCEPTED_DOCUMENT_TYPES } from "../../shared/api/documents.ts";
 import { LABELS } from "../settings/service.ts";
 import { nativeEmbedderModels } from "../embedding/native_models.ts";
@@ -45,7 +46,7 @@ export function publicSystemRoutes(deps: Deps) {
     .get("/setup-complete", async (c) => {
       // Before login only what the login and onboarding screens need; all of it (secrets as booleans) for the
       // admins and managers who may open the settings pages.
-      const actor = await optionalActor(deps, c.req.header("Authorization"));
+      const actor = await optionalActor(actorDeps(deps), c.req.header("Authorization"));
       const full = actor?.role === "admin" || actor?.role === "manager";
       const results = deps.settings.setupResults({
         full,

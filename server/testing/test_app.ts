@@ -3,7 +3,7 @@ import { boot } from "../boot.ts";
 import { createApp } from "../app.tsx";
 import type { Deps, Providers } from "../deps.ts";
 import { type Logger, silentLogger } from "../log.ts";
-import type { ProviderDeps } from "../providers/llm/registry.ts";
+import type { ProviderDeps } from "../providers/endpoints.ts";
 
 export interface TestApp {
   deps: Deps;

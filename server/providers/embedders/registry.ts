@@ -4,7 +4,7 @@ import {
   nativeEmbeddingModel,
 } from "../../../shared/providers/embedder_catalog.ts";
 import { ProviderError } from "../../errors.ts";
-import { AZURE_API_VERSION, OPENAI_BASE_URL, type ProviderDeps } from "../llm/registry.ts";
+import { AZURE_API_VERSION, OPENAI_BASE_URL, type ProviderDeps } from "../endpoints.ts";
 import { cohereEmbedder } from "./cohere.ts";
 import { nativeEmbedder } from "./native.ts";
 import { neuralEmbedder } from "./neural.ts";

@@ -3,7 +3,7 @@ import { isMaskedSecret } from "../../../shared/settings.ts";
 import type { SettingsService } from "../../settings/service.ts";
 import { AppError, messageOf } from "../../errors.ts";
 import { guardedFetch } from "../../http/url_guard.ts";
-import { OPENAI_BASE_URL, type ProviderDeps } from "./registry.ts";
+import { OPENAI_BASE_URL, type ProviderDeps } from "../endpoints.ts";
 
 export interface ModelInfo {
   id: string;

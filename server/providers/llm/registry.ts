@@ -1,20 +1,12 @@
 import { llmProvider } from "../../../shared/providers/llm_catalog.ts";
 import { ProviderError } from "../../errors.ts";
 import type { SettingsService } from "../../settings/service.ts";
-import type { ModelOverride } from "../../deps.ts";
+import { AZURE_API_VERSION, OPENAI_BASE_URL, type ProviderDeps } from "../endpoints.ts";
 import { openAiCompatibleChatModel } from "./openai_compatible.ts";
 import { ollamaChatModel } from "./ollama.ts";
 import { anthropicChatModel } from "./anthropic.ts";
-import type { ChatModel } from "./types.ts";
+import type { ChatModel, ModelOverride } from "./types.ts";
 
-export interface ProviderDeps {
-  fetch?: typeof fetch;
-  /** Where the hosted providers are (tests point them at fakes on loopback). */
-  endpoints?: { openai?: string; anthropic?: string };
-}
-
-export const OPENAI_BASE_URL = "https://api.openai.com/v1";
-export const AZURE_API_VERSION = "2024-10-21";
 const DEFAULT_MAX_TOKENS = 1024;
 
 interface Context {

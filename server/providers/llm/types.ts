@@ -23,6 +23,12 @@ export type ChatPart =
   | { type: "usage"; inputTokens: number; outputTokens: number };
 
 /** One provider configuration and model; `stream` is the only method. */
+/** A workspace's own provider and model (null: the instance's). */
+export interface ModelOverride {
+  provider: string | null;
+  model: string | null;
+}
+
 export interface ChatModel {
   readonly providerId: string;
   readonly modelId: string;

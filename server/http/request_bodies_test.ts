@@ -88,6 +88,11 @@ Deno.test("settings, prompt variables and embed-queue bodies answer their refusa
     status: 400,
     body: { newValues: {}, error: "The settings must be a JSON object of setting names and values" },
   });
+  // Every name sent is checked, even one that is special to JavaScript objects.
+  assert.deepEqual(await app.json("/api/system/update-env", { json: '{"__proto__": {"a": 1}}' }), {
+    status: 400,
+    body: { newValues: {}, error: 'Unknown setting "__proto__".' },
+  });
   assert.deepEqual(
     await app.json("/api/system/prompt-variables", {
       json: { key: "team", value: "Blue", description: `  ${"d".repeat(1001)}  ` },

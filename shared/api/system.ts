@@ -3,8 +3,14 @@ import { jsonObject, textOr } from "./body.ts";
 
 const notAnObject = "The settings must be a JSON object of setting names and values";
 
-/** `POST /api/system/update-env`: setting names and their new values, each checked by the settings service. */
-export const SettingsChanges = z.record(z.string(), z.unknown(), { error: notAnObject });
+/**
+ * `POST /api/system/update-env`: setting names and their new values, each checked by the settings service.
+ * The object is passed on as sent, so that every name in it (even `__proto__`) is checked.
+ */
+export const SettingsChanges = z.custom<Record<string, unknown>>(
+  (value) => typeof value === "object" && value !== null && !Array.isArray(value),
+  { error: notAnObject },
+);
 
 /**
  * `POST /api/system/custom-models`: the provider whose models to list, and optionally the base URL and key to

@@ -3,10 +3,10 @@ import { secureHeaders } from "hono/secure-headers";
 import { bodyLimit } from "hono/body-limit";
 import { serveStatic } from "hono/deno";
 import { createMiddleware } from "hono/factory";
-import { HTTPException } from "hono/http-exception";
 import type { Deps } from "./deps.ts";
 import type { AppEnv } from "./http/env.ts";
-import { AppError, isStorageFull, messageOf, ProviderError, STORAGE_FULL_MESSAGE } from "./errors.ts";
+import { AppError } from "./errors.ts";
+import { answerError } from "./http/error_map.ts";
 import { authGuard } from "./http/auth_guard.ts";
 import { actorDeps } from "./auth/actor_deps.ts";
 import { MAX_PICTURE_BYTES } from "./users/images.ts";
@@ -91,29 +91,10 @@ export function createApp(deps: Deps): Hono<AppEnv> {
     corsOrigins: deps.config.corsOrigins,
   }));
 
+  // One table (http/error_map.ts) says what every error class answers.
   app.onError((error, c) => {
-    if (error instanceof AppError) {
-      if (error.status >= 500) deps.log.error(error.message, { path: c.req.path });
-      return c.json(error.body, error.status as 400);
-    }
-    if (error instanceof HTTPException) return error.getResponse();
-    if (isStorageFull(error)) {
-      deps.log.error("The disk is full", { method: c.req.method, path: c.req.path, error: messageOf(error) });
-      return c.json({ success: false, error: STORAGE_FULL_MESSAGE }, 507);
-    }
-    // An LLM, embedder or vector database failed: its own message says what, and the server is not at fault.
-    if (error instanceof ProviderError) {
-      deps.log.warn("A provider failed", { method: c.req.method, path: c.req.path, error: error.message });
-      return c.json({ success: false, error: error.message }, 502);
-    }
-    deps.log.error("Unhandled error", {
-      method: c.req.method,
-      path: c.req.path,
-      error: messageOf(error),
-      stack: (error as Error).stack,
-    });
-    const message = "Something went wrong on the server. The error was logged.";
-    return c.json({ success: false, error: message }, 500);
+    const answer = answerError(error, deps.log, { method: c.req.method, path: c.req.path });
+    return answer instanceof Response ? answer : c.json(answer.body, answer.status as 500);
   });
 
   const api = new Hono<AppEnv>();

@@ -1,10 +1,17 @@
 import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import type { AppEnv } from "../http/env.ts";
-import { readJson } from "../http/body.ts";
+import { parseJson } from "../http/body.ts";
 import { clientAddress } from "../http/client_address.ts";
 import { requirePermission } from "../http/auth_guard.ts";
-import { AUTH_MESSAGES } from "../../shared/api/auth.ts";
+import {
+  AUTH_MESSAGES,
+  EnableMultiUserInput,
+  InstancePasswordInput,
+  LoginInput,
+  RecoverAccountInput,
+  ResetPasswordInput,
+} from "../../shared/api/auth.ts";
 import { AppError } from "../errors.ts";
 import { findUserById } from "../users/repo.ts";
 import { presentUser } from "./present.ts";
@@ -27,11 +34,11 @@ export function publicAuthRoutes(deps: Deps) {
   return new Hono<AppEnv>()
     .post("/request-token", async (c) => {
       // A JSON null or other non-object reads as no fields: the answer is the ordinary refusal, not a 500.
-      const body = (await readJson(c, loginBody) ?? {}) as Record<string, unknown>;
+      const body = await parseJson(c, LoginInput, loginBody);
       const address = clientAddress(c, deps.config.trustProxy);
       const answer = deps.settings.multiUserMode
         ? await loginWithAccount(deps, body, address)
-        : await loginWithInstancePassword(deps, body?.password, address);
+        : await loginWithInstancePassword(deps, body.password, address);
       return c.json(answer);
     })
     .get("/request-token/sso/simple", async (c) => {
@@ -45,12 +52,12 @@ export function publicAuthRoutes(deps: Deps) {
     })
     .get("/system/multi-user-mode", (c) => c.json({ multiUserMode: deps.settings.multiUserMode }))
     .post("/system/recover-account", async (c) => {
-      const body = (await readJson(c, resultBody) ?? {}) as Record<string, unknown>;
+      const body = await parseJson(c, RecoverAccountInput, resultBody);
       const resetToken = await recoverAccount(deps, body, clientAddress(c, deps.config.trustProxy));
       return c.json({ success: true, resetToken });
     })
     .post("/system/reset-password", async (c) => {
-      const body = (await readJson(c, resultBody) ?? {}) as Record<string, unknown>;
+      const body = await parseJson(c, ResetPasswordInput, resultBody, { bareMessages: true });
       await resetPassword(deps, body);
       return c.json({ success: true, message: AUTH_MESSAGES.passwordReset });
     });
@@ -69,13 +76,11 @@ export function authRoutes(deps: Deps) {
       return c.json({ success: true, user: presentUser(user), message: null });
     })
     .post("/system/update-password", requirePermission("settings:manage"), async (c) => {
-      const body = await readJson(c) as Record<string, unknown>;
-      const token = await setInstancePassword(deps, body ?? {});
+      const token = await setInstancePassword(deps, await parseJson(c, InstancePasswordInput));
       return c.json({ success: true, error: null, token });
     })
     .post("/system/enable-multi-user", requirePermission("settings:manage"), async (c) => {
-      const body = await readJson(c) as Record<string, unknown>;
-      const admin = await enableMultiUser(deps, body ?? {});
+      const admin = await enableMultiUser(deps, await parseJson(c, EnableMultiUserInput));
       deps.log.info("Multi-user mode enabled", { admin: admin.username ?? "" });
       return c.json({
         success: true,

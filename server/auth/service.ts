@@ -10,10 +10,15 @@ import {
 } from "../../db/schema.ts";
 import {
   AUTH_MESSAGES,
+  type EnableMultiUserInput,
+  type InstancePasswordInput,
   type LoginAnswer,
+  type LoginInput,
   Password,
+  type RecoverAccountInput,
   RECOVERY_CODE_COUNT,
   RECOVERY_CODES_NEEDED,
+  type ResetPasswordInput,
   Username,
 } from "../../shared/api/auth.ts";
 import type { Deps } from "../deps.ts";
@@ -28,7 +33,6 @@ import { addressAndUsername, tooManyAttemptsMessage } from "./rate_limit.ts";
 
 const RESET_TOKEN_LIFETIME_MS = 10 * 60 * 1000;
 const SSO_TOKEN_LIFETIME_MS = 6 * 60 * 1000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
 const loginFailure = (code: "unauthenticated" | "forbidden" | "rate_limited", message: string) =>
   new AppError(code, message, { body: { user: null, valid: false, token: null, message } });
@@ -56,14 +60,14 @@ function throttle(windows: { retryAfter(key: string): number }[], keys: string[]
 /** `POST /api/request-token` in multi-user mode (docs/api-compat.md#login-and-sessions). */
 export async function loginWithAccount(
   deps: Deps,
-  input: { username?: unknown; password?: unknown },
+  input: z.output<typeof LoginInput>,
   address: string,
 ): Promise<LoginAnswer> {
   if (deps.config.simpleSso.enabled && deps.config.simpleSso.noLogin) {
     throw loginFailure("forbidden", AUTH_MESSAGES.credentialsDisabled);
   }
-  const username = typeof input.username === "string" ? input.username.trim().toLowerCase() : "";
-  const password = typeof input.password === "string" ? input.password : "";
+  const { username } = input;
+  const password = input.password ?? "";
   const { loginPerAddress, loginFailuresPerAddressAndUsername: failures } = deps.limits;
   const guesser = addressAndUsername(address, username);
   const wait = throttle([loginPerAddress, failures], [address, guesser]);
@@ -119,7 +123,7 @@ async function issueRecoveryCodes(deps: Deps, user: UserRow): Promise<string[]> 
 /** `POST /api/request-token` in single-user mode: the instance password. */
 export async function loginWithInstancePassword(
   deps: Deps,
-  password: unknown,
+  password: string | undefined,
   address: string,
 ): Promise<LoginAnswer> {
   const stored = deps.settings.label(LABELS.instancePasswordHash);
@@ -127,7 +131,7 @@ export async function loginWithInstancePassword(
   const wait = deps.limits.loginPerAddress.retryAfter(address);
   if (wait > 0) throw loginFailure("rate_limited", tooManyAttemptsMessage(wait));
   deps.limits.loginPerAddress.hit(address);
-  if (typeof password !== "string" || !(await verifySecret(stored, password))) {
+  if (password === undefined || !(await verifySecret(stored, password))) {
     await logEvent(deps, "failed_login_invalid_password", { address });
     throw loginFailure("unauthenticated", AUTH_MESSAGES.invalidInstancePassword);
   }
@@ -141,13 +145,13 @@ export async function loginWithInstancePassword(
  */
 export async function setInstancePassword(
   deps: Deps,
-  input: { usePassword?: unknown; newPassword?: unknown },
+  input: z.output<typeof InstancePasswordInput>,
 ): Promise<string | null> {
   if (deps.settings.multiUserMode) {
     fail("forbidden", "This instance is in multi-user mode: each account has its own password.");
   }
   const version = String(deps.settings.instanceTokenVersion + 1);
-  if (input.usePassword === false || input.usePassword === "false") {
+  if (!input.usePassword) {
     await deps.settings.setLabels({
       [LABELS.instancePasswordHash]: null,
       [LABELS.instanceTokenVersion]: version,
@@ -170,7 +174,7 @@ export async function setInstancePassword(
  */
 export async function enableMultiUser(
   deps: Deps,
-  input: { username?: unknown; password?: unknown },
+  input: z.output<typeof EnableMultiUserInput>,
 ): Promise<UserRow> {
   if (deps.settings.multiUserMode) fail("invalid_input", "Multi-user mode is already enabled.");
   const username = checked(Username, input.username);
@@ -204,11 +208,11 @@ const recoveryFailure = () =>
  */
 export async function recoverAccount(
   deps: Deps,
-  input: { username?: unknown; recoveryCodes?: unknown },
+  input: z.output<typeof RecoverAccountInput>,
   address: string,
 ): Promise<string> {
   if (!deps.settings.multiUserMode) fail("forbidden", "Account recovery needs multi-user mode.");
-  const username = typeof input.username === "string" ? input.username.trim().toLowerCase() : "";
+  const { username, recoveryCodes: codes } = input;
   const { recoveryPerAddress, recoveryPerAddressAndUsername } = deps.limits;
   const guesser = addressAndUsername(address, username);
   const wait = throttle([recoveryPerAddress, recoveryPerAddressAndUsername], [address, guesser]);
@@ -218,14 +222,6 @@ export async function recoverAccount(
   }
   recoveryPerAddress.hit(address);
   recoveryPerAddressAndUsername.hit(guesser);
-  const codes = [
-    ...new Set(
-      (Array.isArray(input.recoveryCodes) ? input.recoveryCodes : [])
-        .filter((code): code is string => typeof code === "string").map((code) => code.trim()).filter((
-          code,
-        ) => UUID.test(code)),
-    ),
-  ].slice(0, RECOVERY_CODES_NEEDED);
   const user = username ? await findUserByUsername(deps, username) : null;
   if (!user || codes.length < RECOVERY_CODES_NEEDED) {
     await verifyNothing(codes[0] ?? "");
@@ -262,18 +258,11 @@ const resetFailure = (message: string) =>
 
 /**
  * `POST /api/system/reset-password`: a valid reset token sets the new password, voids the user's tokens,
- * reset tokens and recovery codes (the next login hands out new codes).
+ * reset tokens and recovery codes (the next login hands out new codes). The passwords are checked by
+ * ResetPasswordInput.
  */
-export async function resetPassword(
-  deps: Deps,
-  input: { token?: unknown; newPassword?: unknown; confirmPassword?: unknown },
-): Promise<void> {
-  const newPassword = typeof input.newPassword === "string" ? input.newPassword.trim() : "";
-  const confirm = typeof input.confirmPassword === "string" ? input.confirmPassword.trim() : "";
-  if (newPassword !== confirm) throw resetFailure(AUTH_MESSAGES.passwordsDiffer);
-  const checkedPassword = Password.safeParse(newPassword);
-  if (!checkedPassword.success) throw resetFailure(checkedPassword.error.issues[0].message);
-  if (typeof input.token !== "string" || !input.token) throw resetFailure(AUTH_MESSAGES.invalidResetToken);
+export async function resetPassword(deps: Deps, input: z.output<typeof ResetPasswordInput>): Promise<void> {
+  const { newPassword } = input;
   const [row] = await deps.db.select().from(passwordResetTokens).where(and(
     eq(passwordResetTokens.tokenHash, await hashToken(input.token)),
     gt(passwordResetTokens.expiresAt, new Date()),

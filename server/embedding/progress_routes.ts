@@ -1,11 +1,11 @@
 import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import type { AppEnv } from "../http/env.ts";
-import { readJson } from "../http/body.ts";
+import { parseJson } from "../http/body.ts";
+import { EmbedQueueRemovalInput } from "../../shared/api/embedding.ts";
 import { requirePermission } from "../http/auth_guard.ts";
 import { sseResponse } from "../http/sse.ts";
 import { streamFailureFrame } from "../chat/frames.ts";
-import { fail } from "../errors.ts";
 import { requireWorkspace } from "../workspaces/service.ts";
 
 /**
@@ -25,13 +25,7 @@ export function embedProgressRoutes(deps: Deps) {
     })
     .delete("/workspace/:slug/embed-queue", manage, async (c) => {
       const workspace = await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
-      const body = await readJson(c);
-      const filename = body && typeof body === "object"
-        ? (body as { filename?: unknown }).filename
-        : undefined;
-      if (typeof filename !== "string" || filename.trim() === "") {
-        fail("invalid_input", "Missing filename", { success: false, error: "Missing filename" });
-      }
+      const { filename } = await parseJson(c, EmbedQueueRemovalInput, undefined, { bareMessages: true });
       return c.json({ success: deps.embedProgress.removeQueued(workspace.id, filename) });
     });
 }

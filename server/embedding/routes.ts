@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import type { AppEnv } from "../http/env.ts";
-import { parseJson, readJson } from "../http/body.ts";
+import { parseJson } from "../http/body.ts";
 import { requirePermission } from "../http/auth_guard.ts";
 import { sseResponse } from "../http/sse.ts";
 import { streamFailureFrame } from "../chat/frames.ts";
@@ -12,6 +12,7 @@ import { VectorCache } from "../documents/vector_cache.ts";
 import { missingModelFiles } from "../providers/embedders/neural.ts";
 import {
   type EmbeddingProgressFrame,
+  NativeModelDownloadInput,
   READABLE_PREFERENCES,
   TextSplitterPreferences,
 } from "../../shared/api/embedding.ts";
@@ -120,10 +121,7 @@ export function embeddingRoutes(deps: Deps) {
       return c.json({ models });
     })
     .post("/system/native-embedding-models/download", requirePermission("settings:manage"), async (c) => {
-      const body = await readJson(c) as { model?: unknown };
-      const model = NATIVE_EMBEDDING_MODELS.find((entry) => entry.id === body?.model);
-      if (!model) fail("invalid_input", `Unknown native embedding model "${String(body?.model ?? "")}".`);
-      if (model.builtIn) fail("invalid_input", `${model.name} is built in and needs no download.`);
+      const { model } = await parseJson(c, NativeModelDownloadInput, undefined, { bareMessages: true });
       service.models.start(model.id).then(() => {
         const status = service.models.status(model.id);
         if (status.error) deps.log.warn("Model download failed", { model: model.id, error: status.error });

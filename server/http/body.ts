@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import type { z } from "zod";
+import { ERROR_STATUS, type ErrorCode } from "../../shared/api/errors.ts";
 import { AppError } from "../errors.ts";
 
 type ErrorBody = (message: string) => Record<string, unknown>;
@@ -9,7 +10,7 @@ const defaultBody: ErrorBody = (message) => ({ success: false, error: message })
  * Reads a JSON body whatever the Content-Type says (clients send text/plain). An empty body reads as `{}`;
  * malformed JSON is a 400 with a clear message, in the answer shape of the calling route.
  */
-export async function readJson(c: Context, errorBody: ErrorBody = defaultBody): Promise<unknown> {
+async function readJson(c: Context, errorBody: ErrorBody): Promise<unknown> {
   const text = await c.req.text();
   if (text.trim() === "") return {};
   try {
@@ -20,9 +21,16 @@ export async function readJson(c: Context, errorBody: ErrorBody = defaultBody): 
   }
 }
 
+/** The error code a schema's custom issue asks for (`params: {code: "too_large"}`), else invalid_input. */
+function codeOf(issue: z.core.$ZodIssue | undefined): ErrorCode {
+  const code = issue?.code === "custom" ? issue.params?.code : undefined;
+  return typeof code === "string" && code in ERROR_STATUS ? code as ErrorCode : "invalid_input";
+}
+
 /**
- * Reads and validates a JSON body; the first problem becomes the 400 message, prefixed with the field's path
- * unless `bareMessages` (for schemas whose messages already name the field, such as "name cannot be null").
+ * Reads and validates a JSON body; the first problem becomes the answer's message (a 400 unless the schema's
+ * issue names another code), prefixed with the field's path unless `bareMessages` (for schemas whose messages
+ * already name the field, such as "name cannot be null").
  */
 export async function parseJson<T extends z.ZodType>(
   c: Context,
@@ -36,5 +44,5 @@ export async function parseJson<T extends z.ZodType>(
   const issue = parsed.error.issues[0];
   const where = issue?.path.length && !options.bareMessages ? `${issue.path.join(".")}: ` : "";
   const message = `${where}${issue?.message ?? "Invalid request body"}`;
-  throw new AppError("invalid_input", message, { body: errorBody(message) });
+  throw new AppError(codeOf(issue), message, { body: errorBody(message) });
 }

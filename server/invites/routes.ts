@@ -1,16 +1,19 @@
 import { Hono } from "hono";
-import { desc } from "drizzle-orm";
-import { z } from "zod";
-import { invites } from "../../db/schema.ts";
+import { AcceptInviteInput, NewInviteInput } from "../../shared/api/admin.ts";
 import type { Deps } from "../deps.ts";
 import type { AppEnv } from "../http/env.ts";
-import { parseJson, readJson } from "../http/body.ts";
+import { parseJson } from "../http/body.ts";
 import { requirePermission } from "../http/auth_guard.ts";
 import { withErrorBody } from "../errors.ts";
 import { idParam } from "../users/routes.ts";
-import { acceptInvite, createInvite, disableInvite, pendingInvite, presentInvite } from "./service.ts";
-
-const NewInvite = z.object({ workspaceIds: z.array(z.number().int().positive()).max(1000).default([]) });
+import {
+  acceptInvite,
+  createInvite,
+  disableInvite,
+  listInvites,
+  pendingInvite,
+  presentInvite,
+} from "./service.ts";
 
 /** Invitations under /api/admin: admins only, since a pending code lets anyone create an account. */
 export function inviteAdminRoutes(deps: Deps) {
@@ -18,11 +21,10 @@ export function inviteAdminRoutes(deps: Deps) {
   const create = requirePermission("users:create");
   return new Hono<AppEnv>()
     .get("/admin/invites", create, async (c) => {
-      const rows = await deps.db.select().from(invites).orderBy(desc(invites.id));
-      return c.json({ invites: rows.map(presentInvite) });
+      return c.json({ invites: (await listInvites(deps)).map(presentInvite) });
     })
     .post("/admin/invite/new", requirePermission("users:create", inviteBody), async (c) => {
-      const input = await parseJson(c, NewInvite, inviteBody);
+      const input = await parseJson(c, NewInviteInput, inviteBody);
       const invite = await withErrorBody(
         inviteBody,
         () => createInvite(deps, c.var.actor, input.workspaceIds),
@@ -46,8 +48,7 @@ export function publicInviteRoutes(deps: Deps) {
       return c.json({ invite: { code: invite.code, status: invite.status }, error: null });
     })
     .post("/invite/:code", async (c) => {
-      const body = await readJson(c) as Record<string, unknown>;
-      await acceptInvite(deps, c.req.param("code"), body ?? {});
+      await acceptInvite(deps, c.req.param("code"), await parseJson(c, AcceptInviteInput));
       return c.json({ success: true, error: null });
     });
 }

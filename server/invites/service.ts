@@ -1,7 +1,8 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray } from "drizzle-orm";
+import type { z } from "zod";
 import { invites, users, workspaces, workspaceUsers } from "../../db/schema.ts";
 import { AUTH_MESSAGES, Password, Username } from "../../shared/api/auth.ts";
-import type { Invite } from "../../shared/api/admin.ts";
+import type { AcceptInviteInput, Invite } from "../../shared/api/admin.ts";
 import type { Actor } from "../auth/actor.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, fail } from "../errors.ts";
@@ -30,6 +31,11 @@ export function presentInvite(row: InviteRow): Invite {
     createdAt: row.createdAt.toISOString(),
     lastUpdatedAt: row.lastUpdatedAt.toISOString(),
   };
+}
+
+/** Every invite, the newest first. */
+export function listInvites(deps: Deps): Promise<InviteRow[]> {
+  return deps.db.select().from(invites).orderBy(desc(invites.id));
 }
 
 async function existingWorkspaceIds(deps: Deps, ids: number[]): Promise<number[]> {
@@ -84,7 +90,11 @@ export async function pendingInvite(deps: Deps, code: string): Promise<InviteRow
 }
 
 /** Creates a default user from an invite, joins its workspaces and marks it claimed, in one transaction. */
-export async function acceptInvite(deps: Deps, code: string, input: Record<string, unknown>): Promise<void> {
+export async function acceptInvite(
+  deps: Deps,
+  code: string,
+  input: z.output<typeof AcceptInviteInput>,
+): Promise<void> {
   if (!deps.settings.multiUserMode) fail("forbidden", "Invitations need multi-user mode.");
   if (credentialLoginDisabled(deps)) {
     fail("forbidden", "Login via credentials has been disabled by the administrator.");

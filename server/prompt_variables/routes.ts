@@ -1,16 +1,11 @@
 import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import type { AppEnv } from "../http/env.ts";
-import { readJson } from "../http/body.ts";
+import { parseJson } from "../http/body.ts";
+import { PromptVariableInput } from "../../shared/api/prompt_variables.ts";
 import { requirePermission } from "../http/auth_guard.ts";
 import { idParam } from "../users/routes.ts";
-import {
-  checkVariableInput,
-  createVariable,
-  deleteVariable,
-  listVariables,
-  updateVariable,
-} from "./service.ts";
+import { createVariable, deleteVariable, listVariables, updateVariable } from "./service.ts";
 
 /**
  * System prompt variables: anyone signed in lists them, admins create, change and delete
@@ -24,14 +19,14 @@ export function promptVariableRoutes(deps: Deps) {
       async (c) => c.json({ variables: await listVariables(deps, c.var.actor) }),
     )
     .post("/system/prompt-variables", admin, async (c) => {
-      const input = checkVariableInput(await readJson(c));
+      const input = await parseJson(c, PromptVariableInput, undefined, { bareMessages: true });
       const variable = await createVariable(deps, c.var.actor, input);
       deps.log.info("Prompt variable created", { key: variable.key });
       return c.json({ success: true, variable });
     })
     .put("/system/prompt-variables/:id", admin, async (c) => {
       const id = idParam(c.req.param("id"), "variable");
-      const input = checkVariableInput(await readJson(c));
+      const input = await parseJson(c, PromptVariableInput, undefined, { bareMessages: true });
       const variable = await updateVariable(deps, id, input);
       if (!variable) return c.json({ success: false, error: "Variable not found" }, 404);
       return c.json({ success: true, variable });

@@ -5,6 +5,7 @@ import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
 import { builtInValues } from "../chat/prompt.ts";
 import { findUserById } from "../users/repo.ts";
+import type { PromptVariableInput } from "../../shared/api/prompt_variables.ts";
 
 type Row = typeof systemPromptVariables.$inferSelect;
 export type VariableType = "system" | "user" | "workspace" | "static";
@@ -43,45 +44,13 @@ export const BUILT_IN_VARIABLES: readonly { key: string; description: string; ty
 
 /** At most this many stored variables: each one is looked up for every chat. */
 export const MAX_VARIABLES = 500;
-const MAX_VALUE = 20_000;
-const MAX_DESCRIPTION = 1_000;
-const KEY = /^[A-Za-z0-9_]+$/;
+export type VariableInput = PromptVariableInput;
 
-export interface VariableInput {
-  key: string;
-  value: string;
-  description: string | null;
-}
-
-const invalid = (message: string): never => fail("invalid_input", message);
-
-/** Checks a create or update body as the reference does, with its messages where it has them. */
-export function checkVariableInput(body: unknown): VariableInput {
-  const input = (typeof body === "object" && body !== null && !Array.isArray(body) ? body : {}) as Record<
-    string,
-    unknown
-  >;
-  const { key, value, description } = input;
-  if (!key || !value) invalid("Key and value are required");
-  if (typeof key !== "string") invalid("Key must be a string");
-  if (typeof value !== "string") invalid("Value must be text");
-  const name = key as string;
-  if (!KEY.test(name)) invalid("Key must contain only letters, numbers and underscores");
-  if (name.length < 3) invalid("Key must be at least 3 characters");
-  if (name.length > 255) invalid("Key must be less than 255 characters");
-  if ((value as string).trim() === "") invalid("Key and value are required");
-  if ((value as string).length > MAX_VALUE) invalid(`Value must be at most ${MAX_VALUE} characters`);
-  if (description !== undefined && description !== null && typeof description !== "string") {
-    invalid("Description must be text");
+/** The built-in variables cannot be stored: a body naming one is a conflict, whatever else it holds. */
+function refuseBuiltIn(key: string) {
+  if (BUILT_IN_VARIABLES.some((variable) => variable.key === key)) {
+    fail("conflict", `{${key}} is a built-in variable; choose another key.`);
   }
-  const text = typeof description === "string" && description.trim() ? description.trim() : null;
-  if (text && text.length > MAX_DESCRIPTION) {
-    invalid(`Description must be at most ${MAX_DESCRIPTION} characters`);
-  }
-  if (BUILT_IN_VARIABLES.some((variable) => variable.key === name)) {
-    fail("conflict", `{${name}} is a built-in variable; choose another key.`);
-  }
-  return { key: name, value: value as string, description: text };
 }
 
 const present = (row: Row): StoredPromptVariable => ({
@@ -148,6 +117,7 @@ export async function createVariable(
   actor: Actor,
   input: VariableInput,
 ): Promise<StoredPromptVariable> {
+  refuseBuiltIn(input.key);
   if (await keyTaken(deps, input.key)) taken(input.key);
   const count = await deps.db.$count(systemPromptVariables);
   if (count >= MAX_VARIABLES) {
@@ -169,6 +139,7 @@ export async function updateVariable(
   id: number,
   input: VariableInput,
 ): Promise<StoredPromptVariable | null> {
+  refuseBuiltIn(input.key);
   const [existing] = await deps.db.select({ id: systemPromptVariables.id }).from(systemPromptVariables)
     .where(eq(systemPromptVariables.id, id));
   if (!existing) return null;

@@ -1,14 +1,11 @@
 import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import type { AppEnv } from "../http/env.ts";
-import { readJson } from "../http/body.ts";
+import { parseJson } from "../http/body.ts";
 import { requirePermission } from "../http/auth_guard.ts";
-import { fail } from "../errors.ts";
 import { LABELS, type SettingsService } from "../settings/service.ts";
 import { DEFAULT_SYSTEM_PROMPT } from "../../shared/api/workspaces.ts";
-
-/** As long as a workspace's own prompt may be. */
-const MAX_PROMPT = 20_000;
+import { DefaultPromptInput } from "../../shared/api/system.ts";
 
 /** The instance's default system prompt: the admin's, else the built-in one. */
 export function instanceDefaultPrompt(settings: SettingsService): string {
@@ -29,20 +26,9 @@ export function defaultPromptRoutes(deps: Deps) {
         saneDefaultSystemPrompt: DEFAULT_SYSTEM_PROMPT,
       }))
     .post("/system/default-system-prompt", requirePermission("settings:manage", errorBody), async (c) => {
-      const body = await readJson(c, errorBody) as { defaultSystemPrompt?: unknown } | null;
-      const given = body?.defaultSystemPrompt;
-      if (given !== undefined && given !== null && typeof given !== "string") {
-        fail(
-          "invalid_input",
-          "defaultSystemPrompt must be text.",
-          errorBody("defaultSystemPrompt must be text."),
-        );
-      }
-      const prompt = typeof given === "string" ? given.trim() : "";
-      if (prompt.length > MAX_PROMPT) {
-        const message = `The default system prompt must be at most ${MAX_PROMPT} characters.`;
-        fail("invalid_input", message, errorBody(message));
-      }
+      const { defaultSystemPrompt: prompt } = await parseJson(c, DefaultPromptInput, errorBody, {
+        bareMessages: true,
+      });
       const stored = prompt === "" || prompt === DEFAULT_SYSTEM_PROMPT ? null : prompt;
       await deps.settings.setLabels({ [LABELS.defaultSystemPrompt]: stored });
       deps.log.info("Default system prompt updated", { builtIn: stored === null });

@@ -1,7 +1,8 @@
 import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import type { AppEnv } from "../http/env.ts";
-import { parseJson, readJson } from "../http/body.ts";
+import { parseJson } from "../http/body.ts";
+import { ModelLookupInput, SettingsChanges } from "../../shared/api/system.ts";
 import { lookupModels } from "../providers/llm/models.ts";
 import { keepSurvey, SurveyInput } from "./survey.ts";
 import { optionalActor, requirePermission } from "../http/auth_guard.ts";
@@ -64,19 +65,19 @@ export function systemRoutes(deps: Deps) {
   const settingsError = (message: string) => ({ newValues: {}, error: message });
   return new Hono<AppEnv>()
     .post("/system/update-env", requirePermission("settings:manage", settingsError), async (c) => {
-      const body = await readJson(c, settingsError);
-      const { newValues } = await deps.settings.update(body);
+      const changes = await parseJson(c, SettingsChanges, settingsError, { bareMessages: true });
+      const { newValues } = await deps.settings.update(changes);
       deps.log.info("Settings updated", { keys: Object.keys(newValues).join(",") || "none" });
       return c.json({ newValues, error: false });
     })
     .get("/system/accepted-document-types", (c) => c.json({ types: ACCEPTED_DOCUMENT_TYPES }))
     .post("/system/custom-models", requirePermission("settings:manage", settingsModelsError), async (c) => {
-      const body = await readJson(c, settingsModelsError) as Record<string, unknown>;
-      if (body?.provider === "native-embedder") {
+      const input = await parseJson(c, ModelLookupInput, settingsModelsError);
+      if (input.provider === "native-embedder") {
         return c.json({ models: nativeEmbedderModels(), error: null });
       }
       // A client that gives up (auto-detect waits 2 s per endpoint) ends the server's own request too.
-      const models = await lookupModels(deps.settings, body ?? {}, deps.providerDeps, c.req.raw.signal);
+      const models = await lookupModels(deps.settings, input, deps.providerDeps, c.req.raw.signal);
       return c.json({ models, error: null });
     })
     .post("/onboarding", requirePermission("settings:manage"), async (c) => {

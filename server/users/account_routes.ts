@@ -1,15 +1,14 @@
 import { Hono } from "hono";
-import { eq } from "drizzle-orm";
-import { users } from "../../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import type { AppEnv } from "../http/env.ts";
-import { readJson } from "../http/body.ts";
+import { parseJson } from "../http/body.ts";
+import { AccountUpdateInput } from "../../shared/api/auth.ts";
 import { readForm, uploadLimit } from "../http/form.ts";
 import { fail } from "../errors.ts";
 import { writeFileAtomic } from "../storage.ts";
 import { sessionFor } from "../auth/service.ts";
 import { findUserById } from "./repo.ts";
-import { updateOwnAccount } from "./service.ts";
+import { setProfilePicture, updateOwnAccount } from "./service.ts";
 import { MAX_PICTURE_BYTES, readStoredPicture, removeStoredPicture, storeUploadedPicture } from "./images.ts";
 
 const noAccounts = () => fail("invalid_input", "There are no accounts in single-user mode.");
@@ -19,8 +18,8 @@ export function accountRoutes(deps: Deps) {
   const directory = deps.paths.profilePictures;
   return new Hono<AppEnv>()
     .post("/system/user", async (c) => {
-      const body = await readJson(c) as Record<string, unknown>;
-      const { user, passwordChanged } = await updateOwnAccount(deps, c.var.actor, body ?? {});
+      const input = await parseJson(c, AccountUpdateInput);
+      const { user, passwordChanged } = await updateOwnAccount(deps, c.var.actor, input);
       return c.json({
         success: true,
         error: null,
@@ -33,11 +32,7 @@ export function accountRoutes(deps: Deps) {
       async (c) => {
         const userId = c.var.actor.userId ?? noAccounts();
         const filename = await storeUploadedPicture(await readForm(c), directory, writeFileAtomic);
-        const previous = await findUserById(deps, userId);
-        await deps.db.update(users).set({ pfpFilename: filename, lastUpdatedAt: new Date() }).where(
-          eq(users.id, userId),
-        );
-        await removeStoredPicture(directory, previous?.pfpFilename ?? null);
+        await removeStoredPicture(directory, await setProfilePicture(deps, userId, filename));
         return c.json({ success: true, error: null });
       },
     )
@@ -54,11 +49,7 @@ export function accountRoutes(deps: Deps) {
     })
     .delete("/system/remove-pfp", async (c) => {
       const userId = c.var.actor.userId ?? noAccounts();
-      const user = await findUserById(deps, userId);
-      await deps.db.update(users).set({ pfpFilename: null, lastUpdatedAt: new Date() }).where(
-        eq(users.id, userId),
-      );
-      await removeStoredPicture(directory, user?.pfpFilename ?? null);
+      await removeStoredPicture(directory, await setProfilePicture(deps, userId, null));
       return c.json({ success: true, error: null });
     });
 }

@@ -1,4 +1,4 @@
-import { and, count, eq, ne } from "drizzle-orm";
+import { and, asc, count, eq, ne } from "drizzle-orm";
 import { users } from "../../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import type { UserRow } from "../auth/present.ts";
@@ -28,4 +28,8 @@ export async function usernameTaken(deps: Deps, username: string, exceptId?: num
       : and(eq(users.username, username), ne(users.id, exceptId)),
   );
   return rows.length > 0;
+}
+
+export function listUsers(deps: Deps): Promise<UserRow[]> {
+  return deps.db.select().from(users).orderBy(asc(users.id));
 }

@@ -1,6 +1,4 @@
 import { Hono } from "hono";
-import { asc } from "drizzle-orm";
-import { users } from "../../db/schema.ts";
 import { NewUserInput, UpdateUserInput } from "../../shared/api/admin.ts";
 import type { Deps } from "../deps.ts";
 import type { AppEnv } from "../http/env.ts";
@@ -10,6 +8,7 @@ import { fail, withErrorBody } from "../errors.ts";
 import { presentUser } from "../auth/present.ts";
 import { issueSsoToken } from "../auth/service.ts";
 import { createUser, deleteUser, updateUser } from "./service.ts";
+import { listUsers } from "./repo.ts";
 
 export function idParam(value: string, what = "user"): number {
   const id = Number(value);
@@ -21,8 +20,7 @@ export function userRoutes(deps: Deps) {
   const newUserBody = (message: string) => ({ user: null, error: message });
   return new Hono<AppEnv>()
     .get("/admin/users", async (c) => {
-      const rows = await deps.db.select().from(users).orderBy(asc(users.id));
-      return c.json({ users: rows.map(presentUser) });
+      return c.json({ users: (await listUsers(deps)).map(presentUser) });
     })
     .post("/admin/users/new", requirePermission("users:create", newUserBody), async (c) => {
       const input = await parseJson(c, NewUserInput, newUserBody, { bareMessages: true });

@@ -1,6 +1,13 @@
 import { eq } from "drizzle-orm";
 import { users } from "../../db/schema.ts";
-import { AUTH_MESSAGES, Password, Username } from "../../shared/api/auth.ts";
+import {
+  type AccountUpdateInput,
+  AUTH_MESSAGES,
+  Bio,
+  Password,
+  PreferredLanguage,
+  Username,
+} from "../../shared/api/auth.ts";
 import type { NewUserInput, UpdateUserInput } from "../../shared/api/admin.ts";
 import type { Role } from "../../shared/roles.ts";
 import type { z } from "zod";
@@ -118,34 +125,26 @@ export async function deleteUser(deps: Deps, actor: Actor, id: number): Promise<
 export async function updateOwnAccount(
   deps: Deps,
   actor: Actor,
-  input: Record<string, unknown>,
+  input: z.output<typeof AccountUpdateInput>,
 ): Promise<{ user: UserRow; passwordChanged: boolean }> {
   if (actor.userId === null) fail("invalid_input", "There are no accounts in single-user mode.");
   const user = await findUserById(deps, actor.userId) ?? fail("not_found", USER_MESSAGES.notFound);
   const changes: Partial<typeof users.$inferInsert> = { lastUpdatedAt: new Date() };
-  const present = (key: string) => input[key] !== undefined && input[key] !== null && input[key] !== "";
-  if (present("username")) {
+  const present = (value: unknown) => value !== undefined && value !== null && value !== "";
+  if (present(input.username)) {
     const username = checked(Username, input.username);
     if (username !== user.username && await usernameTaken(deps, username, user.id)) {
       fail("conflict", AUTH_MESSAGES.usernameTaken);
     }
     changes.username = username;
   }
-  if (present("password")) {
+  if (present(input.password)) {
     changes.password = await hashSecret(checked(Password, input.password));
     changes.tokenVersion = user.tokenVersion + 1;
   }
-  if (input.bio !== undefined) {
-    if (typeof input.bio !== "string" || input.bio.length > 1000) {
-      fail("invalid_input", "Bio must be text of at most 1000 characters.");
-    }
-    changes.bio = input.bio;
-  }
-  if (present("preferredLanguage")) {
-    if (input.preferredLanguage !== "en") {
-      fail("invalid_input", `Language "${input.preferredLanguage}" is not available.`);
-    }
-    changes.preferredLanguage = "en";
+  if (input.bio !== undefined) changes.bio = checked(Bio, input.bio);
+  if (present(input.preferredLanguage)) {
+    changes.preferredLanguage = checked(PreferredLanguage, input.preferredLanguage);
   }
   if (Object.keys(changes).length === 1) fail("invalid_input", "No updates provided");
   const [row] = await deps.db.update(users).set(changes).where(eq(users.id, user.id)).returning();
@@ -156,4 +155,17 @@ export async function updateOwnAccount(
     user.id,
   );
   return { user: row, passwordChanged: changes.password !== undefined };
+}
+
+/** Sets (or, with null, removes) the caller's profile picture; returns the file name it replaced. */
+export async function setProfilePicture(
+  deps: Deps,
+  userId: number,
+  filename: string | null,
+): Promise<string | null> {
+  const previous = await findUserById(deps, userId);
+  await deps.db.update(users).set({ pfpFilename: filename, lastUpdatedAt: new Date() }).where(
+    eq(users.id, userId),
+  );
+  return previous?.pfpFilename ?? null;
 }

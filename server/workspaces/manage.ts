@@ -98,3 +98,13 @@ export async function setSuggestedMessages(
     }
   });
 }
+
+/** Sets (or, with null, removes) the workspace's picture. */
+export async function setWorkspacePicture(
+  deps: Deps,
+  workspace: WorkspaceRow,
+  filename: string | null,
+): Promise<void> {
+  await deps.db.update(workspaces).set({ pfpFilename: filename, lastUpdatedAt: new Date() })
+    .where(eq(workspaces.id, workspace.id));
+}

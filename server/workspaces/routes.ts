@@ -1,6 +1,4 @@
 import { Hono } from "hono";
-import { eq } from "drizzle-orm";
-import { workspaces } from "../../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import type { AppEnv } from "../http/env.ts";
 import { parseJson } from "../http/body.ts";
@@ -32,6 +30,7 @@ import {
   deleteWorkspace,
   resetVectorDatabase,
   setSuggestedMessages,
+  setWorkspacePicture,
   suggestedMessages,
   updateWorkspace,
 } from "./manage.ts";
@@ -106,8 +105,7 @@ export function workspaceRoutes(deps: Deps) {
       async (c) => {
         const workspace = await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
         const filename = await storeUploadedPicture(await readForm(c), pictures, writeFileAtomic);
-        await deps.db.update(workspaces).set({ pfpFilename: filename, lastUpdatedAt: new Date() })
-          .where(eq(workspaces.id, workspace.id));
+        await setWorkspacePicture(deps, workspace, filename);
         await removeStoredPicture(pictures, workspace.pfpFilename);
         return c.json({ success: true, error: null });
       },
@@ -123,8 +121,7 @@ export function workspaceRoutes(deps: Deps) {
     })
     .delete("/workspace/:slug/remove-pfp", manage, async (c) => {
       const workspace = await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
-      await deps.db.update(workspaces).set({ pfpFilename: null, lastUpdatedAt: new Date() })
-        .where(eq(workspaces.id, workspace.id));
+      await setWorkspacePicture(deps, workspace, null);
       await removeStoredPicture(pictures, workspace.pfpFilename);
       return c.json({ success: true, error: null });
     })

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ROLES } from "../roles.ts";
 import { Password, User, Username } from "./auth.ts";
+import { jsonObject, laterChecked } from "./body.ts";
 
 export const UserList = z.object({ users: z.array(User) });
 
@@ -36,6 +37,12 @@ export const Invite = z.object({
 });
 export type Invite = z.infer<typeof Invite>;
 export const InviteList = z.object({ invites: z.array(Invite) });
+/** `POST /api/admin/invite/new`: the workspaces the new account joins. */
+export const NewInviteInput = z.object({
+  workspaceIds: z.array(z.number().int().positive()).max(1000).default([]),
+});
+/** `POST /api/invite/:code`: the new account (Username and Password, checked once the invite is known good). */
+export const AcceptInviteInput = jsonObject({ username: laterChecked, password: laterChecked });
 export const NewInviteAnswer = z.object({ invite: Invite.nullable(), error: z.string().nullable() });
 
 /** `GET /api/invite/:code` (public). */

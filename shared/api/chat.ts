@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { jsonObject } from "./body.ts";
+import { MAX_MESSAGE_CHARS } from "./chat_actions.ts";
 
 /**
  * A citation: the chunk's document metadata, its text and its similarity score
@@ -101,3 +103,71 @@ export const HistoryEntry = z.union([
 ]);
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
 export const History = z.object({ history: z.array(HistoryEntry) });
+
+/** At most this many images go with one message, each at most MAX_ATTACHMENT_BYTES once decoded. */
+export const MAX_ATTACHMENTS = 5;
+export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
+const IMAGE_DATA_URL = /^data:(image\/(?:png|jpeg|webp|gif));base64,([A-Za-z0-9+/]+={0,2})$/;
+
+/** An image sent with a message, as the model receives it. */
+export interface ChatImage {
+  name: string;
+  mime: string;
+  dataUrl: string;
+}
+
+/**
+ * The images of a chat request (`attachments: [{name, mime, contentString}]`): at most 5 PNG, JPEG, WebP or
+ * GIF data URLs of at most 10 MB each. A missing name becomes `image-<n>`.
+ */
+export const ChatAttachments = z.unknown().optional().transform((value, context): ChatImage[] => {
+  const problem = (message: string) => {
+    context.addIssue({ code: "custom", message });
+    return z.NEVER;
+  };
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) return problem("attachments must be a list.");
+  if (value.length > MAX_ATTACHMENTS) {
+    return problem(`At most ${MAX_ATTACHMENTS} images can be attached to a message.`);
+  }
+  const images: ChatImage[] = [];
+  for (const [index, item] of value.entries()) {
+    const entry = (item ?? {}) as { name?: unknown; contentString?: unknown };
+    const name = typeof entry.name === "string" && entry.name.trim()
+      ? entry.name.trim().slice(0, 255)
+      : `image-${index + 1}`;
+    const match = typeof entry.contentString === "string" ? IMAGE_DATA_URL.exec(entry.contentString) : null;
+    if (!match) return problem(`${name} is not a PNG, JPEG, WebP or GIF image sent as a data URL.`);
+    if (Math.floor(match[2].length * 3 / 4) > MAX_ATTACHMENT_BYTES) {
+      return problem(`${name} is too large: images can be at most 10 MB.`);
+    }
+    images.push({ name, mime: match[1], dataUrl: entry.contentString as string });
+  }
+  return images;
+});
+
+/**
+ * `POST /api/workspace/:slug/stream-chat` (and a thread's): the message, not blank and at most
+ * MAX_MESSAGE_CHARS long (longer is a 413), and its pictures. A message that is not text reads as empty.
+ */
+export const StreamChatInput = jsonObject({
+  message: z.unknown().optional().transform((value, context) => {
+    const message = typeof value === "string" ? value : "";
+    if (message.trim() === "") {
+      context.addIssue({ code: "custom", message: "Message is empty." });
+      return z.NEVER;
+    }
+    if (message.length > MAX_MESSAGE_CHARS) {
+      context.addIssue({
+        code: "custom",
+        message: `The message is too long: at most ${
+          MAX_MESSAGE_CHARS.toLocaleString("en")
+        } characters. Add long text to the workspace as a document instead.`,
+        params: { code: "too_large" },
+      });
+      return z.NEVER;
+    }
+    return message;
+  }),
+  attachments: ChatAttachments,
+});

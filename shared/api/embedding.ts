@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { NATIVE_EMBEDDING_MODELS } from "../providers/embedder_catalog.ts";
+import { jsonObject } from "./body.ts";
 
 /** A re-embedding run after the embedder changed (`embedding_jobs`). */
 export const EmbeddingJob = z.object({
@@ -80,4 +82,26 @@ export type TextSplitterPreferences = z.infer<typeof TextSplitterPreferences>;
 
 export const SystemPreferencesAnswer = z.object({
   settings: z.record(z.string(), z.union([z.string(), z.number(), z.null()])),
+});
+
+/** `POST /api/system/native-embedding-models/download`: a native model that is not built in. */
+export const NativeModelDownloadInput = jsonObject({
+  model: z.unknown().optional().transform((value, context) => {
+    const model = NATIVE_EMBEDDING_MODELS.find((entry) => entry.id === value);
+    const problem = !model
+      ? `Unknown native embedding model "${String(value ?? "")}".`
+      : model.builtIn
+      ? `${model.name} is built in and needs no download.`
+      : null;
+    if (problem || !model) {
+      context.addIssue({ code: "custom", message: problem ?? "" });
+      return z.NEVER;
+    }
+    return model;
+  }),
+});
+
+/** `DELETE /api/workspace/:slug/embed-queue`: the queued document to drop. */
+export const EmbedQueueRemovalInput = jsonObject({
+  filename: z.string({ error: "Missing filename" }).refine((name) => name.trim() !== "", "Missing filename"),
 });

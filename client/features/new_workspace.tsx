@@ -4,8 +4,9 @@ import { CreateWorkspaceAnswer } from "../../shared/api/workspaces.ts";
 import { paths } from "../../shared/routes.ts";
 import { Dialog } from "../components/Dialog.tsx";
 import { TextField } from "../components/TextField.tsx";
-import { api, ApiError } from "../lib/api.ts";
+import { api } from "../lib/api.ts";
 import { toast } from "../lib/toast.ts";
+import { createdWorkspace, workspaceName } from "./workspace_name.ts";
 
 /** The New Workspace dialog: one name field, placeholder "My Workspace". */
 export function NewWorkspaceDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -16,17 +17,15 @@ export function NewWorkspaceDialog({ open, onClose }: { open: boolean; onClose: 
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (!name.trim()) return;
+    const chosen = workspaceName(name);
+    if (chosen === null) return;
     setBusy(true);
     setError(null);
     try {
-      const answer = await api("/workspace/new", {
-        json: { name: name.trim() },
-        schema: CreateWorkspaceAnswer,
-      });
-      if (!answer.workspace) throw new ApiError(answer.message ?? t("workspace.new.failed"), 400, answer);
+      const answer = await api("/workspace/new", { json: { name: chosen }, schema: CreateWorkspaceAnswer });
+      const workspace = createdWorkspace(answer, t("workspace.new.failed"), 400);
       toast.success(t("workspace.new.created"));
-      globalThis.location.assign(paths.workspace(answer.workspace.slug));
+      globalThis.location.assign(paths.workspace(workspace.slug));
     } catch (caught) {
       setError((caught as Error).message);
       setBusy(false);
@@ -49,7 +48,7 @@ export function NewWorkspaceDialog({ open, onClose }: { open: boolean; onClose: 
         {error && <p className="form-error" role="alert">{t("common.errorPrefix", { message: error })}</p>}
         <div className="form-actions">
           <button type="button" className="button secondary" onClick={onClose}>{t("common.cancel")}</button>
-          <button type="submit" className="button primary" disabled={busy || !name.trim()}>
+          <button type="submit" className="button primary" disabled={busy || workspaceName(name) === null}>
             {busy ? t("workspace.new.creating") : t("workspace.new.submit")}
           </button>
         </div>

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import i18next from "i18next";
 import LanguageDetector from "i18next-browser-languagedetector";
-import { DETECTION_ORDER, i18n, i18nOptions, IN_BROWSER } from "./i18n.ts";
+import { DETECTION_ORDER, i18n, i18nOptions, IN_BROWSER, t } from "./i18n.ts";
 
 Deno.test("i18n: the server renders English without detecting anything", () => {
   assert.equal(IN_BROWSER, false);
@@ -42,4 +42,11 @@ Deno.test("i18n: whatever the visitor's language, the detected language is a sup
   assert.equal(detectWith("fr").resolvedLanguage, "en");
   assert.equal(detectWith("en-GB").resolvedLanguage, "en");
   assert.equal(detectWith("fr").t("onboarding.home.welcome"), "Welcome to");
+});
+
+Deno.test("t() fills in values without HTML-escaping them (React escapes) and falls back to the key", () => {
+  assert.equal(t("guard.checkFailed", { message: "<b>&</b>" }), "Could not check your sign-in: <b>&</b>");
+  assert.equal(t("no.such.key"), "no.such.key");
+  assert.equal(i18nOptions(false).interpolation?.escapeValue, false);
+  assert.equal(i18nOptions(true).interpolation?.escapeValue, false);
 });

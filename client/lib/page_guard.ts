@@ -1,7 +1,7 @@
 import type { Guard } from "../../shared/routes.ts";
 import { paths } from "../../shared/routes.ts";
 import { onUnauthorized } from "./api.ts";
-import { clearSession, guardAllows, pageAuth } from "./auth.ts";
+import { type AuthDecision, clearSession, guardAllows, pageAuth } from "./auth.ts";
 import { t } from "./i18n.ts";
 
 const GUARDS: readonly string[] = ["public", "any", "adminOrManager", "admin"] satisfies Guard[];
@@ -28,9 +28,13 @@ function sessionEnded() {
 /**
  * Runs the auth check of a guarded page. auth.css hides the server-rendered page and shows a spinner
  * until `<html data-auth="ok">`; a visitor who may not stay is sent to the login, onboarding or home. When the
- * server cannot be asked, the page shows anyway with the problem, rather than a spinner forever.
+ * server cannot be asked, the page shows anyway with the problem, rather than a spinner forever. `decide` is the
+ * page's auth check (tests pass their own).
  */
-export async function guardPage(guard: Guard): Promise<GuardOutcome> {
+export async function guardPage(
+  guard: Guard,
+  decide: () => Promise<AuthDecision> = pageAuth,
+): Promise<GuardOutcome> {
   const root = document.documentElement;
   if (guard === "public") return { proceed: true, problem: null };
   const status = document.createElement("p");
@@ -40,7 +44,7 @@ export async function guardPage(guard: Guard): Promise<GuardOutcome> {
   document.body.append(status);
   let outcome: GuardOutcome;
   try {
-    const decision = await pageAuth();
+    const decision = await decide();
     if (decision.state === "unauthenticated") return leave(paths.login());
     if (decision.state === "needsOnboarding") return leave(paths.onboarding());
     if (!guardAllows(guard, decision.multiUser, decision.user)) return leave(paths.home());

@@ -1,8 +1,17 @@
 import { useEffect, useState } from "react";
+import type { z } from "zod";
 import { RefreshUserAnswer, type User } from "../../../shared/api/auth.ts";
 import { api } from "../../lib/api.ts";
 
 type Result = { user: User | null; error: string | null };
+
+/** What a refresh-user answer says: the user, or the server's message why there is none. */
+export function currentUserResult(answer: z.infer<typeof RefreshUserAnswer>): Result {
+  return answer.success && answer.user ? { user: answer.user, error: null } : {
+    user: null,
+    error: answer.message ?? null,
+  };
+}
 
 /**
  * The signed-in user from `GET /api/system/refresh-user`, asked only when `enabled` (multi-user mode; a
@@ -14,14 +23,7 @@ export function useCurrentUser(enabled: boolean): Result & { loading: boolean } 
     if (!enabled) return;
     const controller = new AbortController();
     api("/system/refresh-user", { schema: RefreshUserAnswer, signal: controller.signal })
-      .then((answer) =>
-        setResult(
-          answer.success && answer.user ? { user: answer.user, error: null } : {
-            user: null,
-            error: answer.message ?? null,
-          },
-        )
-      )
+      .then((answer) => setResult(currentUserResult(answer)))
       .catch((caught: Error) => {
         if (caught.name !== "AbortError") setResult({ user: null, error: caught.message });
       });

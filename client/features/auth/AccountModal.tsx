@@ -1,26 +1,14 @@
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { z } from "zod";
-import {
-  LANGUAGES,
-  Password,
-  PASSWORD_MIN_LENGTH,
-  Username,
-  USERNAME_MIN_LENGTH,
-} from "../../../shared/api/auth.ts";
+import { LANGUAGES, PASSWORD_MIN_LENGTH, USERNAME_MIN_LENGTH } from "../../../shared/api/auth.ts";
 import { Dialog } from "../../components/Dialog.tsx";
 import { PasswordField } from "../../components/PasswordField.tsx";
 import { UsernameField } from "../../components/UsernameField.tsx";
 import { type StoredUser, storeSession, updateStoredUser } from "../../lib/auth.ts";
 import { toast } from "../../lib/toast.ts";
 import { updateAccount } from "./account_api.ts";
+import { accountProblems } from "./account_rules.ts";
 import { ProfilePictureField } from "./ProfilePictureField.tsx";
-
-/** The first problem the shared schema finds with a value, or null. */
-function problem(schema: z.ZodType<string>, value: string): string | null {
-  const result = schema.safeParse(value);
-  return result.success ? null : result.error.issues[0]?.message ?? null;
-}
 
 /**
  * The account modal: profile picture, username, new password, preferred language. Empty fields
@@ -47,10 +35,7 @@ export function AccountModal(
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (busy) return;
-    const found = {
-      username: problem(Username, username),
-      password: password ? problem(Password, password) : null,
-    };
+    const found = accountProblems(username, password);
     setErrors(found);
     if (found.username || found.password) return;
     setBusy(true);

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { PasswordField } from "../../components/PasswordField.tsx";
 import { UsernameField } from "../../components/UsernameField.tsx";
 import { api } from "../../lib/api.ts";
-import { type ValidLogin, validLogin } from "./session.ts";
+import { formLogin, loginCredentials, type ValidLogin } from "./session.ts";
 
 /**
  * The login form: the instance password in single-user mode; username, password and the
@@ -28,13 +28,9 @@ export function CredentialsForm(
     setBusy(true);
     setError(null);
     try {
-      const credentials = mode === "multi" ? { username: username.trim(), password } : { password };
-      const answer = validLogin(
-        await api("/request-token", { json: credentials }),
-        t("login.failedFallback"),
-      );
-      if (mode === "multi" && !answer.user) throw new Error(answer.message || t("login.failedFallback"));
-      onLogin(answer);
+      const credentials = loginCredentials(mode, username, password);
+      const body = await api("/request-token", { json: credentials });
+      onLogin(formLogin(mode, body, t("login.failedFallback")));
     } catch (caught) {
       setError((caught as Error).message || t("login.failedFallback"));
       setBusy(false);

@@ -2,13 +2,12 @@ import { type ChangeEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "../../lib/toast.ts";
 import { removeProfilePicture, uploadProfilePicture } from "./account_api.ts";
+import { initials } from "./account_rules.ts";
 
-/** Up to two letters for an avatar without a picture: the username's first two, else AA. */
-export function initials(username: string | null | undefined): string {
-  return username?.trim().slice(0, 2) || "AA";
-}
+// The account menu takes the avatar's letters from here too.
+export { initials };
 
-/** The account modal's profile picture: upload any image type (800 x 800 recommended) or remove it. */
+/** The account modal's profile picture (spec 01 §2.5): upload any image type (800 x 800 recommended) or remove it. */
 export function ProfilePictureField(
   { url, error, username, onChange }: {
     url: string | null;

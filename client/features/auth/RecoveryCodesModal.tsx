@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Dialog } from "../../components/Dialog.tsx";
 import { toast } from "../../lib/toast.ts";
+import { recoveryCodesText } from "./recovery.ts";
 
 export const RECOVERY_CODES_FILE = "recovery_codes.txt";
 
@@ -15,7 +16,7 @@ export function RecoveryCodesModal({ codes, onClose }: { codes: string[]; onClos
   const [fileUrl, setFileUrl] = useState<string | null>(null);
 
   useEffect(() => {
-    const url = URL.createObjectURL(new Blob([codes.join("\n") + "\n"], { type: "text/plain" }));
+    const url = URL.createObjectURL(new Blob([recoveryCodesText(codes)], { type: "text/plain" }));
     setFileUrl(url);
     return () => URL.revokeObjectURL(url);
   }, [codes]);

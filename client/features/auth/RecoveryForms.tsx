@@ -11,15 +11,7 @@ import { UsernameField } from "../../components/UsernameField.tsx";
 import { api, ApiError } from "../../lib/api.ts";
 import { resetToken } from "../../lib/auth.ts";
 import { toast } from "../../lib/toast.ts";
-
-/** The server's own words for a failed call: its `message`, else its `error`; null when it said nothing. */
-function serverMessage(caught: unknown): string | null {
-  if (caught instanceof ApiError && caught.body && typeof caught.body === "object") {
-    const body = caught.body as { message?: unknown; error?: unknown };
-    for (const text of [body.message, body.error]) if (typeof text === "string" && text) return text;
-  }
-  return caught instanceof ApiError && caught.status === 0 ? caught.message : null;
-}
+import { codesToSend, serverMessage } from "./recovery.ts";
 
 /** Shows a failure under the form and as an error toast. */
 function useFailure() {
@@ -45,7 +37,7 @@ export function RecoveryForm({ onRecovered, onBack }: { onRecovered: () => void;
     setBusy(true);
     setError(null);
     try {
-      const recoveryCodes = codes.map((code) => code.trim()).filter(Boolean);
+      const recoveryCodes = codesToSend(codes);
       const answer = await api("/system/recover-account", {
         json: { username: username.trim(), recoveryCodes },
         schema: RecoverAccountAnswer,

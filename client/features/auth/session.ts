@@ -20,6 +20,18 @@ export function validLogin(body: unknown, fallback: string): ValidLogin {
   return answer as ValidLogin;
 }
 
+/** What the login form sends: the instance password alone in single-user mode, else username and password. */
+export function loginCredentials(mode: "single" | "multi", username: string, password: string) {
+  return mode === "multi" ? { username: username.trim(), password } : { password };
+}
+
+/** A login answer of the login form: valid, with a token, and in multi-user mode with the user. */
+export function formLogin(mode: "single" | "multi", body: unknown, fallback: string): ValidLogin {
+  const answer = validLogin(body, fallback);
+  if (mode === "multi" && !answer.user) throw new Error(answer.message || fallback);
+  return answer;
+}
+
 /**
  * A redirect target of this site only, else home. The target is parsed the way the browser will parse it when
  * it navigates (tabs and newlines dropped, backslashes read as slashes), so "/\t/host" or "/\n/host", which

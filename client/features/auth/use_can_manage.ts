@@ -6,5 +6,10 @@ import { usePermission } from "./use_permission.ts";
  * a default user, not even for a moment, also carry data-requires="adminOrManager" (app.css).
  */
 export function useCanManage(): boolean {
-  return usePermission("workspace:manage") !== false;
+  return managesWhile(usePermission("workspace:manage"));
+}
+
+/** Managing is shown unless the permission is known to be refused (null: not known yet). */
+export function managesWhile(allowed: boolean | null): boolean {
+  return allowed !== false;
 }

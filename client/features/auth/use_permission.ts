@@ -1,13 +1,18 @@
 import { useEffect, useState } from "react";
 import { allows, type Permission } from "../../../shared/roles.ts";
-import { type AuthDecision, pageAuth, readSession } from "../../lib/auth.ts";
+import { type AuthDecision, pageAuth, readSession, type StoredUser } from "../../lib/auth.ts";
 
 /** Whether the visitor this auth check found may do `permission` (shared/roles.ts, as the server decides). */
-function decisionAllows(decision: AuthDecision, permission: Permission): boolean {
+export function decisionAllows(decision: AuthDecision, permission: Permission): boolean {
   if (decision.state !== "authenticated") return false;
   // Without accounts the visitor owns the instance and may do everything an admin may.
   if (!decision.multiUser) return true;
   return decision.user !== null && allows(decision.user.role, permission);
+}
+
+/** Whether the stored user may do `permission` when the auth check could not answer; no stored user: yes. */
+export function storedUserAllows(user: StoredUser | null, permission: Permission): boolean {
+  return user === null || allows(user.role, permission);
 }
 
 /**
@@ -21,10 +26,7 @@ export function usePermission(permission: Permission): boolean | null {
     let live = true;
     pageAuth().then(
       (decision) => decisionAllows(decision, permission),
-      () => {
-        const { user } = readSession();
-        return user === null || allows(user.role, permission);
-      },
+      () => storedUserAllows(readSession().user, permission),
     ).then((value) => {
       if (live) setAllowed(value);
     });

@@ -3,8 +3,9 @@ import { useTranslation } from "react-i18next";
 import { CreateWorkspaceAnswer } from "../../../shared/api/workspaces.ts";
 import { paths } from "../../../shared/routes.ts";
 import { TextField } from "../../components/TextField.tsx";
-import { api, ApiError } from "../../lib/api.ts";
+import { api } from "../../lib/api.ts";
 import { toast } from "../../lib/toast.ts";
+import { createdWorkspace, workspaceName } from "../workspace_name.ts";
 import { STEP_FORM_ID } from "./navigation.ts";
 import { OnboardingShell } from "./OnboardingShell.tsx";
 
@@ -35,19 +36,17 @@ export function CreateWorkspaceStep({ appName }: { appName: string }) {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (busy || !name.trim()) return;
+    const chosen = workspaceName(name);
+    if (busy || chosen === null) return;
     setBusy(true);
     try {
       const answer = await api("/workspace/new", {
-        json: { name: name.trim(), onboardingComplete: true },
+        json: { name: chosen, onboardingComplete: true },
         schema: CreateWorkspaceAnswer,
       });
-      if (!answer.workspace) {
-        throw new ApiError(answer.message ?? t("onboarding.createWorkspace.unknownError"), 200, answer);
-      }
+      const { slug } = createdWorkspace(answer, t("onboarding.createWorkspace.unknownError"), 200);
       await completeOnboarding();
       toast.success(t("onboarding.createWorkspace.created"));
-      const slug = answer.workspace.slug;
       setTimeout(() => globalThis.location.assign(paths.workspace(slug)), REDIRECT_DELAY_MS);
     } catch (caught) {
       toast.error(t("onboarding.createWorkspace.failed", { error: (caught as Error).message }));
@@ -60,7 +59,7 @@ export function CreateWorkspaceStep({ appName }: { appName: string }) {
       title={t("onboarding.createWorkspace.title")}
       description={t("onboarding.createWorkspace.description", { appName })}
       back="survey"
-      forward={{ enabled: name.trim() !== "", busy }}
+      forward={{ enabled: workspaceName(name) !== null, busy }}
     >
       <form id={STEP_FORM_ID} className="form" onSubmit={submit}>
         <TextField

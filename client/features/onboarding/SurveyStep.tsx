@@ -6,28 +6,15 @@ import { api } from "../../lib/api.ts";
 import { toast } from "../../lib/toast.ts";
 import { goToStep, STEP_FORM_ID } from "./navigation.ts";
 import { OnboardingShell } from "./OnboardingShell.tsx";
+import { readCompleted, SURVEY_KEYS, surveyBody, surveyUsed, USE_CASES, type UseCase } from "./survey.ts";
 
-/** The flag that the survey was sent from this browser; the server keeps the answers. */
-export const SURVEY_KEYS = {
-  completed: "lectern_questionnaire_completed",
-} as const;
 /** How long a failed survey's toast stays before the wizard moves on. */
 const FAILURE_PAUSE_MS = 2000;
-const USE_CASES = ["job", "personal", "other"] as const;
-type UseCase = (typeof USE_CASES)[number];
 const USE_CASE_KEYS: Record<UseCase, string> = {
   job: "onboarding.survey.useCaseJob",
   personal: "onboarding.survey.useCasePersonal",
   other: "onboarding.survey.useCaseOther",
 };
-
-function readCompleted(): boolean {
-  try {
-    return globalThis.localStorage?.getItem(SURVEY_KEYS.completed) === "true";
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Step 5, optional: email, use case and a comment, kept by the server (POST /api/onboarding/survey); an empty
@@ -40,17 +27,13 @@ export function SurveyStep({ appName }: { appName: string }) {
   const [useCase, setUseCase] = useState<UseCase | "">("");
   const [comment, setComment] = useState("");
   const [busy, setBusy] = useState(false);
-  const used = email.trim() !== "" || useCase !== "" || comment.trim() !== "";
+  const used = surveyUsed({ email, useCase, comment });
 
   useEffect(() => setCompleted(readCompleted()), []);
 
   /** Sends the survey; the thank-you flag is kept once it arrived, and a failure is toasted but not blocking. */
   async function send() {
-    const survey = {
-      email: email.trim(),
-      ...(useCase ? { useCase } : {}),
-      ...(comment.trim() ? { comment: comment.trim() } : {}),
-    };
+    const survey = surveyBody({ email, useCase, comment });
     try {
       await api("/onboarding/survey", { json: survey });
       try {

@@ -3,30 +3,20 @@ import { useTranslation } from "react-i18next";
 import { api, ApiError } from "../../lib/api.ts";
 import { toast } from "../../lib/toast.ts";
 import { clearSession, storeSession, validLogin } from "../auth/session.ts";
-import { PASSWORD_MIN_LENGTH, USERNAME_PATTERN, usernameProblem } from "../auth/validation.ts";
+import { usernameProblem } from "../auth/validation.ts";
 import { RecoveryCodesModal } from "../auth/RecoveryCodesModal.tsx";
 import { ChoiceGroup } from "./ChoiceGroup.tsx";
 import { goToStep, STEP_FORM_ID, useDebounced } from "./navigation.ts";
 import { OnboardingShell } from "./OnboardingShell.tsx";
 import { PasswordSetup, TeamSetup } from "./UserSetupFields.tsx";
-
-/** Team setup's admin username: at least 6 characters. */
-const TEAM_USERNAME_MIN = 6;
-
-type Mode = "justMe" | "team";
-type UsePassword = "yes" | "no";
-
-const validTeam = (username: string, password: string) =>
-  username.length >= TEAM_USERNAME_MIN && USERNAME_PATTERN.test(username) &&
-  password.length >= PASSWORD_MIN_LENGTH;
-
-/** A `{success, error}` or `{error}` answer that reports failure in its body. */
-function failureOf(answer: unknown): string | null {
-  const record = (answer ?? {}) as { success?: unknown; error?: unknown };
-  if (typeof record.error === "string" && record.error) return record.error;
-  if (record.success === false) return "";
-  return null;
-}
+import {
+  failureOf,
+  forwardEnabled,
+  type Mode,
+  submitAction,
+  TEAM_USERNAME_MIN,
+  type UsePassword,
+} from "./user_setup.ts";
 
 async function requestToken(credentials: { username?: string; password: string }, fallback: string) {
   return validLogin(await api("/request-token", { json: credentials }), fallback);
@@ -41,16 +31,20 @@ export function UserSetupStep() {
   const [username, setUsername] = useState("");
   const [adminPassword, setAdminPassword] = useState("");
   const [busy, setBusy] = useState(false);
-  /** The first admin's recovery codes: the session is stored once they were saved. */
+  /** The first admin's recovery codes: the session is stored once they were saved (spec 01 §2.3). */
   const [codes, setCodes] = useState<{ list: string[]; finish: () => void } | null>(null);
   const settledPassword = useDebounced(password);
   const settledUsername = useDebounced(username);
   const settledAdminPassword = useDebounced(adminPassword);
 
   const problem = usernameProblem(settledUsername, TEAM_USERNAME_MIN);
-  const enabled = (mode === "justMe" && usePassword === "no") ||
-    (mode === "justMe" && usePassword === "yes" && settledPassword.length >= PASSWORD_MIN_LENGTH) ||
-    (mode === "team" && validTeam(settledUsername, settledAdminPassword));
+  const enabled = forwardEnabled({
+    mode,
+    usePassword,
+    password: settledPassword,
+    username: settledUsername,
+    adminPassword: settledAdminPassword,
+  });
 
   async function setInstancePassword() {
     try {
@@ -96,11 +90,12 @@ export function UserSetupStep() {
   function submit(event: FormEvent) {
     event.preventDefault();
     if (busy || !enabled) return;
-    if (mode === "justMe" && usePassword === "no") return goToStep("data-handling");
-    if (mode === "justMe" && password.length >= PASSWORD_MIN_LENGTH) {
+    const action = submitAction({ mode, usePassword, password, username, adminPassword });
+    if (action === "next") return goToStep("data-handling");
+    if (action === "instancePassword") {
       setBusy(true);
       void setInstancePassword();
-    } else if (mode === "team" && validTeam(username, adminPassword)) {
+    } else if (action === "team") {
       setBusy(true);
       void enableMultiUser();
     }

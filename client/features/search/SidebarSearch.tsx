@@ -1,12 +1,11 @@
 import { type KeyboardEvent, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { MIN_SEARCH_CHARS, type SearchAnswer } from "../../../shared/api/search.ts";
+import { MIN_SEARCH_CHARS } from "../../../shared/api/search.ts";
 import { paths } from "../../../shared/routes.ts";
 import { useDebounced } from "../settings/use_debounced.ts";
 import { searchNames } from "./api.ts";
 import { moveFocus } from "./keys.ts";
-
-type Found = { term: string; answer: SearchAnswer } | { term: string; error: string };
+import { type Found, searchView } from "./status.ts";
 
 /**
  * The sidebar's search over workspace and thread names (`POST /workspace/search`): results show under the field
@@ -34,11 +33,7 @@ export function SidebarSearch() {
     return () => controller.abort();
   }, [settled]);
 
-  const active = typed.length >= MIN_SEARCH_CHARS;
-  const current = found?.term === typed ? found : null;
-  // While the next answer is on its way the last one stays, so the list does not blink at each key.
-  const shown = found && "answer" in found ? found.answer : null;
-  const count = shown ? shown.workspaces.length + shown.threads.length : 0;
+  const { active, current, shown, status: state } = searchView(typed, found);
 
   const links = () => [...(results.current?.querySelectorAll<HTMLAnchorElement>("a[href]") ?? [])];
 
@@ -72,11 +67,11 @@ export function SidebarSearch() {
   }
 
   let status: string;
-  if (!active) status = t("sidebar.search.tooShort", { count: MIN_SEARCH_CHARS });
-  else if (current && "error" in current) status = t("sidebar.search.failed", { error: current.error });
-  else if (!current) status = t("sidebar.search.searching");
-  else if (count === 0) status = t("sidebar.search.noResults");
-  else status = t("sidebar.search.found", { count });
+  if (state.kind === "tooShort") status = t("sidebar.search.tooShort", { count: MIN_SEARCH_CHARS });
+  else if (state.kind === "failed") status = t("sidebar.search.failed", { error: state.error });
+  else if (state.kind === "searching") status = t("sidebar.search.searching");
+  else if (state.kind === "noResults") status = t("sidebar.search.noResults");
+  else status = t("sidebar.search.found", { count: state.count });
 
   return (
     <div className="sidebar-search" role="search" onKeyDown={onKeyDown}>

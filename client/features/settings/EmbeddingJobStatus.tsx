@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { embedder } from "../../../shared/providers/embedder_catalog.ts";
 import { toast } from "../../lib/toast.ts";
 import { ReadOnlyContext } from "./read_only.ts";
-import { retryEmbeddingJob, useEmbeddingJob } from "./embedding_jobs.ts";
+import { jobProgress, retryEmbeddingJob, useEmbeddingJob } from "./embedding_jobs.ts";
 
 /**
  * Which embedder answers chats now, and the background re-embedding after a change: a progress bar while it
@@ -25,7 +25,7 @@ export function EmbeddingJobStatus({ refreshKey }: { refreshKey: number }) {
 
   const job = answer.job;
   const running = job?.state === "running";
-  const progress = running && live && live.jobId === job.id ? live : job;
+  const progress = jobProgress(job, live);
   const engineName = (id: string) => embedder(id)?.name ?? id;
 
   async function retry() {
@@ -50,7 +50,7 @@ export function EmbeddingJobStatus({ refreshKey }: { refreshKey: number }) {
         })}
       </p>
       {answer.active.error && <p className="notice warning">{answer.active.error}</p>}
-      {running && progress && (
+      {running && job && progress && (
         <div className="embedding-progress" role="status">
           <progress
             max={Math.max(progress.total, 1)}

@@ -2,24 +2,23 @@ import { useTranslation } from "react-i18next";
 import { LLM_PROVIDERS } from "../../../shared/providers/llm_catalog.ts";
 import { paths } from "../../../shared/routes.ts";
 import { ProviderChoiceForm } from "./ProviderChoiceForm.tsx";
+import { needsEmbedder } from "./provider_form.ts";
 import type { SetupResults } from "./setup.ts";
 
 /** Providers whose catalog entry has a settings form; the others cannot be chosen in this version. */
 export const SELECTABLE_LLMS = LLM_PROVIDERS.filter((provider) => provider.fields.length > 0);
-/** Local-server providers that need an embedding service of their own. */
-const NEEDS_EMBEDDER = ["lmstudio", "localai"];
 
 type Props = {
   setup: SetupResults;
   formId: string;
-  /** Onboarding saves with the built-in embedder and LanceDB and shows no Save button. */
+  /** Onboarding saves with the built-in embedder and LanceDB and shows no Save button (spec 01 §2.6). */
   onboarding?: boolean;
   onSaved?: () => void;
   onBusyChange?: (busy: boolean) => void;
 };
 
 /**
- * The language-model provider choice and the chosen provider's form: a locally hosted
+ * The language-model provider choice and the chosen provider's form (spec 02 §2, §3): a locally hosted
  * provider carries the experimental notice, LM Studio and LocalAI the embedding-service notice.
  */
 export function LlmForm({ setup, formId, onboarding = false, onSaved, onBusyChange }: Props) {
@@ -38,7 +37,7 @@ export function LlmForm({ setup, formId, onboarding = false, onSaved, onBusyChan
       choiceNotice={(choice) => (
         <>
           {choice.local && <p className="notice warning">{t("llm.experimentalNotice")}</p>}
-          {NEEDS_EMBEDDER.includes(choice.id) && (
+          {needsEmbedder(choice.id) && (
             <p className="notice">
               {t("llm.needsEmbedder")}
               {!onboarding && (

@@ -2,21 +2,18 @@ import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { ModelLookup, SettingField } from "../../../shared/providers/llm_catalog.ts";
 import {
-  type CustomModel,
   fetchCustomModels,
+  type FetchedModels,
   groupModels,
   type LookupPlan,
+  type ModelListState,
+  modelListState,
   planLookup,
+  selectedModel,
 } from "./model_lookup.ts";
 import { useDebounced } from "./use_debounced.ts";
 
-export type ModelListState =
-  | { status: "waiting"; for: "key" | "url" }
-  | { status: "loading" }
-  | { status: "ready"; models: CustomModel[] }
-  | { status: "failed"; error: string };
-
-type Fetched = { plan: string; models: CustomModel[]; error: string | null };
+export type { ModelListState };
 
 /**
  * The provider's models for the form's current values: the inputs the lookup uses settle for
@@ -32,7 +29,7 @@ export function useModelList(
   const plan: LookupPlan | null = lookup ? planLookup(lookup, fields, values) : null;
   const planKey = JSON.stringify(plan);
   const settledKey = useDebounced(planKey);
-  const [fetched, setFetched] = useState<Fetched | null>(null);
+  const [fetched, setFetched] = useState<FetchedModels | null>(null);
 
   useEffect(() => {
     const settled = JSON.parse(settledKey) as LookupPlan | null;
@@ -47,11 +44,7 @@ export function useModelList(
     return () => controller.abort();
   }, [settledKey, active]);
 
-  if (!plan) return { status: "ready", models: [] };
-  if (plan.kind === "waiting") return { status: "waiting", for: plan.for };
-  if (!active || planKey !== settledKey || fetched?.plan !== planKey) return { status: "loading" };
-  if (fetched.error !== null) return { status: "failed", error: fetched.error };
-  return { status: "ready", models: fetched.models };
+  return modelListState(plan, settledKey, fetched, active);
 }
 
 type Props = {
@@ -77,13 +70,13 @@ export function ModelSelect(
 ) {
   const { t, i18n } = useTranslation();
   const groups = useMemo(() => (list.status === "ready" ? groupModels(list.models) : []), [list]);
-  const first = groups[0]?.models[0]?.id;
-  const listed = groups.some((group) => group.models.some((model) => model.id === value));
+  const chosen = selectedModel(groups, value);
+  const listed = chosen === value;
 
   // The saved model is preselected; when the server no longer lists it, the first model is chosen instead.
   useEffect(() => {
-    if (!fixed && first !== undefined && !listed) onChange(first);
-  }, [fixed, first, listed]);
+    if (!fixed && chosen !== undefined && !listed) onChange(chosen);
+  }, [fixed, chosen, listed]);
 
   const placeholder = (text: string) => (
     <select id={id} className="select" name={field.key} disabled value="" aria-describedby={describedBy}>
@@ -121,7 +114,7 @@ export function ModelSelect(
       name={field.key}
       required={field.required}
       disabled={disabled}
-      value={listed ? value : first}
+      value={chosen}
       aria-describedby={describedBy}
       onChange={(event) => onChange(event.target.value)}
     >

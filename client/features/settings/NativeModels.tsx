@@ -3,7 +3,13 @@ import { useTranslation } from "react-i18next";
 import type { NativeModelsAnswer } from "../../../shared/api/embedding.ts";
 import { toast } from "../../lib/toast.ts";
 import { ReadOnlyContext } from "./read_only.ts";
-import { downloadNativeModel, fetchNativeModels } from "./embedding_jobs.ts";
+import {
+  anyDownloading,
+  downloadNativeModel,
+  fetchNativeModels,
+  nativeModelState,
+  receivedMegabytes,
+} from "./embedding_jobs.ts";
 
 type Model = NativeModelsAnswer["models"][number];
 
@@ -17,7 +23,7 @@ export function NativeModels() {
   const [models, setModels] = useState<Model[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [tick, setTick] = useState(0);
-  const downloading = models?.some((model) => model.download.state === "downloading") ?? false;
+  const downloading = anyDownloading(models);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -47,7 +53,8 @@ export function NativeModels() {
   return (
     <ul className="native-models" aria-label={t("embedder.native.title")}>
       {models.map((model) => {
-        const megabytes = (model.download.receivedBytes / 1024 / 1024).toFixed(1);
+        const megabytes = receivedMegabytes(model);
+        const state = nativeModelState(model);
         return (
           <li key={model.id} className="native-model">
             <div>
@@ -57,11 +64,11 @@ export function NativeModels() {
               </span>
             </div>
             <div className="native-model-state">
-              {model.builtIn
+              {state === "builtIn"
                 ? <span className="badge">{t("embedder.native.builtIn")}</span>
-                : model.installed
+                : state === "installed"
                 ? <span className="badge">{t("embedder.native.installed")}</span>
-                : model.download.state === "downloading"
+                : state === "downloading"
                 ? <span role="status">{t("embedder.native.downloading", { megabytes })}</span>
                 : (
                   <>

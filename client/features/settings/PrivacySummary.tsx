@@ -1,9 +1,6 @@
 import { useTranslation } from "react-i18next";
-import { llmProvider } from "../../../shared/providers/llm_catalog.ts";
-import { embedder, VECTOR_DBS } from "../../../shared/providers/embedder_catalog.ts";
+import { privacyKey, type PrivacyRow, privacyRows } from "./privacy.ts";
 import type { SetupResults } from "./setup.ts";
-
-type Row = { area: "llm" | "embedder" | "vectorDb"; id: string | null; name: string | null };
 
 /**
  * What each chosen service does with the instance's data (the data-handling step): the language model,
@@ -11,27 +8,13 @@ type Row = { area: "llm" | "embedder" | "vectorDb"; id: string | null; name: str
  */
 export function PrivacySummary({ setup }: { setup: SetupResults }) {
   const { t, i18n } = useTranslation();
-  const embedderId = setup.EmbeddingEngine ?? "openai";
-  const vectorDbId = setup.VectorDB ?? "lancedb";
-  const rows: Row[] = [
-    {
-      area: "llm",
-      id: setup.LLMProvider,
-      name: llmProvider(setup.LLMProvider ?? "")?.name ?? setup.LLMProvider,
-    },
-    { area: "embedder", id: embedderId, name: embedder(embedderId)?.name ?? embedderId },
-    {
-      area: "vectorDb",
-      id: vectorDbId,
-      name: VECTOR_DBS.find((database) => database.id === vectorDbId)?.name ?? vectorDbId,
-    },
-  ];
+  const rows = privacyRows(setup);
 
-  const bullets = (row: Row): string[] => {
-    const specific = `settings.privacy.${row.area}.${row.id ?? "unset"}`;
-    const key = i18n.exists(specific) ? specific : `settings.privacy.${row.area}.default`;
-    return t(key, { returnObjects: true, name: row.name }) as unknown as string[];
-  };
+  const bullets = (row: PrivacyRow): string[] =>
+    t(privacyKey(row, (key) => i18n.exists(key)), {
+      returnObjects: true,
+      name: row.name,
+    }) as unknown as string[];
 
   return (
     <div className="privacy-summary">

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { ProviderFields } from "./ProviderFields.tsx";
+import { choiceSettings } from "./provider_form.ts";
 import { ProviderPicker } from "./ProviderPicker.tsx";
 import { SettingsForm } from "./SettingsForm.tsx";
 import { type SetupResults, updateEnv } from "./setup.ts";
@@ -35,10 +36,7 @@ export function ProviderChoiceForm(props: Props) {
   const choiceLocked = form.locked.includes(props.choiceKey);
 
   async function save() {
-    const settings: Record<string, string> = choiceLocked ? {} : { [props.choiceKey]: form.selected };
-    for (const [key, value] of Object.entries(props.extraSettings ?? {})) {
-      if (!form.locked.includes(key)) settings[key] = value;
-    }
+    const settings = choiceSettings(props.choiceKey, form.selected, form.locked, props.extraSettings);
     form.applySaved(await updateEnv({ ...settings, ...form.fieldSettings() }));
   }
 

@@ -2,6 +2,7 @@ import { useLayoutEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { ProviderKind } from "../../../shared/providers/llm_catalog.ts";
 import { revealIn } from "../../lib/reveal.ts";
+import { matchingOptions } from "./provider_form.ts";
 import { ProviderKindIcon } from "./ProviderKindIcon.tsx";
 
 export type PickerOption = { id: string; name: string; description: string; kind: ProviderKind };
@@ -31,9 +32,7 @@ export function ProviderPicker(
   const list = useRef<HTMLDivElement>(null);
   const revealed = useRef(false);
   const needle = query.trim().toLowerCase();
-  const shown = needle
-    ? options.filter((option) => `${option.name} ${option.description}`.toLowerCase().includes(needle))
-    : options;
+  const shown = matchingOptions(options, query);
 
   // Also after a search is cleared or the keyboard moves the choice past the edge of the box.
   useLayoutEffect(() => {

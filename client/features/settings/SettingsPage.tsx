@@ -1,14 +1,10 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { allows } from "../../../shared/roles.ts";
 import type { SettingsPage as Page } from "../../../shared/routes.ts";
 import { LoadingBlock } from "../../components/LoadingBlock.tsx";
 import { useCurrentUser } from "../admin/current_user.ts";
-import { ReadOnlyContext } from "./read_only.ts";
+import { asksViewer, ReadOnlyContext, readOnlyFor } from "./read_only.ts";
 import { type SetupResults, useSetup } from "./setup.ts";
-
-/** Pages whose settings only an admin may save (update-env); a manager sees them read-only. */
-const ADMIN_FORMS: readonly Page[] = ["llm-preference", "embedding-preference", "vector-database"];
 
 type Props = {
   page: Page;
@@ -24,8 +20,8 @@ type Props = {
 export function SettingsPage({ page, notice, children }: Props) {
   const { t } = useTranslation();
   const { setup, error } = useSetup();
-  const viewer = useCurrentUser(ADMIN_FORMS.includes(page) && setup?.MultiUserMode === true);
-  const readOnly = viewer.user !== null && !allows(viewer.user.role, "settings:manage");
+  const viewer = useCurrentUser(asksViewer(page, setup?.MultiUserMode));
+  const readOnly = readOnlyFor(viewer.user);
   return (
     <div className="settings-page">
       <header className="settings-header">

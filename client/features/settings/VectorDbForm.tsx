@@ -4,6 +4,7 @@ import { VECTOR_DBS } from "../../../shared/providers/embedder_catalog.ts";
 import type { SettingField } from "../../../shared/providers/llm_catalog.ts";
 import { isMaskedSecret } from "../../../shared/settings.ts";
 import { TextField } from "../../components/TextField.tsx";
+import { switchesDatabase } from "./provider_form.ts";
 import { ProviderPicker } from "./ProviderPicker.tsx";
 import { SettingsForm } from "./SettingsForm.tsx";
 import { type SetupResults, updateEnv } from "./setup.ts";
@@ -30,7 +31,7 @@ export function VectorDbForm({ setup, formId, showActions, onSaved, onBusyChange
   const [current, setCurrent] = useState(setup.VectorDB);
   const choiceLocked = form.locked.includes("VectorDB");
   const currentName = VECTOR_DBS.find((database) => database.id === current)?.name ?? current;
-  const switching = current !== null && form.choice !== null && form.choice.id !== current;
+  const switching = switchesDatabase(current, form.choice?.id ?? null);
 
   async function save() {
     const newValues = await updateEnv({

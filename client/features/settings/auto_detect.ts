@@ -79,3 +79,11 @@ export function detectEndpoint<M>(
     });
   });
 }
+
+/** Whether endpoint auto-detect is offered: on an editable page, for a provider that has it and a base path. */
+export function autoDetectAvailable(
+  enabled: boolean,
+  provider: { autoDetect?: unknown; lookup?: { basePathField?: string } },
+): boolean {
+  return enabled && !!provider.autoDetect && !!provider.lookup?.basePathField;
+}

@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { autoDetectCandidates, detectEndpoint, type EndpointLookup } from "./auto_detect.ts";
+import {
+  autoDetectAvailable,
+  autoDetectCandidates,
+  detectEndpoint,
+  type EndpointLookup,
+} from "./auto_detect.ts";
 
 /** Waits for `ms`, or rejects like fetch does when the signal aborts first. */
 function wait(ms: number, signal: AbortSignal): Promise<void> {
@@ -116,4 +121,17 @@ Deno.test("auto-detect: when nothing answers, the result is null and every candi
 Deno.test("auto-detect: no candidates resolves at once with nothing found", async () => {
   const result = await detectEndpoint([], () => Promise.resolve(["m"]));
   assert.deepEqual(result, { endpoint: null, models: [], failed: [] });
+});
+
+Deno.test("autoDetectAvailable() offers auto-detect on an editable page for a provider with it and a base path", () => {
+  const provider = { autoDetect: { suffix: ":11434" }, lookup: { basePathField: "OllamaLLMBasePath" } };
+  assert.equal(autoDetectAvailable(true, provider), true);
+  assert.equal(autoDetectAvailable(false, provider), false, "read-only page");
+  assert.equal(autoDetectAvailable(true, { lookup: provider.lookup }), false, "no auto-detect");
+  assert.equal(
+    autoDetectAvailable(true, { autoDetect: provider.autoDetect, lookup: {} }),
+    false,
+    "no base path",
+  );
+  assert.equal(autoDetectAvailable(true, { autoDetect: provider.autoDetect }), false, "no lookup");
 });

@@ -1,6 +1,7 @@
 import { createParser } from "eventsource-parser";
 import { useEffect, useState } from "react";
 import {
+  type EmbeddingJob,
   EmbeddingJobsAnswer,
   EmbeddingProgressFrame,
   NativeModelsAnswer,
@@ -96,4 +97,37 @@ export function fetchNativeModels(signal?: AbortSignal): Promise<NativeModelsAns
 
 export function downloadNativeModel(model: string): Promise<unknown> {
   return api("/system/native-embedding-models/download", { json: { model } });
+}
+
+/**
+ * The counts the progress bar shows: the live frame of the running job when it belongs to that job, else the
+ * job's own counts; null while no job runs.
+ */
+export function jobProgress(
+  job: EmbeddingJob | null,
+  live: EmbeddingProgressFrame | null,
+): { done: number; total: number; failed: number } | null {
+  if (job?.state !== "running") return null;
+  return live && live.jobId === job.id ? live : job;
+}
+
+type NativeModel = NativeModelsAnswer["models"][number];
+
+/** What the native model list shows for a model: built in, installed, downloading, or a download to offer. */
+export function nativeModelState(
+  model: NativeModel,
+): "builtIn" | "installed" | "downloading" | "notInstalled" {
+  if (model.builtIn) return "builtIn";
+  if (model.installed) return "installed";
+  return model.download.state === "downloading" ? "downloading" : "notInstalled";
+}
+
+/** Whether any model is downloading, so the list asks again for its progress. */
+export function anyDownloading(models: readonly NativeModel[] | null): boolean {
+  return models?.some((model) => model.download.state === "downloading") ?? false;
+}
+
+/** Megabytes received so far, with one decimal. */
+export function receivedMegabytes(model: NativeModel): string {
+  return (model.download.receivedBytes / 1024 / 1024).toFixed(1);
 }

@@ -97,3 +97,37 @@ export function groupModels(models: readonly CustomModel[]): ModelGroup[] {
     models: list.toSorted((a, b) => a.name.localeCompare(b.name)),
   }));
 }
+
+/** What the model dropdown shows (ModelSelect). */
+export type ModelListState =
+  | { status: "waiting"; for: "key" | "url" }
+  | { status: "loading" }
+  | { status: "ready"; models: CustomModel[] }
+  | { status: "failed"; error: string };
+
+/** A finished lookup: the plan it ran for (as JSON) and its models or error. */
+export type FetchedModels = { plan: string; models: CustomModel[]; error: string | null };
+
+/**
+ * The dropdown's state for the current plan: no lookup means an empty list; a plan still waiting says for what;
+ * loading until the plan has settled and its own lookup (not an older one) has answered, or while inactive.
+ */
+export function modelListState(
+  plan: LookupPlan | null,
+  settledKey: string,
+  fetched: FetchedModels | null,
+  active: boolean,
+): ModelListState {
+  const planKey = JSON.stringify(plan);
+  if (!plan) return { status: "ready", models: [] };
+  if (plan.kind === "waiting") return { status: "waiting", for: plan.for };
+  if (!active || planKey !== settledKey || fetched?.plan !== planKey) return { status: "loading" };
+  if (fetched.error !== null) return { status: "failed", error: fetched.error };
+  return { status: "ready", models: fetched.models };
+}
+
+/** The model the dropdown selects: the saved one while the server lists it, else the first listed (if any). */
+export function selectedModel(groups: readonly ModelGroup[], saved: string): string | undefined {
+  const listed = groups.some((group) => group.models.some((model) => model.id === saved));
+  return listed ? saved : groups[0]?.models[0]?.id;
+}

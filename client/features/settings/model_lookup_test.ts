@@ -1,7 +1,15 @@
 import assert from "node:assert/strict";
 import { llmProvider } from "../../../shared/providers/llm_catalog.ts";
 import { MASKED_SECRET } from "../../../shared/settings.ts";
-import { groupModels, planLookup } from "./model_lookup.ts";
+import { json, stubFetch, stubStorage } from "../../testing/stubs.ts";
+import {
+  fetchCustomModels,
+  groupModels,
+  type LookupPlan,
+  modelListState,
+  planLookup,
+  selectedModel,
+} from "./model_lookup.ts";
 
 const plan = (id: string, values: Record<string, string>) => {
   const entry = llmProvider(id)!;
@@ -61,4 +69,68 @@ Deno.test("model lookup: models are grouped by organization when they name one",
     ]).map((group) => [group.organization, group.models.map((model) => model.id)]),
     [["OpenAi", ["gpt-3.5", "gpt-4o"]], ["Your Fine-Tunes", ["ft:x"]], ["Other", ["solo"]]],
   );
+});
+
+const READY: LookupPlan = {
+  kind: "ready",
+  request: { provider: "ollama", basePath: "http://127.0.0.1:11434" },
+};
+const KEY = JSON.stringify(READY);
+const MODELS = [{ id: "llama3", name: "Llama 3" }];
+
+Deno.test("modelListState() lists nothing without a lookup and says what a waiting plan waits for", () => {
+  assert.deepEqual(modelListState(null, "null", null, true), { status: "ready", models: [] });
+  assert.deepEqual(modelListState({ kind: "waiting", for: "url" }, KEY, null, true), {
+    status: "waiting",
+    for: "url",
+  });
+  assert.deepEqual(modelListState({ kind: "waiting", for: "key" }, KEY, null, false), {
+    status: "waiting",
+    for: "key",
+  });
+});
+
+Deno.test("modelListState() loads until the settled plan's own lookup answered, and while inactive", () => {
+  const fetched = { plan: KEY, models: MODELS, error: null };
+  assert.deepEqual(modelListState(READY, KEY, fetched, true), { status: "ready", models: MODELS });
+  assert.deepEqual(modelListState(READY, "older", fetched, true), { status: "loading" }, "still settling");
+  assert.deepEqual(
+    modelListState(READY, KEY, { ...fetched, plan: "older" }, true),
+    { status: "loading" },
+    "older answer",
+  );
+  assert.deepEqual(modelListState(READY, KEY, null, true), { status: "loading" });
+  assert.deepEqual(modelListState(READY, KEY, fetched, false), { status: "loading" }, "inactive");
+});
+
+Deno.test("modelListState() reports a failed lookup with the server's error", () => {
+  assert.deepEqual(modelListState(READY, KEY, { plan: KEY, models: [], error: "connection refused" }, true), {
+    status: "failed",
+    error: "connection refused",
+  });
+});
+
+Deno.test("selectedModel() keeps the saved model while listed, else takes the first", () => {
+  const groups = groupModels([
+    { id: "b", name: "B", organization: "Org" },
+    { id: "a", name: "A", organization: "Org" },
+  ]);
+  assert.equal(selectedModel(groups, "b"), "b");
+  assert.equal(selectedModel(groups, "gone"), "a", "the first after sorting");
+  assert.equal(selectedModel(groups, ""), "a");
+  assert.equal(selectedModel([], "b"), undefined);
+});
+
+Deno.test("fetchCustomModels() posts the request and throws the error the answer carries", async () => {
+  using _storage = stubStorage();
+  {
+    using fetch = stubFetch(() => json({ models: MODELS, error: null }));
+    assert.deepEqual(await fetchCustomModels({ provider: "openai", apiKey: true }), MODELS);
+    assert.equal(fetch.requests[0].url, "/api/system/custom-models");
+    assert.deepEqual(JSON.parse(fetch.requests[0].body!), { provider: "openai", apiKey: true });
+  }
+  using _fetch = stubFetch(() => json({ models: [], error: "Invalid API key." }));
+  await assert.rejects(fetchCustomModels({ provider: "openai", apiKey: "x" }), {
+    message: "Invalid API key.",
+  });
 });

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { AutoDetect, ModelLookup } from "../../../shared/providers/llm_catalog.ts";
 import { toast } from "../../lib/toast.ts";
-import { autoDetectCandidates, detectEndpoint } from "./auto_detect.ts";
+import { autoDetectAvailable, autoDetectCandidates, detectEndpoint } from "./auto_detect.ts";
 import { fetchCustomModels } from "./model_lookup.ts";
 
 export type AutoDetectState = "idle" | "detecting" | "found" | "failed";
@@ -31,7 +31,7 @@ type Options = {
  */
 export function useEndpointAutoDetect({ provider, initialBasePath, setBasePath, enabled }: Options) {
   const { t } = useTranslation();
-  const available = enabled && !!provider.autoDetect && !!provider.lookup?.basePathField;
+  const available = autoDetectAvailable(enabled, provider);
   const [state, setState] = useState<AutoDetectState>("idle");
   const [failed, setFailed] = useState<string[]>([]);
   const [manualShown, setManualShown] = useState(!available || initialBasePath.trim() !== "");

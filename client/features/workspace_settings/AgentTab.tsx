@@ -1,27 +1,18 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { Workspace } from "../../../shared/api/workspaces.ts";
-import { INSTANCE_LLM, ModelOverride } from "./ModelOverride.tsx";
-import { orNull, type TabProps } from "./types.ts";
+import { ModelOverride } from "./ModelOverride.tsx";
+import { agentChanges, agentValuesOf } from "./tab_values.ts";
+import type { TabProps } from "./types.ts";
 import { WorkspaceForm } from "./WorkspaceForm.tsx";
-
-function valuesOf(workspace: Workspace) {
-  return { provider: workspace.agentProvider ?? INSTANCE_LLM, model: workspace.agentModel ?? "" };
-}
 
 /** The agent-config tab: the language model the workspace's agent uses (agentProvider, agentModel). */
 export function AgentTab({ workspace, save }: TabProps) {
   const { t } = useTranslation();
-  const [values, setValues] = useState(() => valuesOf(workspace));
+  const [values, setValues] = useState(() => agentValuesOf(workspace));
 
   async function submit() {
-    const usesInstance = values.provider === INSTANCE_LLM;
-    // The instance's LLM is stored as no provider and no model.
-    const row = await save({
-      agentProvider: values.provider,
-      agentModel: usesInstance ? null : orNull(values.model.trim()),
-    });
-    if (row) setValues(valuesOf(row));
+    const row = await save(agentChanges(values));
+    if (row) setValues(agentValuesOf(row));
   }
 
   return (

@@ -1,12 +1,8 @@
 import { type ChangeEvent, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "../../lib/toast.ts";
-import { fetchPicture, MAX_PICTURE_BYTES, PICTURE_TYPES, removePicture, uploadPicture } from "./api.ts";
-
-/** Up to two letters standing in for a missing picture. */
-function initials(name: string): string {
-  return name.trim().slice(0, 2).toUpperCase() || "AI";
-}
+import { fetchPicture, PICTURE_TYPES, removePicture, uploadPicture } from "./api.ts";
+import { initials, pictureProblem } from "./picture.ts";
 
 /**
  * The assistant's profile picture for this workspace: the stored one, a preview of a chosen file while it
@@ -54,11 +50,12 @@ export function AssistantPicture({ slug, name }: { slug: string; name: string })
     const file = input.files?.[0];
     input.value = "";
     if (!file) return;
-    if (!(PICTURE_TYPES as readonly string[]).includes(file.type)) {
+    const problem = pictureProblem(file);
+    if (problem === "wrongType") {
       toast.error(k("wrongType", { name: file.name }));
       return;
     }
-    if (file.size > MAX_PICTURE_BYTES) {
+    if (problem === "tooLarge") {
       toast.error(k("tooLarge", { name: file.name }));
       return;
     }

@@ -1,43 +1,18 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { DEFAULT_REFUSAL, DEFAULT_SYSTEM_PROMPT, type Workspace } from "../../../shared/api/workspaces.ts";
+import { DEFAULT_REFUSAL, DEFAULT_SYSTEM_PROMPT } from "../../../shared/api/workspaces.ts";
 import { TextField } from "../../components/TextField.tsx";
 import { fetchDefaultPrompt } from "./api.ts";
 import { TextAreaField } from "./fields.tsx";
-import { INSTANCE_LLM, ModelOverride } from "./ModelOverride.tsx";
+import { ModelOverride } from "./ModelOverride.tsx";
 import { PromptHistory } from "./PromptHistory.tsx";
-import { orNull, type TabProps } from "./types.ts";
+import { chatChanges, chatValuesOf, HISTORY_WARNING_ABOVE, historyTooLong } from "./tab_values.ts";
+import type { TabProps } from "./types.ts";
 import { WorkspaceForm } from "./WorkspaceForm.tsx";
 
-/** Chat history is recommended at 20; more than 45 is likely to fail. */
-export const HISTORY_WARNING_ABOVE = 45;
 const MODES = ["chat", "query"] as const;
 /** The temperature the server uses for a workspace without its own (server/chat/reply.ts). */
 const DEFAULT_TEMPERATURE = 0.7;
-
-/**
- * The workspace's own text, or "" when it has none: the field then stays empty with the default as its
- * placeholder, and saving it untouched stores null. A new workspace is stored with the default prompt's text
- * (the instance's default, else the built-in one), which is not a prompt of its own either.
- */
-function ownText(stored: string | null, defaults: readonly (string | null)[]): string {
-  if (stored === null) return "";
-  const text = stored.trim();
-  return defaults.some((value) => value !== null && value.trim() === text) ? "" : stored;
-}
-
-/** The form's values; `instancePrompt` is the instance's default system prompt, null until it is known. */
-function valuesOf(workspace: Workspace, instancePrompt: string | null) {
-  return {
-    mode: workspace.chatMode === "query" ? "query" : "chat",
-    history: String(workspace.openAiHistory),
-    prompt: ownText(workspace.openAiPrompt, [DEFAULT_SYSTEM_PROMPT, instancePrompt]),
-    refusal: ownText(workspace.queryRefusalResponse, [DEFAULT_REFUSAL]),
-    temperature: workspace.openAiTemp === null ? "" : String(workspace.openAiTemp),
-    provider: workspace.chatProvider ?? INSTANCE_LLM,
-    model: workspace.chatModel ?? "",
-  };
-}
 
 /** The chat-settings tab: how the workspace's assistant answers. */
 export function ChatTab({ workspace, save }: TabProps) {
@@ -46,11 +21,10 @@ export function ChatTab({ workspace, save }: TabProps) {
     t(`workspaceSettings.chat.${key}`, options ?? {});
   // The instance's default prompt (`GET /system/default-system-prompt`): what an empty prompt field means.
   const [instancePrompt, setInstancePrompt] = useState<string | null>(null);
-  const [values, setValues] = useState(() => valuesOf(workspace, null));
+  const [values, setValues] = useState(() => chatValuesOf(workspace, null));
   const set = (key: keyof typeof values) => (value: string) =>
     setValues((current) => ({ ...current, [key]: value }));
-  const history = Number(values.history);
-  const historyTooLong = values.history.trim() !== "" && history > HISTORY_WARNING_ABOVE;
+  const tooLong = historyTooLong(values.history);
   const defaultPrompt = instancePrompt ?? DEFAULT_SYSTEM_PROMPT;
   const instanceOwnPrompt = defaultPrompt.trim() !== DEFAULT_SYSTEM_PROMPT.trim();
 
@@ -79,18 +53,8 @@ export function ChatTab({ workspace, save }: TabProps) {
   }
 
   async function submit() {
-    const usesInstance = values.provider === INSTANCE_LLM;
-    const row = await save({
-      chatMode: values.mode,
-      openAiHistory: values.history.trim(),
-      openAiPrompt: orNull(values.prompt),
-      queryRefusalResponse: orNull(values.refusal),
-      openAiTemp: orNull(values.temperature.trim()),
-      // "default" clears the provider and the model on the server.
-      chatProvider: values.provider,
-      ...(usesInstance ? {} : { chatModel: orNull(values.model.trim()) }),
-    });
-    if (row) setValues(valuesOf(row, instancePrompt));
+    const row = await save(chatChanges(values));
+    if (row) setValues(chatValuesOf(row, instancePrompt));
   }
 
   return (
@@ -128,7 +92,7 @@ export function ChatTab({ workspace, save }: TabProps) {
           value={values.history}
           onChange={(event) => set("history")(event.target.value)}
         />
-        {historyTooLong && (
+        {tooLong && (
           <p className="notice warning ws-inline-notice" role="status">
             {k("historyWarning", { max: HISTORY_WARNING_ABOVE })}
           </p>

@@ -1,22 +1,7 @@
 import { useTranslation } from "react-i18next";
-import { LLM_PROVIDERS, llmProvider } from "../../../shared/providers/llm_catalog.ts";
 import { TextField } from "../../components/TextField.tsx";
-import { SelectField, type SelectOption } from "./fields.tsx";
-
-/** The provider value that stands for the instance's own LLM: the server stores it as null. */
-export const INSTANCE_LLM = "default";
-
-/**
- * The choices: the instance's LLM, then the catalog's providers that can be set up in this version (those with
- * settings fields). A provider saved earlier stays listed so the form shows what is stored.
- */
-function providerOptions(saved: string | null, instanceLabel: string): SelectOption[] {
-  const usable = LLM_PROVIDERS.filter((provider) => provider.fields.length > 0 || provider.id === saved);
-  const options: SelectOption[] = [{ value: INSTANCE_LLM, label: instanceLabel }];
-  options.push(...usable.map((provider) => ({ value: provider.id, label: provider.name })));
-  if (saved && !llmProvider(saved)) options.push({ value: saved, label: saved });
-  return options;
-}
+import { SelectField } from "./fields.tsx";
+import { INSTANCE_LLM, providerOptions } from "./tab_values.ts";
 
 type Props = {
   /** Prefix of the controls' ids. */

@@ -9,6 +9,7 @@ import {
   type SuggestedMessage,
 } from "./api.ts";
 import { TextAreaField } from "./fields.tsx";
+import { firstBlankMessage, messagesChanged, messagesFull, trimmedMessages } from "./suggested.ts";
 import { WorkspaceForm } from "./WorkspaceForm.tsx";
 
 /** A row of the editor; `key` keeps React's rows apart while rows are added and removed. */
@@ -52,11 +53,8 @@ export function SuggestedMessagesEditor({ slug }: { slug: string }) {
     focusRow.current = null;
   }, [rows]);
 
-  const messages = (rows ?? []).map(({ heading, message }) => ({
-    heading: heading.trim(),
-    message: message.trim(),
-  }));
-  const changed = rows !== null && JSON.stringify(messages) !== saved;
+  const messages = trimmedMessages(rows ?? []);
+  const changed = rows !== null && messagesChanged(messages, saved);
 
   const update = (key: number, change: Partial<SuggestedMessage>) =>
     setRows((current) => current?.map((row) => (row.key === key ? { ...row, ...change } : row)) ?? null);
@@ -68,14 +66,14 @@ export function SuggestedMessagesEditor({ slug }: { slug: string }) {
   }
 
   async function submit() {
-    const blank = messages.findIndex((entry) => entry.message === "");
-    if (blank >= 0) throw new Error(k("emptyMessage", { number: blank + 1 }));
+    const blank = firstBlankMessage(messages);
+    if (blank !== null) throw new Error(k("emptyMessage", { number: blank }));
     await saveSuggestedMessages(slug, messages, k("refused"));
     setSaved(JSON.stringify(messages));
     setRows(toRows(messages));
   }
 
-  const full = (rows?.length ?? 0) >= MAX_SUGGESTED_MESSAGES;
+  const full = messagesFull(rows?.length ?? 0);
 
   return (
     <WorkspaceForm

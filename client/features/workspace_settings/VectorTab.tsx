@@ -1,35 +1,14 @@
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { Workspace } from "../../../shared/api/workspaces.ts";
 import { paths } from "../../../shared/routes.ts";
 import { TextField } from "../../components/TextField.tsx";
 import { toast } from "../../lib/toast.ts";
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { fetchVectorCount, resetVectorDatabase } from "./api.ts";
 import { SelectField } from "./fields.tsx";
+import { THRESHOLDS, vectorChanges, vectorValuesOf } from "./tab_values.ts";
 import type { TabProps } from "./types.ts";
 import { WorkspaceForm } from "./WorkspaceForm.tsx";
-
-/** The similarity threshold options, from the strictest. */
-export const THRESHOLDS = [
-  { key: "high", value: 0.75 },
-  { key: "medium", value: 0.5 },
-  { key: "low", value: 0.25 },
-  { key: "none", value: 0 },
-] as const;
-
-/** The option a stored threshold falls under (a value set elsewhere, such as 0.3, reads as low). */
-export function thresholdOption(value: number): string {
-  return String(THRESHOLDS.find((threshold) => value >= threshold.value)?.value ?? 0);
-}
-
-function valuesOf(workspace: Workspace) {
-  return {
-    topN: String(workspace.topN),
-    threshold: thresholdOption(workspace.similarityThreshold),
-    hybrid: workspace.hybridSearch,
-  };
-}
 
 type Props = TabProps & {
   /** The instance's vector database (setup's VectorDB); undefined while loading. */
@@ -43,7 +22,7 @@ export function VectorTab({ workspace, save, vectorDb, onReset }: Props) {
   const { t } = useTranslation();
   const k = (key: string, options?: Record<string, unknown>) =>
     t(`workspaceSettings.vector.${key}`, options ?? {});
-  const [values, setValues] = useState(() => valuesOf(workspace));
+  const [values, setValues] = useState(() => vectorValuesOf(workspace));
   const [count, setCount] = useState<number | null>(null);
   const [countFailed, setCountFailed] = useState(false);
   const [confirming, setConfirming] = useState(false);
@@ -66,12 +45,8 @@ export function VectorTab({ workspace, save, vectorDb, onReset }: Props) {
   }, [loadCount]);
 
   async function submit() {
-    const row = await save({
-      topN: values.topN.trim(),
-      similarityThreshold: values.threshold,
-      hybridSearch: values.hybrid ? "true" : "false",
-    });
-    if (row) setValues(valuesOf(row));
+    const row = await save(vectorChanges(values));
+    if (row) setValues(vectorValuesOf(row));
   }
 
   async function reset() {

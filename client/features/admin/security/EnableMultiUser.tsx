@@ -11,6 +11,7 @@ import { paths } from "../../../../shared/routes.ts";
 import { messageOf } from "../requests.ts";
 import { passwordProblem, usernameProblem } from "../validation.ts";
 import { signInAgain } from "./leave.ts";
+import { keepsReturnedSession } from "./rules.ts";
 
 const EnableAnswer = z.looseObject({
   success: z.boolean(),
@@ -52,7 +53,7 @@ export function EnableMultiUser({ passwordLoginOff }: { passwordLoginOff: boolea
       if (!answer.success || answer.error) {
         throw new ApiError(answer.error || t("security.multiUser.refused"), 200, answer);
       }
-      if (passwordLoginOff && answer.token && answer.user) {
+      if (keepsReturnedSession(passwordLoginOff, answer) && answer.token && answer.user) {
         storeSession({ token: answer.token, user: answer.user });
         globalThis.location.assign(paths.home());
       } else {

@@ -4,7 +4,8 @@ import { clearSession } from "../../../lib/auth.ts";
 import { toast } from "../../../lib/toast.ts";
 import { RulePasswordField } from "../RuleFields.tsx";
 import { act, messageOf } from "../requests.ts";
-import { passwordProblem, RULES } from "../validation.ts";
+import { RULES } from "../validation.ts";
+import { passwordFormState } from "./rules.ts";
 import { signInAgain } from "./leave.ts";
 
 /**
@@ -18,8 +19,7 @@ export function PasswordProtection({ requiresAuth }: { requiresAuth: boolean }) 
   const [password, setPassword] = useState("");
   const [tried, setTried] = useState(false);
   const [busy, setBusy] = useState(false);
-  const problem = enabled ? passwordProblem(password) : null;
-  const unchanged = !enabled && !protectedNow;
+  const { problem, unchanged } = passwordFormState(enabled, protectedNow, password);
 
   async function submit(event: FormEvent) {
     event.preventDefault();

@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import type { User } from "../../../../shared/api/auth.ts";
 import type { Role } from "../../../../shared/roles.ts";
 import { formatDate } from "../../dates.ts";
-import { assignableRoles, displayName, isAdmin, mayManage } from "./permissions.ts";
+import { assignableRoles, displayName, rowControls } from "./permissions.ts";
 
 export type RowActions = {
   onRole: (user: User, role: Role) => void;
@@ -25,7 +25,8 @@ export function UserRow({ user, me, loginLinks, busy, ...actions }: Props) {
   const { t } = useTranslation();
   const name = displayName(user);
   const self = user.id === me.id;
-  const manageable = mayManage(me, user) && !self;
+  const controls = rowControls(me, user, loginLinks);
+  const manageable = controls.manage;
   const suspended = Boolean(user.suspended);
   const roleName = (role: Role) => t(`users.roles.${role}`);
 
@@ -68,7 +69,7 @@ export function UserRow({ user, me, loginLinks, busy, ...actions }: Props) {
               {suspended ? t("users.actions.unsuspend") : t("users.actions.suspend")}
             </button>
           )}
-          {isAdmin(me) && (
+          {controls.resetPassword && (
             <button
               type="button"
               className="button secondary"
@@ -78,7 +79,7 @@ export function UserRow({ user, me, loginLinks, busy, ...actions }: Props) {
               {t("users.actions.resetPassword")}
             </button>
           )}
-          {isAdmin(me) && loginLinks && !self && !suspended && (
+          {controls.loginLink && (
             <button
               type="button"
               className="button secondary"
@@ -98,7 +99,7 @@ export function UserRow({ user, me, loginLinks, busy, ...actions }: Props) {
               {t("users.actions.delete")}
             </button>
           )}
-          {!mayManage(me, user) && <span className="muted small">{t("users.table.adminOnly")}</span>}
+          {controls.adminOnlyNote && <span className="muted small">{t("users.table.adminOnly")}</span>}
         </div>
       </td>
     </tr>

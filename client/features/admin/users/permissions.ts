@@ -22,3 +22,25 @@ export function isAdmin(me: User): boolean {
 export function displayName(user: User): string {
   return user.username ?? `#${user.id}`;
 }
+
+/** Which controls a row of the users table offers `me` for `user` (UserRow). */
+export type RowControls = {
+  /** The role picker, Suspend and Delete: not on one's own row, nor a manager's on an admin's. */
+  manage: boolean;
+  /** Reset password: admins only. */
+  resetPassword: boolean;
+  /** A login link: admins, when the server issues them, for another account that is not suspended. */
+  loginLink: boolean;
+  /** The "admins only" note on a row `me` may not manage at all. */
+  adminOnlyNote: boolean;
+};
+
+export function rowControls(me: User, user: User, loginLinks: boolean): RowControls {
+  const self = user.id === me.id;
+  return {
+    manage: mayManage(me, user) && !self,
+    resetPassword: isAdmin(me),
+    loginLink: isAdmin(me) && loginLinks && !self && !user.suspended,
+    adminOnlyNote: !mayManage(me, user),
+  };
+}

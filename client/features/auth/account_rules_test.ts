@@ -1,0 +1,29 @@
+import assert from "node:assert/strict";
+import { accountProblems, initials } from "./account_rules.ts";
+
+Deno.test("initials() takes the username's first two characters, else AA", () => {
+  assert.equal(initials("dora"), "do");
+  assert.equal(initials("  x "), "x");
+  assert.equal(initials(""), "AA");
+  assert.equal(initials("   "), "AA");
+  assert.equal(initials(null), "AA");
+  assert.equal(initials(undefined), "AA");
+});
+
+Deno.test("accountProblems() checks the username by the server's rules, with its messages", () => {
+  assert.deepEqual(accountProblems("dora", ""), { username: null, password: null });
+  assert.deepEqual(accountProblems("  dora  ", ""), { username: null, password: null }, "trimmed first");
+  assert.equal(accountProblems("d", "").username, "Username must be at least 2 characters.");
+  assert.equal(
+    accountProblems("Dora", "").username,
+    "Username can only contain lowercase letters, numbers, underscores and hyphens.",
+  );
+  assert.equal(accountProblems("d".repeat(65), "").username, "Username must be at most 64 characters.");
+});
+
+Deno.test("accountProblems() checks a new password only when one was typed", () => {
+  assert.equal(accountProblems("dora", "").password, null, "empty: the password stays");
+  assert.equal(accountProblems("dora", "short").password, "Password must be at least 8 characters.");
+  assert.equal(accountProblems("dora", "x".repeat(257)).password, "Password must be at most 256 characters.");
+  assert.equal(accountProblems("dora", "long enough").password, null);
+});

@@ -17,7 +17,7 @@ export interface AnswerPrompt {
   sources: Source[];
 }
 
-/** The answer as it grows, measured and saved with the chat (api-contract.md §7.4). */
+/** The answer as it grows, measured and saved with the chat. */
 class Draft {
   text = "";
   usage: { inputTokens: number; outputTokens: number } | null = null;
@@ -97,7 +97,7 @@ export async function* streamAnswer(
       const chatId = draft.text ? await draft.save(metrics) : undefined;
       settled = true;
       yield frames.abort(uuid, messageOf(error));
-      // Before the first token the abort alone ends the answer; after it, finalize follows (§7.3 4 and 5).
+      // Before the first token the abort alone ends the answer; after it, finalize follows (docs/api-compat.md#chat-stream-sequences).
       if (draft.text) yield frames.finalize(uuid, chatId, metrics);
       return;
     }
@@ -112,7 +112,7 @@ export async function* streamAnswer(
       if (renamed) yield frames.renameThread(renamed.slug, renamed.name);
     }
   } finally {
-    // The client left (or the server is stopping) mid-answer: keep what was generated (decisions.md).
+    // The client left (or the server is stopping) mid-answer: keep what was generated (docs/api-compat.md#where-lectern-differs).
     if (!settled && draft.text) {
       await draft.save(draft.metrics(), true).catch((error) =>
         deps.log.error("Cannot save the partial answer", {

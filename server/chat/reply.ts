@@ -15,7 +15,7 @@ import { type Ended, prepareTurn, type ReplyInput, type Turn } from "./turn.ts";
 export type { ReplyInput } from "./turn.ts";
 
 /**
- * One answer as SSE frames (api-contract.md §7.3), in four steps: prepare (turn.ts: quota, `/reset`, presets,
+ * One answer as SSE frames (docs/api-compat.md#chat-stream-sequences), in four steps: prepare (turn.ts: quota, `/reset`, presets,
  * the chat model, the history), retrieve the context, fit the prompt, then stream the model's answer into frames
  * and save it (answer.ts). Failures become an `abort` frame with the provider's message. When `signal` aborts
  * (the client left, or shutdown) the text so far is saved and nothing more is sent.
@@ -115,7 +115,7 @@ async function promptFor(deps: Deps, turn: Turn, retrieved: Retrieved): Promise<
   return { messages: buildMessages(parts), maxTokens, sources: retrieved.sources };
 }
 
-/** Images kept with an earlier chat, re-sent to vision models with the history (api-contract.md §8.4 step 7). */
+/** Images kept with an earlier chat, re-sent to vision models with the history. */
 function imagesOf(attachments: unknown[] | undefined): ImageInput[] | undefined {
   const images = (attachments ?? []).filter((item): item is ImageInput =>
     typeof item === "object" && item !== null && typeof (item as ImageInput).dataUrl === "string"

@@ -10,7 +10,7 @@ import type { WorkspaceRow } from "../workspaces/present.ts";
 import type { StoredResponse } from "./history.ts";
 import { attachedContext, type AttachmentScope } from "../attachments/service.ts";
 
-/** Characters of a pinned document shown in its citation (api-contract.md §8.4 step 2). */
+/** Characters of a pinned document shown in its citation. */
 const PINNED_PREVIEW_CHARS = 1_000;
 const PINNED_CONTINUED = "...continued on in source document...";
 /** The context window assumed when the workspace's chat model cannot be built (retrieval still runs). */
@@ -37,7 +37,7 @@ export interface RetrieveOptions {
   attachments?: AttachmentScope;
 }
 
-/** How the reference identifies a document across chunks and citations (§8.4: `title:<title>-timestamp:<published>`). */
+/** How the reference identifies a document across chunks and citations: `title:<title>-timestamp:<published>`. */
 function identifierOf(source: { title?: unknown; published?: unknown }): string {
   return `title:${source.title}-timestamp:${source.published}`;
 }
@@ -118,7 +118,7 @@ async function searchChunks(
 }
 
 /**
- * Backfill (api-contract.md §8.4 step 5): the texts of recent cited chunks, newest answer first, that fill the
+ * Backfill (docs/api-compat.md#retrieval-pipeline): the texts of recent cited chunks, newest answer first, that fill the
  * search's share up to topN; they are not cited again.
  */
 function backfill(
@@ -144,7 +144,7 @@ function backfill(
 }
 
 /**
- * The context of one message (api-contract.md §8.4 steps 2-6): pinned documents whole, then the files attached
+ * The context of one message (docs/api-compat.md#retrieval-pipeline): pinned documents whole, then the files attached
  * in the chat of this thread (`options.attachments`) whole; then the workspace's
  * closest chunks, by vector and, when the workspace uses hybrid search, by BM25 on their words (fused by
  * reciprocal rank), cut to topN, then those under the similarity threshold dropped; chunks of pinned documents
@@ -165,7 +165,7 @@ export async function retrieve(
     pinnedDocuments(deps, workspace, contextWindow),
     deps.vectors.count(namespace),
   ]);
-  // Attached files come after the pinned documents, within what they left of the window (§8.4 step 3).
+  // Attached files come after the pinned documents, within what they left of the window.
   const pinnedTokens = pinned.reduce(
     (sum, { source }) => sum + (Number(source.token_count_estimate) || 0),
     0,

@@ -50,10 +50,10 @@ export interface Ended {
   ended: Frame;
 }
 
-/** `/reset` at the start of a message, in any case (api-contract.md §7.3 sequence 8). */
+/** `/reset` at the start of a message, in any case. */
 const RESET = /^\/reset(\s|$)/i;
 
-/** The user's daily limit when they reached it; admins have none (api-contract.md §2.6). */
+/** The user's daily limit when they reached it; admins have none. */
 async function dailyQuotaReached(deps: Deps, actor: Actor): Promise<number | null> {
   if (!actor.multiUser || actor.userId === null || actor.role === "admin") return null;
   const user = await findUserById(deps, actor.userId);
@@ -88,7 +88,7 @@ export async function prepareTurn(deps: Deps, input: ReplyInput, uuid: string): 
     await resetMemory(deps, scope);
     return { ended: frames.resetChat(uuid) };
   }
-  // The stored prompt stays as typed; retrieval and the model see the presets expanded (api-contract.md §7.4).
+  // The stored prompt stays as typed; retrieval and the model see the presets expanded.
   const expanded = expandPresets(message, await listPresets(deps, input.actor));
 
   let model: ChatModel;

@@ -7,7 +7,7 @@ import { initials } from "./account_rules.ts";
 // The account menu takes the avatar's letters from here too.
 export { initials };
 
-/** The account modal's profile picture (spec 01 §2.5): upload any image type (800 x 800 recommended) or remove it. */
+/** The account modal's profile picture: upload any image type (800 x 800 recommended) or remove it. */
 export function ProfilePictureField(
   { url, error, username, onChange }: {
     url: string | null;

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { Password, Username } from "../../../shared/api/auth.ts";
 
-/** Up to two letters for an avatar without a picture: the username's first two, else AA (spec 01 §2.5). */
+/** Up to two letters for an avatar without a picture: the username's first two, else AA. */
 export function initials(username: string | null | undefined): string {
   return username?.trim().slice(0, 2) || "AA";
 }

@@ -31,7 +31,7 @@ export function UserSetupStep() {
   const [username, setUsername] = useState("");
   const [adminPassword, setAdminPassword] = useState("");
   const [busy, setBusy] = useState(false);
-  /** The first admin's recovery codes: the session is stored once they were saved (spec 01 §2.3). */
+  /** The first admin's recovery codes: the session is stored once they were saved. */
   const [codes, setCodes] = useState<{ list: string[]; finish: () => void } | null>(null);
   const settledPassword = useDebounced(password);
   const settledUsername = useDebounced(username);

@@ -1,4 +1,4 @@
-/** The flag that the survey was sent from this browser (spec 01 §7.4, §9); the server keeps the answers. */
+/** The flag that the survey was sent from this browser; the server keeps the answers. */
 export const SURVEY_KEYS = {
   completed: "lectern_questionnaire_completed",
 } as const;

@@ -1,6 +1,6 @@
 import { PASSWORD_MIN_LENGTH, USERNAME_PATTERN } from "../auth/validation.ts";
 
-/** Team setup's admin username: at least 6 characters (spec 01 §5). */
+/** Team setup's admin username: at least 6 characters. */
 export const TEAM_USERNAME_MIN = 6;
 
 export type Mode = "justMe" | "team";

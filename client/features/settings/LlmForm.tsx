@@ -11,14 +11,14 @@ export const SELECTABLE_LLMS = LLM_PROVIDERS.filter((provider) => provider.field
 type Props = {
   setup: SetupResults;
   formId: string;
-  /** Onboarding saves with the built-in embedder and LanceDB and shows no Save button (spec 01 §2.6). */
+  /** Onboarding saves with the built-in embedder and LanceDB and shows no Save button. */
   onboarding?: boolean;
   onSaved?: () => void;
   onBusyChange?: (busy: boolean) => void;
 };
 
 /**
- * The language-model provider choice and the chosen provider's form (spec 02 §2, §3): a locally hosted
+ * The language-model provider choice and the chosen provider's form: a locally hosted
  * provider carries the experimental notice, LM Studio and LocalAI the embedding-service notice.
  */
 export function LlmForm({ setup, formId, onboarding = false, onSaved, onBusyChange }: Props) {

@@ -85,7 +85,7 @@ export function choiceSettings(
   return settings;
 }
 
-/** Local-server providers that need an embedding service of their own (spec 02 §2). */
+/** Local-server providers that need an embedding service of their own. */
 const NEEDS_EMBEDDER = ["lmstudio", "localai"];
 
 /** Whether the LLM provider carries the embedding-service notice. */

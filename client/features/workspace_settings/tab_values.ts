@@ -6,10 +6,10 @@ import { orNull } from "./types.ts";
 /** The provider value that stands for the instance's own LLM: the server stores it as null. */
 export const INSTANCE_LLM = "default";
 
-/** Spec 01 §5, §9: chat history is recommended at 20; more than 45 is likely to fail. */
+/** Chat history is recommended at 20; more than 45 is likely to fail. */
 export const HISTORY_WARNING_ABOVE = 45;
 
-/** Spec 01 §5: the similarity threshold options, from the strictest. */
+/** The similarity threshold options, from the strictest. */
 export const THRESHOLDS = [
   { key: "high", value: 0.75 },
   { key: "medium", value: 0.5 },

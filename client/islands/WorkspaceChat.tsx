@@ -4,7 +4,7 @@ import { WorkspaceAnswer, type WorkspaceDetail } from "../../shared/api/workspac
 import { paths } from "../../shared/routes.ts";
 import { api } from "../lib/api.ts";
 import { Dialog } from "../components/Dialog.tsx";
-import { useChat } from "../features/chat/useChat.ts";
+import { useChat } from "../features/chat/use_chat.ts";
 import { MessageList } from "../features/chat/MessageList.tsx";
 import { Composer } from "../features/chat/Composer.tsx";
 import { SuggestedMessages } from "../features/chat/SuggestedMessages.tsx";

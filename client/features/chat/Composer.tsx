@@ -15,7 +15,7 @@ import { checkImages, MAX_IMAGES, readAsDataUrl } from "./attachments.ts";
 import type { ChatAttachment } from "./messages.ts";
 import { CloseIcon, PaperclipIcon } from "./icons.tsx";
 import { sortAttachments, type ThreadFile } from "./thread_files.ts";
-import { useThreadFiles } from "./useThreadFiles.ts";
+import { useThreadFiles } from "./use_thread_files.ts";
 import { ThreadFiles } from "./ThreadFiles.tsx";
 
 type Attached = ChatAttachment & { id: string };

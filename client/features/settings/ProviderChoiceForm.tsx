@@ -5,7 +5,7 @@ import { choiceSettings } from "./provider_form.ts";
 import { ProviderPicker } from "./ProviderPicker.tsx";
 import { SettingsForm } from "./SettingsForm.tsx";
 import { type SetupResults, updateEnv } from "./setup.ts";
-import { type ProviderChoice, useProviderForm } from "./useProviderForm.ts";
+import { type ProviderChoice, useProviderForm } from "./use_provider_form.ts";
 
 type Props = {
   setup: SetupResults;

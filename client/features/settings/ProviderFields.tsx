@@ -6,7 +6,7 @@ import { Spinner } from "../../components/Spinner.tsx";
 import { ModelSelect, useModelList } from "./ModelSelect.tsx";
 import { ReadOnlyContext } from "./read_only.ts";
 import { useEndpointAutoDetect } from "./use_auto_detect.ts";
-import type { ProviderChoice } from "./useProviderForm.ts";
+import type { ProviderChoice } from "./use_provider_form.ts";
 
 type Props = {
   provider: ProviderChoice;

@@ -8,7 +8,7 @@ import { switchesDatabase } from "./provider_form.ts";
 import { ProviderPicker } from "./ProviderPicker.tsx";
 import { SettingsForm } from "./SettingsForm.tsx";
 import { type SetupResults, updateEnv } from "./setup.ts";
-import { useProviderForm } from "./useProviderForm.ts";
+import { useProviderForm } from "./use_provider_form.ts";
 
 /** The databases built into this version: LanceDB (embedded) and Chroma (a server of the admin's). */
 const SELECTABLE_DBS = VECTOR_DBS.filter((database) => database.builtIn);

@@ -150,8 +150,14 @@ Deno.test({
       await hydrated(page);
 
       await t.step("[xss] the workspace chat shows the workspace name as its heading, as text", async () => {
+        // The sidebar shows the name at once; the heading replaces "Loading workspace..." once the workspace loads.
+        await page.waitForFunction(
+          (wanted) => document.querySelector("#workspace-title")?.textContent === wanted,
+          WORKSPACE,
+        ).catch(async () => {
+          throw new Error(`the heading shows ${await page.locator("#workspace-title").textContent()}`);
+        });
         await assertInert(page, dialogs, [WORKSPACE], "workspace chat");
-        assert.equal(await page.locator("#workspace-title").textContent(), WORKSPACE);
       });
 
       await t.step("[xss] suggested messages show their heading and message as text", async () => {

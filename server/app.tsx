@@ -177,6 +177,6 @@ export function createApp(deps: Deps): Hono<AppEnv> {
       (import(new URL(PAGES_MODULE, import.meta.url).href) as Promise<typeof import("./pages/routes.tsx")>)
         .then((module) => module.pagesApp(deps)));
   app.get("*", async (c) => (await loadPages()).fetch(c.req.raw));
-  app.notFound((c) => c.json({ success: false, error: "Not found" }, 404));
+  app.notFound((c) => c.json({ success: false, error: "Not found." }, 404));
   return app;
 }

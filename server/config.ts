@@ -6,7 +6,7 @@ const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 const integerString = (name: string, minimum: number, maximum: number) =>
-  z.string().trim().regex(/^\d+$/, `${name} must be a whole number`).transform(Number).pipe(
+  z.string().trim().regex(/^\d+$/, `${name} must be a whole number.`).transform(Number).pipe(
     z.number().min(minimum, `${name} must be at least ${minimum}`).max(
       maximum,
       `${name} must be at most ${maximum}`,
@@ -14,7 +14,7 @@ const integerString = (name: string, minimum: number, maximum: number) =>
   );
 
 const flag = (name: string) =>
-  z.enum(["0", "1", "true", "false"], { error: `${name} must be 1, 0, true or false` }).default("0")
+  z.enum(["0", "1", "true", "false"], { error: `${name} must be 1, 0, true or false.` }).default("0")
     .transform((value) => value === "1" || value === "true");
 
 const EnvSchema = z.object({
@@ -50,7 +50,7 @@ const EnvSchema = z.object({
     (value ?? "").split(",").map((name) => name.trim().toLowerCase()).filter(Boolean)
   ).pipe(
     z.array(
-      z.string().regex(/^[a-z0-9.-]+$/, { error: "ALLOWED_HOSTS must list host names, without ports" }),
+      z.string().regex(/^[a-z0-9.-]+$/, { error: "ALLOWED_HOSTS must list host names, without ports." }),
     ),
   ),
   /** Web origins (`https://app.example.org`) whose pages may call the API across origins, comma-separated. */
@@ -64,14 +64,14 @@ const EnvSchema = z.object({
           code: "custom",
           message:
             `CORS_ORIGINS must list origins such as https://app.example.org (scheme, host and port only), ` +
-            `not "${entry}"`,
+            `not "${entry}".`,
         });
       }
     }
     return [...new Set(origins)];
   }),
   /** Where the onboarding survey is sent, if anywhere (it is always kept locally). */
-  SURVEY_COLLECTOR_URL: z.url({ error: "SURVEY_COLLECTOR_URL must be a URL" }).optional(),
+  SURVEY_COLLECTOR_URL: z.url({ error: "SURVEY_COLLECTOR_URL must be a URL." }).optional(),
 });
 
 export interface Config {

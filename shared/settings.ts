@@ -25,7 +25,7 @@ const url = z.string().trim().refine((value) => {
 }, "URL is not a valid URL.").transform((value) => value.replace(/\/+$/, ""));
 
 const notEmpty = z.string().trim().min(1, "Value cannot be empty");
-const positiveInteger = z.string().trim().regex(/^\d+$/, "Value must be a whole number").refine(
+const positiveInteger = z.string().trim().regex(/^\d+$/, "Value must be a whole number.").refine(
   (value) => Number(value) > 0,
   "Value must be greater than zero",
 ).transform((value) => String(Number(value)));
@@ -33,7 +33,7 @@ const anyText = z.string().trim();
 const startsWith = (prefix: string, message: string) =>
   z.string().trim().refine((value) => value.startsWith(prefix), message);
 const urlWithV1 = url.refine((value) => value.includes("/v1"), "URL must contain /v1.");
-const wholeNumber = z.string().trim().regex(/^-?\d+$/, "Value must be a whole number").transform((value) =>
+const wholeNumber = z.string().trim().regex(/^-?\d+$/, "Value must be a whole number.").transform((value) =>
   String(Number(value))
 );
 const oneOf = (values: readonly string[]) =>

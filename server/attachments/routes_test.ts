@@ -246,13 +246,13 @@ Deno.test("delete-parsed-files removes the listed files and their texts, and ref
   assert.equal(empty.status, 400);
   assert.deepEqual(empty.body, {
     success: false,
-    error: "fileIds: fileIds is empty: name the parsed files to remove",
+    error: "fileIds: fileIds is empty: name the parsed files to remove.",
   });
   const missing = await remove(app, slug, {});
   assert.equal(missing.status, 400);
   assert.deepEqual(missing.body, {
     success: false,
-    error: "fileIds: fileIds must be a list of parsed file ids",
+    error: "fileIds: fileIds must be a list of parsed file ids.",
   });
   const words = await remove(app, slug, { fileIds: ["first"] });
   assert.equal(words.status, 400);

@@ -81,7 +81,7 @@ export async function threadOf(
 }
 
 function pathOf(deps: Pick<Deps, "paths">, filename: string): string {
-  if (!FILENAME.test(filename)) fail("invalid_input", `"${filename}" is not a parsed file name`);
+  if (!FILENAME.test(filename)) fail("invalid_input", `"${filename}" is not a parsed file name.`);
   return join(deps.paths.directUploads, filename);
 }
 

@@ -451,7 +451,7 @@ export class LiveSync {
     const { folder, filename } = parseLocation(location);
     const root = resolve(deps.paths.documents);
     const path = resolve(root, folder, filename);
-    if (!path.startsWith(root + sep)) fail("invalid_input", `"${location}" is outside the documents folder`);
+    if (!path.startsWith(root + sep)) fail("invalid_input", `"${location}" is outside the documents folder.`);
     return path;
   }
 }

@@ -145,7 +145,7 @@ Deno.test("POST /api/experimental/toggle-live-sync stores the switch; GET /api/e
   for (const bad of [{}, { updatedStatus: "yes" }, { updatedStatus: 1 }, { updatedStatus: null }]) {
     const answer = await app.json("/api/experimental/toggle-live-sync", { json: bad });
     assert.equal(answer.status, 400, JSON.stringify(bad));
-    assert.deepEqual(answer.body, { success: false, error: "updatedStatus must be true or false" });
+    assert.deepEqual(answer.body, { success: false, error: "updatedStatus must be true or false." });
   }
   const list = await app.json("/api/experimental/toggle-live-sync", { json: "[true]" });
   assert.deepEqual([list.status, list.body], [400, {

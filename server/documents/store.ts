@@ -43,7 +43,7 @@ const SEGMENT = /^[\p{L}\p{N}_][\p{L}\p{N}._-]{0,200}$/u;
 export function parseLocation(location: string): { folder: string; filename: string } {
   const parts = location.split("/");
   if (parts.length !== 2 || !parts.every((part) => SEGMENT.test(part)) || !parts[1].endsWith(".json")) {
-    fail("invalid_input", `"${location}" is not a document location (expected "folder/file.json")`);
+    fail("invalid_input", `"${location}" is not a document location (expected "folder/file.json").`);
   }
   return { folder: parts[0], filename: parts[1] };
 }
@@ -97,7 +97,7 @@ export class DocumentStore {
     const { folder, filename } = parseLocation(location);
     const path = resolve(this.root, folder, filename);
     if (!path.startsWith(resolve(this.root) + sep)) {
-      fail("invalid_input", `"${location}" is outside the documents folder`);
+      fail("invalid_input", `"${location}" is outside the documents folder.`);
     }
     return path;
   }
@@ -210,7 +210,7 @@ export class DocumentStore {
     try {
       text = await Deno.readTextFile(path);
     } catch (error) {
-      if (error instanceof Deno.errors.NotFound) fail("not_found", `Cannot find the document "${location}"`);
+      if (error instanceof Deno.errors.NotFound) fail("not_found", `Cannot find the document "${location}".`);
       throw error;
     }
     try {

@@ -116,7 +116,7 @@ Deno.test("embed-progress streams each document's steps while update-embeddings 
     filename: missing,
     docIndex: 2,
     totalDocs: 3,
-    error: `Cannot find the document "${missing}"`,
+    error: `Cannot find the document "${missing}".`,
   });
   assert.deepEqual(frames[9], {
     type: "all_complete",

@@ -82,11 +82,11 @@ Deno.test("settings, prompt variables and embed-queue bodies answer their refusa
   await using app = await createTestApp();
   assert.deepEqual(await app.json("/api/system/update-env", { json: "[1, 2]" }), {
     status: 400,
-    body: { newValues: {}, error: "The settings must be a JSON object of setting names and values" },
+    body: { newValues: {}, error: "The settings must be a JSON object of setting names and values." },
   });
   assert.deepEqual(await app.json("/api/system/update-env", { json: "null" }), {
     status: 400,
-    body: { newValues: {}, error: "The settings must be a JSON object of setting names and values" },
+    body: { newValues: {}, error: "The settings must be a JSON object of setting names and values." },
   });
   // Every name sent is checked, even one that is special to JavaScript objects.
   assert.deepEqual(await app.json("/api/system/update-env", { json: '{"__proto__": {"a": 1}}' }), {

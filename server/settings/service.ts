@@ -97,8 +97,8 @@ export class SettingsService {
    */
   async update(input: unknown): Promise<UpdateResult> {
     if (typeof input !== "object" || input === null || Array.isArray(input)) {
-      throw new AppError("invalid_input", "The settings must be a JSON object of setting names and values", {
-        body: { newValues: {}, error: "The settings must be a JSON object of setting names and values" },
+      throw new AppError("invalid_input", "The settings must be a JSON object of setting names and values.", {
+        body: { newValues: {}, error: "The settings must be a JSON object of setting names and values." },
       });
     }
     const errors: string[] = [];

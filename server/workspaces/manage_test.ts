@@ -55,12 +55,12 @@ Deno.test("POST /api/workspace/:slug/update applies the writable fields and name
   assert.equal(nothing.body.message, "No valid fields to update!");
 
   const checks: [unknown, string][] = [
-    [{ name: "" }, "Workspace name cannot be empty"],
-    [{ topN: 0 }, "Max context snippets must be at least 1"],
-    [{ similarityThreshold: 2 }, "Similarity threshold must be between 0 and 1"],
-    [{ openAiHistory: -1 }, "Chat history cannot be negative"],
-    [{ openAiTemp: "hot" }, "Temperature must be a number"],
-    [{ chatMode: "agent" }, "Chat mode must be chat or query"],
+    [{ name: "" }, "Workspace name cannot be empty."],
+    [{ topN: 0 }, "Max context snippets must be at least 1."],
+    [{ similarityThreshold: 2 }, "Similarity threshold must be between 0 and 1."],
+    [{ openAiHistory: -1 }, "Chat history cannot be negative."],
+    [{ openAiTemp: "hot" }, "Temperature must be a number."],
+    [{ chatMode: "agent" }, "Chat mode must be chat or query."],
     [{ chatProvider: "skynet" }, "skynet is not a valid LLM provider."],
   ];
   for (const [body, message] of checks) {

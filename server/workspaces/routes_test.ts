@@ -44,7 +44,7 @@ Deno.test("POST /api/workspace/new refuses a missing or blank name with the refe
   }
   const tooLong = await app.json("/api/workspace/new", { json: { name: "x".repeat(256) } });
   assert.equal(tooLong.status, 400);
-  assert.equal(tooLong.body.message, "Workspace name must be at most 255 characters");
+  assert.equal(tooLong.body.message, "Workspace name must be at most 255 characters.");
   const malformed = await app.request("/api/workspace/new", { method: "POST", body: "{" });
   assert.equal(malformed.status, 400);
   assert.match((await malformed.json()).message, /not valid JSON/);

@@ -63,7 +63,7 @@ async function slugIsFree(deps: Deps, slug: string): Promise<boolean> {
 export async function createWorkspace(deps: Deps, actor: Actor, name: string): Promise<WorkspaceRow> {
   let slug = workspaceSlug(name);
   for (let attempt = 0; !(await slugIsFree(deps, slug)); attempt++) {
-    if (attempt >= 20) fail("conflict", `Cannot find a free slug for the workspace name "${name}"`);
+    if (attempt >= 20) fail("conflict", `Cannot find a free slug for the workspace name "${name}".`);
     slug = workspaceSlug(`${name}-${Math.floor(10_000_000 + Math.random() * 90_000_000)}`);
   }
   const openAiPrompt = instanceDefaultPrompt(deps.settings);

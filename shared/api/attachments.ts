@@ -43,10 +43,10 @@ export type ParsedFilesAnswer = z.infer<typeof ParsedFilesAnswer>;
 
 export const DeleteParsedFilesInput = z.object({
   fileIds: z.array(z.coerce.number().int().positive(), {
-    error: "fileIds must be a list of parsed file ids",
-  }).min(1, "fileIds is empty: name the parsed files to remove").max(
+    error: "fileIds must be a list of parsed file ids.",
+  }).min(1, "fileIds is empty: name the parsed files to remove.").max(
     1000,
-    "At most 1000 parsed files can be removed at once",
+    "At most 1000 parsed files can be removed at once.",
   ),
 });
 

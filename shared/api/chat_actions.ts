@@ -11,9 +11,9 @@ export const DeleteChatsInput = z.object({ chatIds: z.array(id).max(10_000) });
 export const DeleteEditedChatsInput = z.object({ startingId: id });
 export const UpdateChatInput = z.object({
   chatId: id,
-  newText: z.string().trim().min(1, "The new text cannot be empty").max(
+  newText: z.string().trim().min(1, "The new text cannot be empty.").max(
     MAX_MESSAGE_CHARS,
-    `The new text is too long: at most ${MAX_MESSAGE_CHARS.toLocaleString("en")} characters`,
+    `The new text is too long: at most ${MAX_MESSAGE_CHARS.toLocaleString("en")} characters.`,
   ),
   role: z.enum(["user", "assistant"]).default("assistant"),
 });
@@ -24,7 +24,7 @@ export const FeedbackInput = z.object({
 });
 export const ForkThreadInput = z.object({ chatId: id, threadSlug: z.string().nullable().optional() });
 export const RenameThreadInput = z.object({
-  name: z.string({ error: "name is required" }).trim().min(1, "The thread name cannot be empty")
-    .max(255, "The thread name cannot be longer than 255 characters"),
+  name: z.string({ error: "name is required." }).trim().min(1, "The thread name cannot be empty.")
+    .max(255, "The thread name cannot be longer than 255 characters."),
 });
 export const BulkDeleteThreadsInput = z.object({ slugs: z.array(z.string()).max(10_000) });

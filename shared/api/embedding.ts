@@ -72,7 +72,7 @@ export const READABLE_PREFERENCES = [
 
 /** `POST /api/admin/system-preferences` for the text splitter: whole numbers, as numbers or digit strings. */
 const wholeNumber = z.union([z.number(), z.string().trim().regex(/^-?\d+(\.\d+)?$/).transform(Number)], {
-  error: "must be a number",
+  error: "must be a number.",
 });
 export const TextSplitterPreferences = z.object({
   text_splitter_chunk_size: wholeNumber.optional(),

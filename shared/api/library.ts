@@ -62,16 +62,16 @@ export const SearchAnswer = z.object({
 });
 
 const location = (field: string) =>
-  z.string({ error: `${field} must be a document location ("folder/file.json")` }).min(
+  z.string({ error: `${field} must be a document location ("folder/file.json").` }).min(
     1,
-    `${field} must be a document location ("folder/file.json")`,
+    `${field} must be a document location ("folder/file.json").`,
   );
 
 /** `POST /system/local-files/by-docpaths`: the documents to describe, as `folder/file.json`. */
 export const DocpathsInput = z.object({
-  docpaths: z.array(z.string({ error: "docpaths must be a list of document paths" }), {
-    error: "docpaths must be a list of document paths",
-  }).max(100_000, "At most 100000 document paths can be asked at once"),
+  docpaths: z.array(z.string({ error: "docpaths must be a list of document paths." }), {
+    error: "docpaths must be a list of document paths.",
+  }).max(100_000, "At most 100000 document paths can be asked at once."),
 });
 
 /** `by-docpaths` answers each picker entry with the `docpath` it was asked by. */
@@ -81,27 +81,27 @@ export const DocpathsAnswer = z.object({
 
 export const RemoveDocumentInput = z.object({ name: location("name") });
 export const RemoveDocumentsInput = z.object({
-  names: z.array(location("names[]"), { error: "names must be a list of document locations" }).max(
+  names: z.array(location("names[]"), { error: "names must be a list of document locations." }).max(
     10_000,
-    "At most 10000 documents can be removed at once",
+    "At most 10000 documents can be removed at once.",
   ),
 });
 export const FolderInput = z.object({
-  name: z.string({ error: "name must be a folder name" }).trim().min(1, "The folder name cannot be empty"),
+  name: z.string({ error: "name must be a folder name." }).trim().min(1, "The folder name cannot be empty."),
 });
 export const MoveFilesInput = z.object({
   files: z.array(z.object({ from: location("from"), to: location("to") }), {
-    error: "files must be a list of {from, to}",
-  }).min(1, "No files to move").max(10_000, "At most 10000 documents can be moved at once"),
+    error: "files must be a list of {from, to}.",
+  }).min(1, "No files to move.").max(10_000, "At most 10000 documents can be moved at once."),
 });
 export const RemoveAndUnembedInput = z.object({ documentLocation: location("documentLocation") });
 export const UpdatePinInput = z.object({
   docPath: location("docPath"),
-  pinStatus: z.boolean({ error: "pinStatus must be true or false" }),
+  pinStatus: z.boolean({ error: "pinStatus must be true or false." }),
 });
 export const UpdateWatchInput = z.object({
   docPath: location("docPath"),
-  watchStatus: z.boolean({ error: "watchStatus must be true or false" }),
+  watchStatus: z.boolean({ error: "watchStatus must be true or false." }),
 });
 
 export const SuccessOrMessage = z.object({ success: z.boolean(), message: z.string().nullable() });

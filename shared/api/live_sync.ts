@@ -20,7 +20,7 @@ export type SyncStatus = (typeof SYNC_STATUSES)[number];
 
 /** `POST /experimental/toggle-live-sync`. */
 export const ToggleLiveSyncInput = z.object({
-  updatedStatus: z.boolean({ error: "updatedStatus must be true or false" }),
+  updatedStatus: z.boolean({ error: "updatedStatus must be true or false." }),
 }, { error: 'The body must be a JSON object such as {"updatedStatus": true}' });
 
 /** `GET /experimental/live-sync`: whether the feature is on, and how often the worker looks for stale documents. */

@@ -5,9 +5,9 @@ export const MIN_SEARCH_CHARS = 3;
 
 /** `POST /api/workspace/search`: the sidebar's search over workspace and thread names. */
 export const SearchInput = z.object({
-  searchTerm: z.string({ error: "searchTerm must be text" }).max(
+  searchTerm: z.string({ error: "searchTerm must be text." }).max(
     200,
-    "The search term is too long: at most 200 characters",
+    "The search term is too long: at most 200 characters.",
   ).default(""),
 });
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { jsonObject, textOr } from "./body.ts";
 
-const notAnObject = "The settings must be a JSON object of setting names and values";
+const notAnObject = "The settings must be a JSON object of setting names and values.";
 
 /**
  * `POST /api/system/update-env`: setting names and their new values, each checked by the settings service.

@@ -64,7 +64,7 @@ export type WorkspaceDetail = z.infer<typeof WorkspaceDetail>;
 
 export const CreateWorkspaceInput = z.object({
   name: z.string({ error: "name cannot be null" }).trim().min(1, "name cannot be null")
-    .max(255, "Workspace name must be at most 255 characters"),
+    .max(255, "Workspace name must be at most 255 characters."),
   onboardingComplete: z.boolean().optional(),
 });
 
@@ -89,14 +89,14 @@ const numberLike = (label: string) =>
     (value) => (typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value))
       ? Number(value)
       : value),
-    z.number({ error: `${label} must be a number` }),
+    z.number({ error: `${label} must be a number.` }),
   );
 const blankToNull = (value: unknown) => (value === "" || value === undefined ? null : value);
 /** Text of only spaces says nothing either: stored as null, so the default applies instead of a blank prompt. */
 const blankTextToNull = (value: unknown) =>
   typeof value === "string" && value.trim() === "" ? null : blankToNull(value);
 const optionalText = (label: string, max: number) =>
-  z.preprocess(blankTextToNull, z.string({ error: `${label} must be text` }).max(max).nullable());
+  z.preprocess(blankTextToNull, z.string({ error: `${label} must be text.` }).max(max).nullable());
 
 /**
  * `POST /api/workspace/:slug/update`: the writable fields of docs/api-compat.md#workspace-object-and-slugs.
@@ -104,33 +104,33 @@ const optionalText = (label: string, max: number) =>
  * silently replaced.
  */
 export const UpdateWorkspaceInput = z.object({
-  name: z.string({ error: "Workspace name must be text" }).trim().min(1, "Workspace name cannot be empty")
-    .max(255, "Workspace name must be at most 255 characters"),
+  name: z.string({ error: "Workspace name must be text." }).trim().min(1, "Workspace name cannot be empty.")
+    .max(255, "Workspace name must be at most 255 characters."),
   openAiTemp: z.preprocess(
     blankToNull,
     numberLike("Temperature").pipe(
-      z.number().min(0, "Temperature cannot be negative").max(2, "Temperature must be at most 2"),
+      z.number().min(0, "Temperature cannot be negative.").max(2, "Temperature must be at most 2."),
     )
       .nullable(),
   ),
   openAiHistory: numberLike("Chat history").pipe(
-    z.number().int("Chat history must be a whole number").min(0, "Chat history cannot be negative")
-      .max(1000, "Chat history must be at most 1000"),
+    z.number().int("Chat history must be a whole number.").min(0, "Chat history cannot be negative.")
+      .max(1000, "Chat history must be at most 1000."),
   ),
   similarityThreshold: numberLike("Similarity threshold").pipe(
-    z.number().min(0, "Similarity threshold must be between 0 and 1").max(
+    z.number().min(0, "Similarity threshold must be between 0 and 1.").max(
       1,
-      "Similarity threshold must be between 0 and 1",
+      "Similarity threshold must be between 0 and 1.",
     ),
   ),
   topN: numberLike("Max context snippets").pipe(
-    z.number().int("Max context snippets must be a whole number").min(
+    z.number().int("Max context snippets must be a whole number.").min(
       1,
-      "Max context snippets must be at least 1",
+      "Max context snippets must be at least 1.",
     )
-      .max(200, "Max context snippets must be at most 200"),
+      .max(200, "Max context snippets must be at most 200."),
   ),
-  chatMode: z.enum(["chat", "query", "automatic"], { error: "Chat mode must be chat or query" })
+  chatMode: z.enum(["chat", "query", "automatic"], { error: "Chat mode must be chat or query." })
     .transform((mode) => (mode === "automatic" ? "chat" : mode)),
   chatProvider: optionalText("Chat provider", 64),
   chatModel: optionalText("Chat model", 255),
@@ -138,20 +138,20 @@ export const UpdateWorkspaceInput = z.object({
   agentModel: optionalText("Agent model", 255),
   openAiPrompt: optionalText("Prompt", 20_000),
   queryRefusalResponse: optionalText("Refusal response", 5_000),
-  vectorSearchMode: z.enum(["default", "rerank"], { error: "Search mode must be default or rerank" }),
+  vectorSearchMode: z.enum(["default", "rerank"], { error: "Search mode must be default or rerank." }),
   hybridSearch: z.preprocess(
     (value) => (value === "true" ? true : value === "false" ? false : value),
-    z.boolean({ error: "Hybrid search must be true or false" }),
+    z.boolean({ error: "Hybrid search must be true or false." }),
   ),
 }).partial();
 export type UpdateWorkspaceInput = z.infer<typeof UpdateWorkspaceInput>;
 
 export const SuggestedMessage = z.object({
   heading: z.string().trim().max(200),
-  message: z.string().trim().min(1, "A suggested message cannot be empty").max(2000),
+  message: z.string().trim().min(1, "A suggested message cannot be empty.").max(2000),
 });
 export const SuggestedMessagesInput = z.object({
-  messages: z.array(SuggestedMessage, { error: "messages must be a list of {heading, message}" }).max(20),
+  messages: z.array(SuggestedMessage, { error: "messages must be a list of {heading, message}." }).max(20),
 });
 export const SuggestedMessagesAnswer = z.object({
   success: z.boolean(),

@@ -222,7 +222,7 @@ Deno.test("security: deep, wide and long inputs are refused with a sentence, and
     assert.equal(removed.status, 400);
     assert.equal(
       (removed.body as { error: string }).error,
-      "names: At most 10000 documents can be removed at once",
+      "names: At most 10000 documents can be removed at once.",
     );
     const moves = names.map((name) => ({ from: name, to: name }));
     const moved = await app.json("/api/document/move-files", { json: { files: moves } });

@@ -2,9 +2,9 @@ import { and, asc, eq, gte, inArray, isNull, lte } from "drizzle-orm";
 import { workspaceChats, workspaceThreads } from "../../db/schema.ts";
 import type { Actor } from "../auth/actor.ts";
 import type { Deps } from "../deps.ts";
+import { FORKED_THREAD_NAME, threadNameFrom } from "../../shared/threads.ts";
 import { fail } from "../errors.ts";
 import type { WorkspaceRow } from "../workspaces/present.ts";
-import { autoThreadName } from "../threads/service.ts";
 import { type ChatScope, parseResponse } from "./history.ts";
 
 /** Chats of this caller: their own in multi-user mode; in single-user mode every chat is the owner's. */
@@ -116,7 +116,7 @@ export async function forkThread(
   )).orderBy(asc(workspaceChats.id));
   if (!rows.some((row) => row.id === chatId)) fail("not_found", "Chat not found.");
   const lastText = parseResponse(rows[rows.length - 1])?.text ?? "";
-  const name = lastText.trim() ? autoThreadName(lastText) : "Forked Thread";
+  const name = threadNameFrom(lastText, FORKED_THREAD_NAME);
   return await deps.db.transaction(async (tx) => {
     const [thread] = await tx.insert(workspaceThreads).values({
       name,

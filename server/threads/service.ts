@@ -2,6 +2,7 @@ import { and, asc, count, eq, inArray, isNull } from "drizzle-orm";
 import { workspaceChats, workspaceThreads } from "../../db/schema.ts";
 import type { Actor } from "../auth/actor.ts";
 import type { Deps } from "../deps.ts";
+import { DEFAULT_THREAD_NAME, threadNameFrom } from "../../shared/threads.ts";
 import { fail } from "../errors.ts";
 import type { WorkspaceRow } from "../workspaces/present.ts";
 
@@ -46,7 +47,7 @@ export async function requireThread(
 
 export async function createThread(deps: Deps, actor: Actor, workspace: WorkspaceRow): Promise<ThreadRow> {
   const [row] = await deps.db.insert(workspaceThreads).values({
-    name: "Thread",
+    name: DEFAULT_THREAD_NAME,
     slug: crypto.randomUUID(),
     workspaceId: workspace.id,
     userId: actor.userId,
@@ -94,12 +95,6 @@ export async function deleteThreads(
   return deleted.length;
 }
 
-/** "What is the capital of…" → the first 22 characters and an ellipsis. */
-export function autoThreadName(prompt: string): string {
-  const clean = prompt.replace(/\s+/g, " ").trim();
-  return clean.length > 22 ? `${clean.slice(0, 22)}…` : clean || "Thread";
-}
-
 /**
  * Names a thread after its first message while it still has the default name; returns the new name, or null
  * when the thread keeps its name.
@@ -110,9 +105,10 @@ export async function autoRenameThread(
   prompt: string,
 ): Promise<ThreadRow | null> {
   const [row] = await deps.db.update(workspaceThreads).set({
-    name: autoThreadName(prompt),
+    name: threadNameFrom(prompt),
     lastUpdatedAt: new Date(),
   })
-    .where(and(eq(workspaceThreads.id, threadId), eq(workspaceThreads.name, "Thread"))).returning();
+    .where(and(eq(workspaceThreads.id, threadId), eq(workspaceThreads.name, DEFAULT_THREAD_NAME)))
+    .returning();
   return row ?? null;
 }

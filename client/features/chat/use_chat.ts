@@ -2,9 +2,11 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { History } from "../../../shared/api/chat.ts";
 import { paths } from "../../../shared/routes.ts";
+import { threadNameFrom } from "../../../shared/threads.ts";
 import { api } from "../../lib/api.ts";
 import { streamChat } from "../../lib/chat_stream.ts";
 import { toast } from "../../lib/toast.ts";
+import { announceThreadCreated, announceThreadRenamed } from "../threads/events.ts";
 import { toRequestAttachments } from "./attachments.ts";
 import { copyText } from "./clipboard.ts";
 import {
@@ -19,18 +21,8 @@ import {
 } from "./messages.ts";
 import type { MessageActions } from "./Message.tsx";
 
-/** Window events the sidebar listens to. */
-export const THREAD_RENAMED_EVENT = "lectern:thread-renamed";
-export const THREAD_CREATED_EVENT = "lectern:thread-created";
 /** A window event that stops the answer being streamed (the reference's `abort-chat-stream`). */
 export const ABORT_STREAM_EVENT = "abort-chat-stream";
-
-/** The name the server gives a forked thread: the start of the last answer. */
-function forkedName(text: string, fallback: string): string {
-  const clean = text.replace(/\s+/g, " ").trim();
-  if (!clean) return fallback;
-  return clean.length > 22 ? `${clean.slice(0, 22)}…` : clean;
-}
 
 /** Waits, then resolves; for the short retries after a stop. */
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -119,7 +111,7 @@ export function useChat(slug: string, threadSlug: string | null) {
     await streamChat(`${base}/stream-chat`, body, (event) => {
       if (event.type === undefined) {
         // The thread took the name of its first message: the sidebar renames it.
-        globalThis.dispatchEvent(new CustomEvent(THREAD_RENAMED_EVENT, { detail: event.thread }));
+        announceThreadRenamed(event.thread);
         return;
       }
       if (run !== generation.current || abort.signal.aborted) return;
@@ -231,8 +223,8 @@ export function useChat(slug: string, threadSlug: string | null) {
           json: threadSlug ? { chatId: message.chatId, threadSlug } : { chatId: message.chatId },
         });
         if (!answer.newThreadSlug) throw new Error("no thread");
-        const thread = { slug: answer.newThreadSlug, name: forkedName(message.content, t("chat.fork.name")) };
-        globalThis.dispatchEvent(new CustomEvent(THREAD_CREATED_EVENT, { detail: { thread } }));
+        const name = threadNameFrom(message.content, t("chat.fork.name"));
+        announceThreadCreated({ thread: { slug: answer.newThreadSlug, name } });
         globalThis.location.assign(paths.thread(slug, answer.newThreadSlug));
       } catch {
         toast.error(t("chat.errors.fork"));

@@ -60,7 +60,6 @@ export const SETTINGS_MENU = [
   { group: "security", pages: ["security", "privacy"] },
   { group: "experimental", pages: ["beta-features", "beta-features/live-document-sync/manage"] },
 ] as const satisfies readonly { group: string; pages: readonly SettingsPage[] }[];
-export type SettingsMenuGroup = (typeof SETTINGS_MENU)[number]["group"];
 export type BuiltSettingsPage = (typeof SETTINGS_MENU)[number]["pages"][number];
 export const BUILT_SETTINGS_PAGES: readonly BuiltSettingsPage[] = SETTINGS_MENU.flatMap((entry) =>
   entry.pages

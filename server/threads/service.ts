@@ -71,8 +71,6 @@ export async function defaultThreadChatCount(
   return row?.value ?? 0;
 }
 
-export const THREAD_NAME_MAX = 255;
-
 export async function renameThread(deps: Deps, thread: ThreadRow, name: string): Promise<ThreadRow> {
   const [row] = await deps.db.update(workspaceThreads).set({ name, lastUpdatedAt: new Date() })
     .where(eq(workspaceThreads.id, thread.id)).returning();

@@ -23,4 +23,3 @@ export const Preset = z.object({
   description: z.string(),
 });
 export type Preset = z.infer<typeof Preset>;
-export const PresetList = z.object({ presets: z.array(Preset) });

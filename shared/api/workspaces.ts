@@ -1,7 +1,5 @@
 import { z } from "zod";
 
-export const CHAT_MODES = ["chat", "query"] as const;
-
 /**
  * The system prompt of a workspace without one of its own (docs/api-compat.md#workspace-object-and-slugs);
  * `{datetime}` is filled in per chat. Shared so the settings form can show the very text the server sends,

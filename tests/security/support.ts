@@ -10,19 +10,6 @@ export const auth = (session?: Session): Record<string, string> =>
   session ? bearer(session.token).headers : {};
 
 /** A JSON request with optional session headers and extra headers. */
-export function jsonInit(
-  method: string,
-  body: unknown,
-  session?: Session,
-  headers: Record<string, string> = {},
-): RequestInit {
-  return {
-    method,
-    headers: { "Content-Type": "application/json", ...auth(session), ...headers },
-    body: typeof body === "string" ? body : JSON.stringify(body),
-  };
-}
-
 /** The server still answers (after an attack it should have survived). */
 export async function stillAnswers(app: TestApp) {
   const ping = await app.json("/api/ping");
@@ -80,18 +67,4 @@ export async function databaseBytes(app: TestApp): Promise<string> {
     }
   }
   return text;
-}
-
-/** Every file under a folder, as path → bytes decoded as Latin-1. */
-export async function filesUnder(root: string): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  const walk = async (directory: string) => {
-    for await (const entry of Deno.readDir(directory)) {
-      const path = `${directory}/${entry.name}`;
-      if (entry.isDirectory) await walk(path);
-      else if (entry.isFile) files.set(path, new TextDecoder("latin1").decode(await Deno.readFile(path)));
-    }
-  };
-  await walk(root);
-  return files;
 }

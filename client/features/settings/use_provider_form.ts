@@ -51,5 +51,3 @@ export function useProviderForm(
     applySaved: (newValues: Record<string, string>) => setValues((current) => ({ ...current, ...newValues })),
   };
 }
-
-export type ProviderForm = ReturnType<typeof useProviderForm>;

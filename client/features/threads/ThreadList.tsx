@@ -1,16 +1,17 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { paths } from "../../../shared/routes.ts";
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { toast } from "../../lib/toast.ts";
 import { createThread, deleteThread, deleteThreads, type Thread } from "./api.ts";
-import { truncateThreadName } from "./names.ts";
 import { RenameThreadDialog } from "./RenameThreadDialog.tsx";
-import { ThreadMenu } from "./ThreadMenu.tsx";
+import { markedDeletedIn, renamedIn, showsOneOf, toggledMark, withoutThreads } from "./thread_list.ts";
+import { ThreadRow } from "./ThreadRow.tsx";
+import { useThreadDialogs } from "./use_thread_dialogs.ts";
 import { type ThreadItem, type ThreadsState, useModifierHeld } from "./use_threads.ts";
 
 /** How long a deleted thread stays in the list, marked, before it goes. */
-export const DELETE_ANIMATION_MS = 500;
+const DELETE_ANIMATION_MS = 500;
 
 /**
  * The threads of the active workspace under its entry in the sidebar: the default thread, the
@@ -32,15 +33,10 @@ export function ThreadList(
   const [starting, setStarting] = useState(false);
   const [marked, setMarked] = useState<ReadonlySet<string>>(new Set());
   const [bulkDeleting, setBulkDeleting] = useState(false);
-  const [renaming, setRenaming] = useState<ThreadItem | null>(null);
-  const [deleting, setDeleting] = useState<ThreadItem | null>(null);
   const [deleteBusy, setDeleteBusy] = useState(false);
-  // The menu focuses its ⋯ button before it calls Rename or Delete; focus goes back there after the dialog.
-  const opener = useRef<HTMLElement | null>(null);
-  const defaultLink = useRef<HTMLAnchorElement>(null);
+  const dialogs = useThreadDialogs();
   // Control pressed in a dialog (Control+A in the name field) must not swap the rows' menus for delete marks.
-  const dialogOpen = renaming !== null || deleting !== null;
-  const multiDelete = useModifierHeld() && !dialogOpen;
+  const multiDelete = useModifierHeld() && !dialogs.dialogOpen;
 
   // Releasing the key leaves multi-delete mode and forgets the marks.
   useEffect(() => {
@@ -48,9 +44,7 @@ export function ThreadList(
   }, [multiDelete]);
 
   const leaveIfShown = (slugs: string[]) => {
-    if (typeof current === "string" && slugs.includes(current)) {
-      globalThis.location.assign(paths.workspace(workspaceSlug));
-    }
+    if (showsOneOf(current, slugs)) globalThis.location.assign(paths.workspace(workspaceSlug));
   };
 
   async function startThread() {
@@ -64,25 +58,9 @@ export function ThreadList(
     }
   }
 
-  // The dialogs' own effects run first (children go first), so the page is no longer inert here. A deleted
-  // thread's ⋯ is gone with its row; focus then goes to the default thread, at the top of the same list.
-  useEffect(() => {
-    if (dialogOpen || !opener.current) return;
-    const target = opener.current.isConnected ? opener.current : defaultLink.current;
-    opener.current = null;
-    target?.focus();
-  }, [dialogOpen]);
-
-  const openDialog = (open: () => void) => {
-    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    open();
-  };
-
   function renamed(thread: Thread) {
-    setThreads((list) =>
-      list?.map((item) => (item.slug === thread.slug ? { ...item, name: thread.name } : item)) ?? list
-    );
-    setRenaming(null);
+    setThreads((list) => renamedIn(list, thread));
+    dialogs.closeRename();
   }
 
   async function remove(thread: ThreadItem) {
@@ -94,15 +72,11 @@ export function ThreadList(
       return;
     } finally {
       setDeleteBusy(false);
-      setDeleting(null);
+      dialogs.closeDelete();
     }
     toast.success(t("threads.deleteSucceeded"));
-    setThreads((list) =>
-      list?.map((item) => (item.slug === thread.slug ? { ...item, deleted: true } : item)) ?? list
-    );
-    setTimeout(() => {
-      setThreads((list) => list?.filter((item) => item.slug !== thread.slug) ?? list);
-    }, DELETE_ANIMATION_MS);
+    setThreads((list) => markedDeletedIn(list, thread.slug));
+    setTimeout(() => setThreads((list) => withoutThreads(list, [thread.slug])), DELETE_ANIMATION_MS);
     leaveIfShown([thread.slug]);
   }
 
@@ -112,7 +86,7 @@ export function ThreadList(
     setBulkDeleting(true);
     try {
       await deleteThreads(workspaceSlug, slugs);
-      setThreads((list) => list?.filter((item) => !slugs.includes(item.slug)) ?? list);
+      setThreads((list) => withoutThreads(list, slugs));
       setMarked(new Set());
       toast.success(t("threads.deleteSucceeded"));
       leaveIfShown(slugs);
@@ -122,14 +96,6 @@ export function ThreadList(
       setBulkDeleting(false);
     }
   }
-
-  const toggleMark = (slug: string) =>
-    setMarked((previous) => {
-      const next = new Set(previous);
-      if (next.has(slug)) next.delete(slug);
-      else next.add(slug);
-      return next;
-    });
 
   if (error) {
     return (
@@ -144,7 +110,7 @@ export function ThreadList(
       <ul className="thread-list" aria-label={t("threads.listLabel", { name: workspaceName })}>
         <li className="thread-item">
           <a
-            ref={defaultLink}
+            ref={dialogs.fallback}
             className={`thread-link${defaultActive ? " active" : ""}`}
             href={paths.workspace(workspaceSlug)}
             aria-current={defaultActive ? "page" : undefined}
@@ -152,46 +118,19 @@ export function ThreadList(
             {t("threads.default")}
           </a>
         </li>
-        {threads.map((thread) => {
-          const isMarked = marked.has(thread.slug);
-          const gone = thread.deleted || isMarked;
-          const active = thread.slug === current;
-          return (
-            <li key={thread.slug} className={`thread-item${gone ? " deleted" : ""}`}>
-              {gone
-                ? <span className="thread-link deleted" title={thread.name}>{t("threads.deleted")}</span>
-                : (
-                  <a
-                    className={`thread-link${active ? " active" : ""}`}
-                    href={paths.thread(workspaceSlug, thread.slug)}
-                    title={thread.name}
-                    aria-current={active ? "page" : undefined}
-                  >
-                    {truncateThreadName(thread.name)}
-                  </a>
-                )}
-              {multiDelete && !thread.deleted && (
-                <button
-                  type="button"
-                  className="icon-button thread-mark"
-                  aria-pressed={isMarked}
-                  aria-label={t("threads.markForDelete", { name: thread.name })}
-                  title={t("threads.markForDelete", { name: thread.name })}
-                  onClick={() => toggleMark(thread.slug)}
-                >
-                  <span aria-hidden="true">✕</span>
-                </button>
-              )}
-              {!multiDelete && !thread.deleted && (
-                <ThreadMenu
-                  name={thread.name}
-                  onRename={() => openDialog(() => setRenaming(thread))}
-                  onDelete={() => openDialog(() => setDeleting(thread))}
-                />
-              )}
-            </li>
-          );
-        })}
+        {threads.map((thread) => (
+          <ThreadRow
+            key={thread.slug}
+            workspaceSlug={workspaceSlug}
+            thread={thread}
+            marked={marked}
+            current={current}
+            multiDelete={multiDelete}
+            onToggleMark={() => setMarked((previous) => toggledMark(previous, thread.slug))}
+            onRename={() => dialogs.openRename(thread)}
+            onDelete={() => dialogs.openDelete(thread)}
+          />
+        ))}
       </ul>
       {multiDelete && marked.size > 0 && (
         <button
@@ -207,22 +146,22 @@ export function ThreadList(
         <span aria-hidden="true" className="thread-new-icon">+</span>
         {starting ? t("threads.starting") : t("threads.newThread")}
       </button>
-      {renaming && (
+      {dialogs.renaming && (
         <RenameThreadDialog
           workspaceSlug={workspaceSlug}
-          thread={renaming}
+          thread={dialogs.renaming}
           onRenamed={renamed}
-          onClose={() => setRenaming(null)}
+          onClose={dialogs.closeRename}
         />
       )}
       <ConfirmDialog
-        open={deleting !== null}
+        open={dialogs.deleting !== null}
         title={t("threads.delete")}
         message={t("threads.deleteConfirm")}
         confirmLabel={t("threads.delete")}
         busy={deleteBusy}
-        onConfirm={() => deleting && remove(deleting)}
-        onClose={() => !deleteBusy && setDeleting(null)}
+        onConfirm={() => dialogs.deleting && remove(dialogs.deleting)}
+        onClose={() => !deleteBusy && dialogs.closeDelete()}
       />
     </div>
   );

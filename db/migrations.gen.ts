@@ -64,6 +64,13 @@ const migrations: EmbeddedMigration[] = [
     "sql":
       "CREATE TABLE `pending_vectors` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`boot` text NOT NULL,\n\t`namespace` text NOT NULL,\n\t`doc_id` text NOT NULL,\n\t`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL\n);\n",
   },
+  {
+    "tag": "0009_api_keys",
+    "when": 1795601513493,
+    "breakpoints": true,
+    "sql":
+      "CREATE TABLE `api_keys` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`name` text,\n\t`secret_hash` text NOT NULL,\n\t`masked` text NOT NULL,\n\t`scope` text DEFAULT 'admin' NOT NULL,\n\t`workspace_ids` text DEFAULT '[]' NOT NULL,\n\t`permissions` text DEFAULT '[]' NOT NULL,\n\t`rate_limit` integer,\n\t`created_by` integer,\n\t`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,\n\t`last_used_at` integer,\n\t`last_updated_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,\n\tFOREIGN KEY (`created_by`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE set null\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX `api_keys_secret_hash_unique` ON `api_keys` (`secret_hash`);--> statement-breakpoint\nCREATE INDEX `api_keys_created_idx` ON `api_keys` (`created_at`);",
+  },
 ];
 
 export default migrations;

@@ -5,3 +5,4 @@ export * from "./schema/documents.ts";
 export * from "./schema/attachments.ts";
 export * from "./schema/prompt_variables.ts";
 export * from "./schema/prompt_history.ts";
+export * from "./schema/api_keys.ts";

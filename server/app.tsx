@@ -34,6 +34,8 @@ import { defaultPromptRoutes } from "./system/default_prompt.ts";
 import { promptVariableRoutes } from "./prompt_variables/routes.ts";
 import { communityHubRoutes } from "./system/community_hub.ts";
 import { DEVELOPER_API, MISSING_CALLS, missingCallRoutes } from "./system/not_yet.ts";
+import { apiKeyRoutes } from "./api_keys/routes.ts";
+import { developerApiRoutes } from "./developer_api/routes.ts";
 
 export const PAGES_MODULE = "./pages/routes.tsx";
 
@@ -123,11 +125,13 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   api.route("/", publicSystemRoutes(deps));
   api.route("/", publicAuthRoutes(deps));
   api.route("/", publicInviteRoutes(deps));
-  // Developer API clients carry API keys, not sessions: their 501 comes before the login check.
+  // Developer API clients carry API keys, not sessions: their routes come before the login check.
+  api.route("/", developerApiRoutes(deps));
   api.route("/", missingCallRoutes([DEVELOPER_API]));
   api.use("*", authGuard(actorDeps(deps)));
   api.route("/", authRoutes(deps));
   api.route("/", accountRoutes(deps));
+  api.route("/", apiKeyRoutes(deps)); // before adminRoutes: /admin/api-keys is for admins only
   api.route("/", embeddingRoutes(deps)); // before adminRoutes: system-preferences serves single-user too
   api.route("/", adminRoutes(deps));
   api.route("/", systemRoutes(deps));

@@ -18,7 +18,9 @@ export type EventName =
   | "invite_created"
   | "invite_disabled"
   | "invite_accepted"
-  | "workspace_members_updated";
+  | "workspace_members_updated"
+  | "api_key_created"
+  | "api_key_deleted";
 
 /** Writes an event log row; a failure to log is reported but never fails the request. */
 export async function logEvent(

@@ -21,27 +21,15 @@ const notOffered = (what: string) => `${what} not offered by Lectern.`;
 
 const ADMINISTRATION = "they come with the instance administration pages";
 
-/** The developer API: its clients carry API keys, not sessions, so it is answered before the login check. */
+/** The developer API's documentation: read without a session, so it is answered before the login check. */
 export const DEVELOPER_API: MissingCall = {
   methods: "ALL",
-  paths: ["/v1", "/v1/*", "/docs", "/docs/*"],
-  sentence: notYet("The developer API (/api/v1) and its documentation are"),
+  paths: ["/docs", "/docs/*"],
+  sentence: notYet("The developer API's documentation is"),
 };
 
 /** Every other family, answered after the login check (and after the real routes, which win). */
 export const MISSING_CALLS: readonly MissingCall[] = [
-  {
-    methods: ["GET", "POST", "DELETE"],
-    paths: [
-      "/system/api-keys",
-      "/system/generate-api-key",
-      "/system/api-key/:id",
-      "/admin/api-keys",
-      "/admin/generate-api-key",
-      "/admin/delete-api-key/:id",
-    ],
-    sentence: notYet("API keys are", "they come with the developer API"),
-  },
   {
     methods: ["POST", "DELETE"],
     paths: ["/system/event-logs"],

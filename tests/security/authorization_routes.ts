@@ -119,6 +119,38 @@ function notYetRows(): Record<string, RouteRule> {
   return rows;
 }
 
+/**
+ * The API keys screen's calls (server/api_keys/routes.ts): admins only, in both families; `/admin/…` also needs
+ * multi-user mode (the reference's strict guard).
+ */
+function apiKeyRows(): Record<string, RouteRule> {
+  const rows: Record<string, RouteRule> = {};
+  for (const family of ["system", "admin"]) {
+    const why = `settings:manage on /api/${family}/…api-key… (the reference: strict A; Lectern: admins only)`;
+    rows[`GET /api/${family}/api-keys`] = {
+      least: "admin",
+      call: () => get(`/api/${family}/api-keys`),
+      status: 200,
+      why,
+    };
+    rows[`POST /api/${family}/generate-api-key`] = {
+      least: "admin",
+      call: (_w, as) => post(`/api/${family}/generate-api-key`, { name: `made by ${as}` }),
+      status: 200,
+      why,
+    };
+    const remove = family === "system" ? "/api/system/api-key" : "/api/admin/delete-api-key";
+    rows[`DELETE ${remove}/:id`] = {
+      least: "admin",
+      call: (w) => del(`${remove}/${w.apiKey}`),
+      pass: () => del(`${remove}/${UNKNOWN_ID}`),
+      status: 404,
+      why,
+    };
+  }
+  return rows;
+}
+
 /** The not-yet families the app answers for every method, and the developer API (before the login check). */
 export const NOT_YET_FAMILIES: readonly (MissingCall & { methods: "ALL" })[] = MISSING_CALLS.filter((
   family,
@@ -135,6 +167,9 @@ export const MIDDLEWARE: Record<string, string> = {
   "ALL /api/system/update-env": "re-embedding after a saved embedder change (server/embedding/routes.ts)",
   "ALL /api/admin/*": "multi-user only, then users:manage (server/admin_routes.ts)",
   "ALL /api/community-hub/*": "settings:manage (server/system/community_hub.ts)",
+  "ALL /api/v1": "the developer API's key guard (server/developer_api/guard.ts)",
+  "ALL /api/v1/*":
+    "the developer API's key guard and the JSON 404 of an unknown /api/v1 path (server/developer_api/routes.ts)",
 };
 
 /**
@@ -964,6 +999,7 @@ export const ROUTES: Record<string, RouteRule> = {
     why: "the reference: A",
   },
   ...communityHub(),
+  ...apiKeyRows(),
 
   // --- features still to come: 501 with a sentence, to any caller past the guards in front of them ---
   ...notYetRows(),

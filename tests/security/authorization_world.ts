@@ -15,6 +15,7 @@ import { signSession } from "../../server/auth/jwt.ts";
 import { seedDocument } from "../../server/documents/library_fixtures.ts";
 import { addUser, bearer, multiUserInstance, type Session } from "../../server/testing/accounts.ts";
 import type { TestApp } from "../../server/testing/test_app.ts";
+import { makeApiKey } from "../../server/testing/api_keys.ts";
 
 /** The callers of the role walk; `default` is the default user Dora. */
 export type Role = "admin" | "manager" | "default";
@@ -66,6 +67,8 @@ export interface World {
   vaultFile: number;
   /** A prompt variable an admin stored. */
   promptVariable: number;
+  /** A developer API key the admin made. */
+  apiKey: number;
   /** An earlier system prompt of team, and one of the vault (its text is a secret of the vault's members). */
   teamHistory: number;
   vaultHistory: number;
@@ -189,6 +192,7 @@ export async function buildWorld(app: TestApp): Promise<World> {
     description: "The harbour's name",
     userId: ids.admin,
   }).returning();
+  const apiKey = await makeApiKey(app, { name: "harbour scripts" }, admin.token);
   const history = async (workspaceId: number, prompt: string) => {
     const [row] = await db.insert(workspacePromptHistory).values({
       workspaceId,
@@ -242,6 +246,7 @@ export async function buildWorld(app: TestApp): Promise<World> {
     eveThreadFile,
     vaultFile,
     promptVariable: variable.id,
+    apiKey: apiKey.id,
     teamHistory,
     vaultHistory,
     vaultChat,

@@ -1,0 +1,31 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { ApiKeyLookup } from "../api_keys/service.ts";
+import type { Deps } from "../deps.ts";
+import type { AppEnv } from "../http/env.ts";
+import { needs } from "./access.ts";
+import { apiKeyGuard, KeyRateLimits } from "./guard.ts";
+import { V1Router } from "./router.ts";
+
+/** Every route of the developer API, declared on one router (the route table and the docs read it). */
+export function developerApi(deps: Deps): V1Router {
+  const router = new V1Router(deps);
+  router.get("/auth", needs.any, {
+    summary: "Check an API key",
+    description: "Answers `{authenticated: true}` when the key is valid.",
+    tag: "Authentication",
+    response: z.object({ authenticated: z.literal(true) }),
+  }, (c) => c.json({ authenticated: true }));
+  return router;
+}
+
+/** `/api/v1/*`: the developer API, guarded by API keys (not sessions), mounted before the UI's auth guard. */
+export function developerApiRoutes(deps: Deps, router = developerApi(deps)) {
+  const guard = apiKeyGuard({
+    lookup: new ApiKeyLookup(deps),
+    limits: new KeyRateLimits(),
+    settings: deps.settings,
+  });
+  return new Hono<AppEnv>().use("/v1", guard).use("/v1/*", guard).route("/v1", router.app)
+    .all("/v1/*", (c) => c.json({ error: `Cannot find the API route ${c.req.method} ${c.req.path}.` }, 404));
+}

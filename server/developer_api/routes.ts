@@ -6,6 +6,13 @@ import type { AppEnv } from "../http/env.ts";
 import { needs } from "./access.ts";
 import { apiKeyGuard, KeyRateLimits } from "./guard.ts";
 import { V1Router } from "./router.ts";
+import { workspaceRoutesV1 } from "./workspaces.ts";
+import { threadRoutesV1 } from "./threads.ts";
+import { chatRoutesV1 } from "./chat.ts";
+import { openAiRoutesV1 } from "./openai.ts";
+import { documentRoutesV1 } from "./documents.ts";
+import { systemRoutesV1 } from "./system.ts";
+import { adminRoutesV1 } from "./admin.ts";
 
 /** Every route of the developer API, declared on one router (the route table and the docs read it). */
 export function developerApi(deps: Deps): V1Router {
@@ -16,6 +23,13 @@ export function developerApi(deps: Deps): V1Router {
     tag: "Authentication",
     response: z.object({ authenticated: z.literal(true) }),
   }, (c) => c.json({ authenticated: true }));
+  workspaceRoutesV1(router, deps);
+  threadRoutesV1(router, deps);
+  chatRoutesV1(router, deps);
+  openAiRoutesV1(router, deps);
+  documentRoutesV1(router, deps);
+  systemRoutesV1(router, deps);
+  adminRoutesV1(router, deps);
   return router;
 }
 

@@ -1,0 +1,6 @@
+import type { Deps } from "../deps.ts";
+import type { V1Router } from "./router.ts";
+
+/** The developer API's threads calls (docs: /api/docs). */
+export function threadRoutesV1(_router: V1Router, _deps: Deps): void {
+}

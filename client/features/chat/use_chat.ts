@@ -1,14 +1,9 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { History } from "../../../shared/api/chat.ts";
-import { paths } from "../../../shared/routes.ts";
-import { threadNameFrom } from "../../../shared/threads.ts";
 import { api } from "../../lib/api.ts";
 import { streamChat } from "../../lib/chat_stream.ts";
-import { toast } from "../../lib/toast.ts";
-import { announceThreadCreated, announceThreadRenamed } from "../threads/events.ts";
+import { announceThreadRenamed } from "../threads/events.ts";
 import { toRequestAttachments } from "./attachments.ts";
-import { copyText } from "./clipboard.ts";
 import {
   adoptSavedChat,
   applyEvent,
@@ -19,7 +14,7 @@ import {
   fromHistory,
   outgoing,
 } from "./messages.ts";
-import type { MessageActions } from "./Message.tsx";
+import { useMessageActions } from "./use_message_actions.ts";
 
 /** A window event that stops the answer being streamed (the reference's `abort-chat-stream`). */
 export const ABORT_STREAM_EVENT = "abort-chat-stream";
@@ -29,14 +24,12 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The conversation of a workspace's default thread (`threadSlug` null) or of a named thread: history, sending
- * and streaming, stop, and the per-message actions (copy, feedback, edit, regenerate, delete, fork).
+ * and streaming, stop; the per-message actions come from `useMessageActions`.
  */
 export function useChat(slug: string, threadSlug: string | null) {
-  const { t } = useTranslation();
   const [messages, setMessages] = useState<ChatMessage[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [pendingDelete, setPendingDelete] = useState<ChatMessage | null>(null);
   const messagesRef = useRef<ChatMessage[] | null>(null);
   const busyRef = useRef(false);
   const controller = useRef<AbortController | null>(null);
@@ -137,114 +130,16 @@ export function useChat(slug: string, threadSlug: string | null) {
     return () => globalThis.removeEventListener(ABORT_STREAM_EVENT, stop);
   }, [stop]);
 
-  const notWhileBusy = useCallback(() => {
-    if (!busyRef.current) return false;
-    toast.info(t("chat.actions.busy"));
-    return true;
-  }, [t]);
-
-  /** Deletes this chat and every later one of the thread, then asks `text` again (edit and regenerate). */
-  const askAgainFrom = useCallback(
-    async (from: ChatMessage, cutAt: number, text: string, attachments: ChatAttachment[]) => {
-      try {
-        await api(`${base}/delete-edited-chats`, { method: "DELETE", json: { startingId: from.chatId } });
-      } catch {
-        toast.error(t("chat.errors.update"));
-        return false;
-      }
-      update((current) => current.slice(0, cutAt));
-      send(text, attachments);
-      return true;
-    },
-    [base, send, update, t],
-  );
-
-  const actions = useMemo<MessageActions>(() => ({
-    async copy(message) {
-      if (await copyText(message.content)) toast.success(t("chat.actions.copied"));
-      else toast.error(t("chat.actions.copyFailed"));
-    },
-    async feedback(message, value) {
-      if (message.chatId === undefined) return;
-      const previous = message.feedbackScore ?? null;
-      const next = previous === value ? null : value;
-      const set = (score: boolean | null) =>
-        update((current) =>
-          current.map((item) =>
-            item.uuid === message.uuid && item.role === "assistant" ? { ...item, feedbackScore: score } : item
-          )
-        );
-      set(next);
-      try {
-        await api(`${workspacePath}/chat-feedback/${message.chatId}`, { json: { feedback: next } });
-      } catch {
-        set(previous);
-        toast.error(t("chat.actions.feedbackFailed"));
-      }
-    },
-    async editPrompt(message, text) {
-      if (notWhileBusy() || message.chatId === undefined) return false;
-      const index = (messagesRef.current ?? []).findIndex((item) => item.uuid === message.uuid);
-      if (index === -1) return false;
-      return await askAgainFrom(message, index, text, message.attachments ?? []);
-    },
-    async editReply(message, text) {
-      if (notWhileBusy() || message.chatId === undefined) return false;
-      try {
-        await api(`${base}/update-chat`, {
-          json: { chatId: message.chatId, newText: text, role: "assistant" },
-        });
-      } catch {
-        toast.error(t("chat.errors.update"));
-        return false;
-      }
-      // An edited answer is the user's text, no longer a stopped generation (the server drops the mark too).
-      update((current) =>
-        current.map((item) => item.uuid !== message.uuid ? item : { ...item, content: text, stopped: false })
-      );
-      return true;
-    },
-    async regenerate(message) {
-      if (notWhileBusy() || message.chatId === undefined) return;
-      const current = messagesRef.current ?? [];
-      const index = current.findIndex((item) => item.uuid === message.uuid);
-      const prompt = current[index - 1];
-      if (index < 1 || prompt.role !== "user") return;
-      await askAgainFrom(message, index - 1, prompt.content, prompt.attachments ?? []);
-    },
-    requestDelete(message) {
-      if (notWhileBusy() || message.chatId === undefined) return;
-      setPendingDelete(message);
-    },
-    async fork(message) {
-      if (notWhileBusy() || message.chatId === undefined) return;
-      try {
-        const answer = await api<{ newThreadSlug?: string | null }>(`${workspacePath}/thread/fork`, {
-          json: threadSlug ? { chatId: message.chatId, threadSlug } : { chatId: message.chatId },
-        });
-        if (!answer.newThreadSlug) throw new Error("no thread");
-        const name = threadNameFrom(message.content, t("chat.fork.name"));
-        announceThreadCreated({ thread: { slug: answer.newThreadSlug, name } });
-        globalThis.location.assign(paths.thread(slug, answer.newThreadSlug));
-      } catch {
-        toast.error(t("chat.errors.fork"));
-      }
-    },
-  }), [base, workspacePath, slug, threadSlug, t, update, notWhileBusy, askAgainFrom]);
-
-  const confirmDelete = useCallback(async () => {
-    const message = pendingDelete;
-    setPendingDelete(null);
-    if (!message || message.chatId === undefined) return;
-    try {
-      await api(`/workspace/workspace-chats/${message.chatId}`, { method: "PUT" });
-    } catch {
-      toast.error(t("chat.errors.delete"));
-      return;
-    }
-    update((current) => current.filter((item) => item.chatId !== message.chatId));
-    toast.success(t("chat.delete.done"));
-  }, [pendingDelete, update, t]);
+  const { actions, pendingDelete, confirmDelete, cancelDelete } = useMessageActions({
+    slug,
+    threadSlug,
+    base,
+    workspacePath,
+    messagesRef,
+    busyRef,
+    update,
+    send,
+  });
 
   return {
     messages,
@@ -255,6 +150,6 @@ export function useChat(slug: string, threadSlug: string | null) {
     actions,
     pendingDelete,
     confirmDelete,
-    cancelDelete: useCallback(() => setPendingDelete(null), []),
+    cancelDelete,
   };
 }

@@ -17,6 +17,9 @@ const REFERENCE_TEXTS = new Set([
   "System prompt variable not found or could not be deleted",
   "Missing filename",
   "File not found",
+  "Workspace not found",
+  "Thread not found",
+  "Pin status updated successfully",
 ]);
 
 /** Lowercase words that start a sentence rather than name a field. */

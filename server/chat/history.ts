@@ -65,6 +65,11 @@ export async function historyOf(deps: Deps, scope: ChatScope): Promise<HistoryEn
   const rows = await deps.db.select().from(workspaceChats).where(scopeFilter(scope)).orderBy(
     asc(workspaceChats.id),
   );
+  return toHistory(rows);
+}
+
+/** Chat rows as history entries, in their order; a row whose response cannot be read is skipped. */
+export function toHistory(rows: ChatRow[]): HistoryEntry[] {
   const entries: HistoryEntry[] = [];
   for (const row of rows) {
     const response = parseResponse(row);

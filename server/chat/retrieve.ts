@@ -87,20 +87,33 @@ async function pinnedDocuments(deps: Deps, workspace: WorkspaceRow, contextWindo
   return pinned;
 }
 
+export interface ChunkSearch {
+  namespace: string;
+  embedder: Embedder;
+  message: string;
+  /** Identifiers of pinned documents, whose chunks are left out (they go whole into the context). */
+  pinnedIds?: Set<string>;
+  /** How many chunks at most; the workspace's topN unless given (the developer API's vector search). */
+  topN?: number;
+  /** The lowest similarity kept; the workspace's threshold unless given. */
+  similarityThreshold?: number;
+}
+
 /**
  * The workspace's closest chunks to the message, by vector and (hybrid search) by BM25, without those under the
  * similarity threshold, those of pinned documents, and those whose document row is gone.
  */
-async function searchChunks(
+export async function searchChunks(
   deps: Deps,
   workspace: WorkspaceRow,
-  search: { namespace: string; embedder: Embedder; message: string; pinnedIds: Set<string> },
+  search: ChunkSearch,
   signal: AbortSignal,
 ): Promise<Source[]> {
   const query = await search.embedder.embedQuery(search.message, signal);
   signal.throwIfAborted();
+  const threshold = search.similarityThreshold ?? workspace.similarityThreshold;
   const hits = await deps.vectors.search(search.namespace, query, {
-    topK: workspace.topN,
+    topK: search.topN ?? workspace.topN,
     text: workspace.hybridSearch ? search.message : undefined,
   });
   // Vectors whose document row is gone (a crash between the two writes) are never cited.
@@ -110,8 +123,8 @@ async function searchChunks(
   );
   const found: Source[] = [];
   for (const hit of hits) {
-    if (hit.score < workspace.similarityThreshold || !live.has(hit.docId)) continue;
-    if (search.pinnedIds.has(identifierOf(hit.metadata))) continue;
+    if (hit.score < threshold || !live.has(hit.docId)) continue;
+    if (search.pinnedIds?.has(identifierOf(hit.metadata))) continue;
     found.push({ ...hit.metadata, id: hit.id, text: hit.text, score: hit.score });
   }
   return found;

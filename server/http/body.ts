@@ -30,19 +30,23 @@ function codeOf(issue: z.core.$ZodIssue | undefined): ErrorCode {
 /**
  * Reads and validates a JSON body; the first problem becomes the answer's message (a 400 unless the schema's
  * issue names another code), prefixed with the field's path unless `bareMessages` (for schemas whose messages
- * already name the field, such as "name cannot be null").
+ * already name the field, such as "name cannot be null"; a function says it per field).
  */
 export async function parseJson<T extends z.ZodType>(
   c: Context,
   schema: T,
   errorBody: ErrorBody = defaultBody,
-  options: { bareMessages?: boolean } = {},
+  options: { bareMessages?: boolean | ((field: string) => boolean) } = {},
 ): Promise<z.output<T>> {
   const value = await readJson(c, errorBody);
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  const where = issue?.path.length && !options.bareMessages ? `${issue.path.join(".")}: ` : "";
+  const field = issue?.path.join(".") ?? "";
+  const bare = typeof options.bareMessages === "function"
+    ? options.bareMessages(field)
+    : options.bareMessages;
+  const where = field && !bare ? `${field}: ` : "";
   const message = `${where}${issue?.message ?? "Invalid request body"}`;
   throw new AppError(codeOf(issue), message, { body: errorBody(message) });
 }

@@ -45,10 +45,25 @@ export async function requireThread(
   return row ?? fail("not_found", "Workspace thread does not exist.", body);
 }
 
-export async function createThread(deps: Deps, actor: Actor, workspace: WorkspaceRow): Promise<ThreadRow> {
+/**
+ * A new thread of the actor's (the developer API names its owner, a name and a slug; the UI takes the defaults).
+ * A slug another thread has is a 409.
+ */
+export async function createThread(
+  deps: Deps,
+  actor: Actor,
+  workspace: WorkspaceRow,
+  options: { name?: string | null; slug?: string | null } = {},
+): Promise<ThreadRow> {
+  const slug = options.slug || crypto.randomUUID();
+  if (options.slug) {
+    const [taken] = await deps.db.select({ id: workspaceThreads.id }).from(workspaceThreads)
+      .where(eq(workspaceThreads.slug, slug));
+    if (taken) fail("conflict", `A thread with the slug "${slug}" already exists.`);
+  }
   const [row] = await deps.db.insert(workspaceThreads).values({
-    name: DEFAULT_THREAD_NAME,
-    slug: crypto.randomUUID(),
+    name: options.name || DEFAULT_THREAD_NAME,
+    slug,
     workspaceId: workspace.id,
     userId: actor.userId,
   }).returning();

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { documentFileStem, workspaceSlug } from "./slug.ts";
+import { documentFileStem, threadSlug, workspaceSlug } from "./slug.ts";
 
 Deno.test("workspaceSlug() follows the reference's examples", () => {
   assert.equal(workspaceSlug("My Docs!"), "my-docs-bang");
@@ -22,4 +22,10 @@ Deno.test("documentFileStem() never keeps a path or a leading dot", () => {
   assert.equal(documentFileStem(".hidden"), "hidden");
   assert.equal(documentFileStem("///"), "document");
   assert.ok(documentFileStem("x".repeat(500)).length <= 100);
+});
+
+Deno.test("threadSlug() cleans a chosen slug like a workspace's but keeps its case", () => {
+  assert.equal(threadSlug("My Thread!"), "My-Thread-bang");
+  assert.equal(threadSlug("a/../b"), "a-dot-dot-b");
+  assert.match(threadSlug("%%%"), /^[\p{L}\p{N}_-]+$/u);
 });

@@ -150,7 +150,7 @@ export function adminRoutesV1(router: V1Router, deps: Deps): void {
     return c.json({ success: true, error: null });
   });
 
-  router.get("/admin/workspaces/:workspaceId/users", needs.read, {
+  router.get("/admin/workspaces/:id/users", needs.read, {
     summary: "List a workspace's members",
     description:
       "The users given access to the workspace (admins and managers see every workspace anyway). " +
@@ -159,11 +159,11 @@ export function adminRoutesV1(router: V1Router, deps: Deps): void {
     response: WorkspaceMembers,
   }, async (c) => {
     if (!multiUser()) return notMultiUser(c);
-    const workspace = await workspaceById(deps, idParam(c.req.param("workspaceId"), "workspace"));
+    const workspace = await workspaceById(deps, idParam(c.req.param("id"), "workspace"));
     return c.json({ users: await workspaceMembers(deps, workspace.id) });
   });
 
-  router.post("/admin/workspaces/:workspaceId/update-users", needs.write, {
+  router.post("/admin/workspaces/:id/update-users", needs.write, {
     summary: "Replace a workspace's members (deprecated)",
     description: "The workspace's members become exactly `userIds` (each must be an existing user). Prefer " +
       `\`manage-users\`. An unknown workspace id is 404. ${MULTI_USER_ONLY}`,
@@ -172,7 +172,7 @@ export function adminRoutesV1(router: V1Router, deps: Deps): void {
     response: SuccessAnswer,
   }, async (c) => {
     if (!multiUser()) return notMultiUser(c);
-    const id = idParam(c.req.param("workspaceId"), "workspace");
+    const id = idParam(c.req.param("id"), "workspace");
     const input = await parseJson(c, UpdateMembersInput);
     await setWorkspaceMembers(deps, c.var.actor, id, input.userIds);
     return c.json({ success: true, error: null });

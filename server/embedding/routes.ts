@@ -5,10 +5,9 @@ import { parseJson } from "../http/body.ts";
 import { requirePermission } from "../http/auth_guard.ts";
 import { sseResponse } from "../http/sse.ts";
 import { streamFailureFrame } from "../chat/frames.ts";
-import { fail, messageOf } from "../errors.ts";
-import { LABELS } from "../settings/service.ts";
-import { chunkSettings, DEFAULT_CHUNK_OVERLAP, splitterProblems } from "../documents/chunker.ts";
-import { VectorCache } from "../documents/vector_cache.ts";
+import { messageOf } from "../errors.ts";
+import { chunkSettings } from "../documents/chunker.ts";
+import { configuredMaximum, saveTextSplitterPreferences } from "./preferences.ts";
 import { missingModelFiles } from "../providers/embedders/neural.ts";
 import {
   type EmbeddingProgressFrame,
@@ -57,19 +56,6 @@ export async function* progressFrames(
   } finally {
     unsubscribe();
   }
-}
-
-/** The largest chunk the embedder the settings name takes (the one documents will be embedded with). */
-function configuredMaximum(deps: Deps): number {
-  for (const embedder of [() => deps.providers.targetEmbedder(), () => deps.providers.embedder()]) {
-    try {
-      const found = embedder();
-      if (found) return found.maxChunkLength;
-    } catch {
-      // Try the next one.
-    }
-  }
-  return 1000;
 }
 
 /**
@@ -147,28 +133,7 @@ export function embeddingRoutes(deps: Deps) {
     })
     .post("/admin/system-preferences", requirePermission("settings:manage"), async (c) => {
       const input = await parseJson(c, TextSplitterPreferences);
-      const maximum = configuredMaximum(deps);
-      const stored = (label: string) => {
-        const value = Number(deps.settings.label(label));
-        return deps.settings.label(label) !== undefined && Number.isFinite(value) ? value : undefined;
-      };
-      const before = chunkSettings(deps.settings, maximum);
-      const next = {
-        chunkSize: input.text_splitter_chunk_size ?? stored(LABELS.textSplitterChunkSize) ?? maximum,
-        chunkOverlap: input.text_splitter_chunk_overlap ?? stored(LABELS.textSplitterChunkOverlap) ??
-          DEFAULT_CHUNK_OVERLAP,
-      };
-      const problems = splitterProblems(next, maximum);
-      if (problems.length > 0) fail("invalid_input", problems.join("\n"));
-      await deps.settings.setLabels({
-        [LABELS.textSplitterChunkSize]: String(next.chunkSize),
-        [LABELS.textSplitterChunkOverlap]: String(next.chunkOverlap),
-      });
-      // Cached chunks were cut with the old sizes (docs/api-compat.md#storage-layout).
-      if (before.chunkSize !== next.chunkSize || before.chunkOverlap !== next.chunkOverlap) {
-        const removed = await new VectorCache(deps.paths.vectorCache).purge();
-        deps.log.info("Text splitter changed; vector cache purged", { ...next, removed });
-      }
+      await saveTextSplitterPreferences(deps, input);
       return c.json({ success: true, error: null });
     });
 }

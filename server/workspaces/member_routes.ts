@@ -1,16 +1,14 @@
 import { Hono } from "hono";
-import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import type { AppEnv } from "../http/env.ts";
 import { parseJson } from "../http/body.ts";
 import { idParam } from "../users/routes.ts";
 import { CreateWorkspaceInput } from "../../shared/api/workspaces.ts";
+import { UpdateMembersInput } from "../../shared/api/admin.ts";
 import { presentWorkspace } from "./present.ts";
 import { createWorkspace } from "./service.ts";
 import { deleteWorkspace } from "./manage.ts";
 import { setWorkspaceMembers, workspaceById, workspaceMembers, workspacesWithMembers } from "./members.ts";
-
-const UpdateMembers = z.object({ userIds: z.array(z.number().int().positive()).max(10_000) });
 
 /**
  * Workspaces and their members under /api/admin (multi-user mode, admins and managers;
@@ -37,7 +35,7 @@ export function memberAdminRoutes(deps: Deps) {
       return c.json({ users: await workspaceMembers(deps, workspace.id) });
     })
     .post("/admin/workspaces/:id/update-users", async (c) => {
-      const input = await parseJson(c, UpdateMembers);
+      const input = await parseJson(c, UpdateMembersInput);
       await setWorkspaceMembers(deps, c.var.actor, idParam(c.req.param("id"), "workspace"), input.userIds);
       return c.json({ success: true, error: null });
     });

@@ -61,3 +61,51 @@ export const WorkspaceMembers = z.object({ users: z.array(WorkspaceMember) });
 
 /** `POST /api/admin/user/:id/issue-auth-token`: a single-use login link valid for 6 minutes. */
 export const IssuedAuthToken = z.object({ token: z.string(), loginPath: z.string() });
+
+/** `POST /api/admin/workspaces/:id/update-users`: the whole member list (it replaces the old one). */
+export const UpdateMembersInput = z.object({ userIds: z.array(z.number().int().positive()).max(10_000) });
+
+/**
+ * `POST /api/v1/admin/workspaces/:workspaceSlug/manage-users`: users to add to the workspace (ids as numbers or
+ * numeric text, as the reference reads them); `reset` replaces the members with them instead.
+ */
+export const ManageMembersInput = z.object({
+  userIds: z.array(
+    z.union([z.number().int(), z.string().regex(/^\d+$/, "must be a whole number.")]).transform(Number),
+  ).max(10_000),
+  reset: z.boolean().default(false),
+});
+export const ManageMembersAnswer = z.object({
+  success: z.boolean(),
+  error: z.string().nullable(),
+  users: z.array(WorkspaceMember),
+});
+
+/** `GET /api/v1/users`: each user's id, name and role only. */
+export const UserSummaryList = z.object({
+  users: z.array(z.object({ id: z.number(), username: z.string().nullable(), role: z.enum(ROLES) })),
+});
+
+/** `POST /api/v1/admin/workspace-chats`: a page of 20 chats of every workspace, the newest first. */
+export const ChatsPageInput = jsonObject({
+  offset: z.number().int("must be a whole number.").min(0, "must be 0 or more.").max(1_000_000)
+    .default(0),
+});
+/** One stored chat as the reference's admin chat list answers it (its database row and two names). */
+export const AdminChat = z.object({
+  id: z.number(),
+  workspaceId: z.number(),
+  prompt: z.string(),
+  /** The stored answer JSON, as text (docs/api-compat.md#stored-chat). */
+  response: z.string(),
+  include: z.boolean(),
+  user_id: z.number().nullable(),
+  thread_id: z.number().nullable(),
+  api_session_id: z.string().nullable(),
+  createdAt: z.string(),
+  lastUpdatedAt: z.string(),
+  feedbackScore: z.boolean().nullable(),
+  workspace: z.object({ name: z.string(), slug: z.string().nullable() }),
+  user: z.object({ username: z.string() }),
+});
+export const ChatsPage = z.object({ chats: z.array(AdminChat), hasPages: z.boolean() });

@@ -12,7 +12,10 @@ import { listUsers } from "./repo.ts";
 
 export function idParam(value: string, what = "user"): number {
   const id = Number(value);
-  return Number.isInteger(id) && id > 0 ? id : fail("invalid_input", `"${value}" is not a ${what} id.`);
+  const article = /^[aeiou]/i.test(what) ? "an" : "a";
+  return Number.isInteger(id) && id > 0
+    ? id
+    : fail("invalid_input", `"${value}" is not ${article} ${what} id.`);
 }
 
 /** User management under /api/admin, for admins and managers (docs/api-compat.md#admin-calls). */

@@ -66,7 +66,11 @@ export async function collectFrames(stream: AsyncIterable<Frame>): Promise<Colle
  * One answer, whole: the same pipeline as the streamed chat (reply.ts), its frames gathered. The answer stops
  * (and keeps its text so far) when the caller leaves or the server stops.
  */
-export async function collectReply(deps: Deps, input: ReplyInput, signal: AbortSignal): Promise<CollectedReply> {
+export async function collectReply(
+  deps: Deps,
+  input: ReplyInput,
+  signal: AbortSignal,
+): Promise<CollectedReply> {
   const controller = deps.streams.open();
   const stop = () => controller.abort(signal.reason);
   if (signal.aborted) stop();

@@ -90,12 +90,13 @@ async function promptFor(deps: Deps, turn: Turn, retrieved: Retrieved): Promise<
   const { workspace, input, model } = turn;
   const user = input.actor.userId === null ? null : await findUserById(deps, input.actor.userId);
   // A system prompt the caller gave is used as given, as the reference does.
-  const system = turn.system ?? expandVariables(workspace.openAiPrompt || instanceDefaultPrompt(deps.settings), {
-    now: new Date(),
-    user: { id: input.actor.userId, name: user?.username ?? null, bio: user?.bio ?? null },
-    workspace: { id: workspace.id, name: workspace.name },
-    custom: await customVariableValues(deps),
-  });
+  const system = turn.system ??
+    expandVariables(workspace.openAiPrompt || instanceDefaultPrompt(deps.settings), {
+      now: new Date(),
+      user: { id: input.actor.userId, name: user?.username ?? null, bio: user?.bio ?? null },
+      workspace: { id: workspace.id, name: workspace.name },
+      custom: await customVariableValues(deps),
+    });
   const maxTokens = Math.min(model.maxTokens, model.contextWindow);
   const parts = await fitPrompt(
     {

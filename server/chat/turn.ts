@@ -9,7 +9,13 @@ import { expandPresets, listPresets } from "../presets/service.ts";
 import { findUserById } from "../users/repo.ts";
 import { resetMemory } from "./actions.ts";
 import { type Frame, frames } from "./frames.ts";
-import { type ChatScope, chatsInLastDay, parseResponse, recentChats, type StoredResponse } from "./history.ts";
+import {
+  type ChatScope,
+  chatsInLastDay,
+  parseResponse,
+  recentChats,
+  type StoredResponse,
+} from "./history.ts";
 import type { HistoryTurn } from "./prompt.ts";
 
 export interface ReplyInput {
@@ -130,10 +136,12 @@ export async function prepareTurn(deps: Deps, input: ReplyInput, uuid: string): 
     return { ended: frames.abort(uuid, messageOf(error)) };
   }
 
-  const stored = conversation ? [] : (await recentChats(deps, scope, workspace.openAiHistory)).flatMap((row) => {
-    const response = parseResponse(row);
-    return response ? [{ row, response }] : [];
-  });
+  const stored = conversation
+    ? []
+    : (await recentChats(deps, scope, workspace.openAiHistory)).flatMap((row) => {
+      const response = parseResponse(row);
+      return response ? [{ row, response }] : [];
+    });
   return {
     uuid,
     input,

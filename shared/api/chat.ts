@@ -199,12 +199,30 @@ const idText = (field: string, max: number) =>
  * reference's, with a period.
  */
 export const ApiChatInput = jsonObject({
-  message: z.unknown().optional().transform((value) => typeof value === "string" ? value : ""),
-  mode: z.unknown().optional(),
-  sessionId: idText("sessionId", MAX_SESSION_ID_CHARS),
-  attachments: ChatAttachments,
-  reset: z.unknown().optional().transform((value) => value === true || value === "true"),
-  userId: z.unknown().optional().transform((value, context): number | undefined => {
+  message: z.unknown().optional().meta({
+    type: "string",
+    description: "The message (empty only with reset).",
+  })
+    .transform((value) => typeof value === "string" ? value : ""),
+  mode: z.unknown().optional().meta({
+    type: "string",
+    enum: [...API_CHAT_MODES],
+    description: "The chat mode; the workspace's when left out.",
+  }),
+  sessionId: idText("sessionId", MAX_SESSION_ID_CHARS).meta({
+    type: "string",
+    description: "Keeps the API's chats of one conversation together (and out of the UI).",
+  }),
+  attachments: ChatAttachments.meta({
+    type: "array",
+    description: "Images: [{name, mime, contentString: data URL}], at most 5 of 10 MB.",
+  }),
+  reset: z.unknown().optional().meta({ type: "boolean", description: "Forget the session's history first." })
+    .transform((value) => value === true || value === "true"),
+  userId: z.unknown().optional().meta({
+    type: "integer",
+    description: "A thread's chat only: the user it is kept for (full-access keys).",
+  }).transform((value, context): number | undefined => {
     if (value === undefined || value === null || value === "") return undefined;
     const id = Number(value);
     if (!Number.isInteger(id) || id <= 0) {

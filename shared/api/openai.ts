@@ -77,9 +77,15 @@ const EMBED_STRINGS_ERROR = "All inputs to be embedded must be strings.";
  * is ignored (the instance's embedder answers); `encoding_format` "float" (default) or "base64".
  */
 export const OpenAiEmbeddingsInput = jsonObject({
-  input: z.unknown().optional(),
-  inputs: z.unknown().optional(),
-  model: z.unknown().optional(),
+  input: z.unknown().optional().meta({
+    anyOf: [{ type: "string" }, { type: "array", items: { type: "string" } }],
+    description: "One text or a list of texts.",
+  }),
+  inputs: z.unknown().optional().meta({ description: "The reference's older name of `input`." }),
+  model: z.unknown().optional().meta({
+    type: "string",
+    description: "Ignored: the instance's embedder answers.",
+  }),
   encoding_format: z.enum(["float", "base64"], { error: 'encoding_format must be "float" or "base64".' })
     .optional(),
 }).transform((body, context) => {

@@ -5,7 +5,7 @@ import type { Deps } from "../deps.ts";
 import { FORKED_THREAD_NAME, threadNameFrom } from "../../shared/threads.ts";
 import { fail } from "../errors.ts";
 import type { WorkspaceRow } from "../workspaces/present.ts";
-import { type ChatScope, parseResponse } from "./history.ts";
+import { type ChatScope, inSession, parseResponse } from "./history.ts";
 
 /** Chats of this caller: their own in multi-user mode; in single-user mode every chat is the owner's. */
 function mine(actor: Actor) {
@@ -91,6 +91,7 @@ export async function resetMemory(deps: Deps, scope: ChatScope) {
   await deps.db.update(workspaceChats).set({ include: false, lastUpdatedAt: new Date() }).where(and(
     eq(workspaceChats.workspaceId, scope.workspaceId),
     inThread(scope.threadId),
+    inSession(scope.apiSessionId),
     mine(scope.actor),
   ));
 }

@@ -80,7 +80,7 @@ export async function* streamAnswer(
     try {
       const request = {
         messages: prompt.messages,
-        temperature: workspace.openAiTemp ?? 0.7,
+        temperature: turn.temperature,
         maxTokens: prompt.maxTokens,
       };
       const parts = turn.model.stream(request, AbortSignal.any([signal, quiet.signal]));
@@ -107,7 +107,8 @@ export async function* streamAnswer(
     settled = true;
     yield frames.closingChunk(uuid, prompt.sources);
     yield frames.finalize(uuid, chatId, metrics);
-    if (chatId !== undefined && turn.input.threadId !== null) {
+    // An API chat is not seen in the thread, so it does not name it either.
+    if (chatId !== undefined && turn.input.threadId !== null && turn.input.apiSessionId === undefined) {
       const renamed = await autoRenameThread(deps, turn.input.threadId, turn.input.message);
       if (renamed) yield frames.renameThread(renamed.slug, renamed.name);
     }

@@ -22,6 +22,25 @@ export interface ChatScope {
   /** Null for the workspace's default thread. */
   threadId: number | null;
   actor: Actor;
+  /**
+   * A developer API chat's session (`sessionId`; API_DEFAULT_SESSION without one). Its chats are hidden from
+   * the UI, and the UI's (null) from it.
+   */
+  apiSessionId?: string | null;
+}
+
+/**
+ * The session of developer API chats sent without a `sessionId`: they remember each other, and like every API
+ * chat they stay out of the UI's history. The reference treats an empty `sessionId` as none, so no client can
+ * name this session.
+ */
+export const API_DEFAULT_SESSION = "";
+
+/** The API session's chats, or the UI's (no session). */
+export function inSession(apiSessionId: string | null | undefined): SQL {
+  return apiSessionId === null || apiSessionId === undefined
+    ? isNull(workspaceChats.apiSessionId)
+    : eq(workspaceChats.apiSessionId, apiSessionId);
 }
 
 /** Rows visible in a thread to this caller: in multi-user mode their own, in single-user mode all. */
@@ -29,7 +48,7 @@ function scopeFilter(scope: ChatScope): SQL {
   const conditions = [
     eq(workspaceChats.workspaceId, scope.workspaceId),
     scope.threadId === null ? isNull(workspaceChats.threadId) : eq(workspaceChats.threadId, scope.threadId),
-    isNull(workspaceChats.apiSessionId),
+    inSession(scope.apiSessionId),
     eq(workspaceChats.include, true),
   ];
   if (scope.actor.multiUser && scope.actor.userId !== null) {
@@ -112,6 +131,7 @@ export async function saveChat(
     prompt,
     response: JSON.stringify(response),
     include,
+    apiSessionId: scope.apiSessionId ?? null,
   }).returning({ id: workspaceChats.id });
   return row.id;
 }

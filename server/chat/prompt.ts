@@ -73,10 +73,11 @@ export interface PromptParts {
 export function buildMessages(parts: PromptParts): ChatMessage[] {
   const messages: ChatMessage[] = [{ role: "system", content: systemMessage(parts.system, parts.contexts) }];
   for (const turn of parts.history) {
-    messages.push({ role: "user", content: turn.prompt, images: turn.images }, {
-      role: "assistant",
-      content: turn.response,
-    });
+    // A conversation the caller brings may have a side missing (two user messages in a row): it is left out.
+    if (turn.prompt !== "" || turn.images?.length) {
+      messages.push({ role: "user", content: turn.prompt, images: turn.images });
+    }
+    if (turn.response !== "") messages.push({ role: "assistant", content: turn.response });
   }
   messages.push({ role: "user", content: parts.message, images: parts.images });
   return messages;

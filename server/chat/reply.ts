@@ -1,6 +1,5 @@
 import type { Deps } from "../deps.ts";
 import { messageOf } from "../errors.ts";
-import type { ImageInput } from "../providers/llm/types.ts";
 import { DEFAULT_REFUSAL } from "../../shared/api/workspaces.ts";
 import { instanceDefaultPrompt } from "../system/default_prompt.ts";
 import { customVariableValues } from "../prompt_variables/service.ts";
@@ -55,7 +54,7 @@ async function retrieveFor(deps: Deps, turn: Turn, signal: AbortSignal): Promise
       workspace,
       turn.embedder,
       turn.expanded,
-      turn.history.map((entry) => entry.response),
+      turn.recent,
       signal,
       {
         contextWindow: turn.model.contextWindow,
@@ -90,22 +89,20 @@ async function refuse(deps: Deps, turn: Turn): Promise<Frame> {
 async function promptFor(deps: Deps, turn: Turn, retrieved: Retrieved): Promise<AnswerPrompt> {
   const { workspace, input, model } = turn;
   const user = input.actor.userId === null ? null : await findUserById(deps, input.actor.userId);
-  const system = expandVariables(workspace.openAiPrompt || instanceDefaultPrompt(deps.settings), {
-    now: new Date(),
-    user: { id: input.actor.userId, name: user?.username ?? null, bio: user?.bio ?? null },
-    workspace: { id: workspace.id, name: workspace.name },
-    custom: await customVariableValues(deps),
-  });
+  // A system prompt the caller gave is used as given, as the reference does.
+  const system = turn.system ??
+    expandVariables(workspace.openAiPrompt || instanceDefaultPrompt(deps.settings), {
+      now: new Date(),
+      user: { id: input.actor.userId, name: user?.username ?? null, bio: user?.bio ?? null },
+      workspace: { id: workspace.id, name: workspace.name },
+      custom: await customVariableValues(deps),
+    });
   const maxTokens = Math.min(model.maxTokens, model.contextWindow);
   const parts = await fitPrompt(
     {
       system,
       contexts: retrieved.contextTexts,
-      history: turn.history.map(({ row, response }) => ({
-        prompt: row.prompt,
-        response: response.text,
-        images: imagesOf(response.attachments),
-      })),
+      history: turn.history,
       message: turn.expanded,
       images: turn.images,
     },
@@ -113,12 +110,4 @@ async function promptFor(deps: Deps, turn: Turn, retrieved: Retrieved): Promise<
     maxTokens,
   );
   return { messages: buildMessages(parts), maxTokens, sources: retrieved.sources };
-}
-
-/** Images kept with an earlier chat, re-sent to vision models with the history. */
-function imagesOf(attachments: unknown[] | undefined): ImageInput[] | undefined {
-  const images = (attachments ?? []).filter((item): item is ImageInput =>
-    typeof item === "object" && item !== null && typeof (item as ImageInput).dataUrl === "string"
-  );
-  return images.length > 0 ? images : undefined;
 }

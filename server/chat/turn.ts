@@ -10,13 +10,13 @@ import { findUserById } from "../users/repo.ts";
 import { resetMemory } from "./actions.ts";
 import { type Frame, frames } from "./frames.ts";
 import {
-  type ChatRow,
   type ChatScope,
   chatsInLastDay,
   parseResponse,
   recentChats,
   type StoredResponse,
 } from "./history.ts";
+import type { HistoryTurn } from "./prompt.ts";
 
 export interface ReplyInput {
   actor: Actor;
@@ -25,6 +25,24 @@ export interface ReplyInput {
   message: string;
   /** Images for vision models, already checked (chat/attachments.ts). */
   attachments?: ImageInput[];
+  /** The developer API's `mode`, instead of the workspace's. */
+  mode?: "chat" | "query";
+  /** A developer API chat's session (history/API_DEFAULT_SESSION without one): kept apart from the UI's. */
+  apiSessionId?: string;
+  /** The developer API's `reset`: the session's history is forgotten first; without a message that is all. */
+  reset?: boolean;
+  /**
+   * A conversation the caller brings (the OpenAI-compatible call): its history and system prompt replace the
+   * stored ones, `/reset` and presets are not read, and the temperature, when given, replaces the workspace's.
+   */
+  conversation?: Conversation;
+}
+
+/** The OpenAI-compatible call's own history, system prompt and temperature. */
+export interface Conversation {
+  system: string | null;
+  history: HistoryTurn[];
+  temperature?: number;
 }
 
 /** One message on its way to an answer, once the request is known to go ahead. */
@@ -41,8 +59,13 @@ export interface Turn {
   /** The workspace's chat model, built once for the whole answer. */
   model: ChatModel;
   embedder: Embedder;
-  /** The thread's recent chats that still hold an answer, oldest first. */
-  history: { row: ChatRow; response: StoredResponse }[];
+  /** The history the model sees, oldest first: the thread's recent chats, or the caller's conversation. */
+  history: HistoryTurn[];
+  /** The recent stored answers, oldest first, whose citations backfill the context (none for a conversation). */
+  recent: StoredResponse[];
+  /** The system prompt the caller gave (before the workspace's), or null. */
+  system: string | null;
+  temperature: number;
 }
 
 /** The frame that ends an answer before the model is asked. */
@@ -63,9 +86,12 @@ async function dailyQuotaReached(deps: Deps, actor: Actor): Promise<number | nul
 }
 
 /** `chat` answers from general knowledge too; `query` refuses without context; `automatic` is `chat`. */
-function chatModeOf(workspace: WorkspaceRow): "chat" | "query" {
-  return workspace.chatMode === "query" ? "query" : "chat";
+function chatModeOf(workspace: WorkspaceRow, mode?: "chat" | "query"): "chat" | "query" {
+  return mode ?? (workspace.chatMode === "query" ? "query" : "chat");
 }
+
+/** The developer API's answer to `reset` without a message (the reference's text). */
+export const HISTORY_RESET = "Chat history was reset!";
 
 /**
  * Checks the user's daily quota, answers `/reset`, expands presets, builds the chat model and the embedder,
@@ -73,7 +99,13 @@ function chatModeOf(workspace: WorkspaceRow): "chat" | "query" {
  */
 export async function prepareTurn(deps: Deps, input: ReplyInput, uuid: string): Promise<Turn | Ended> {
   const { workspace, message } = input;
-  const scope: ChatScope = { workspaceId: workspace.id, threadId: input.threadId, actor: input.actor };
+  const scope: ChatScope = {
+    workspaceId: workspace.id,
+    threadId: input.threadId,
+    actor: input.actor,
+    apiSessionId: input.apiSessionId ?? null,
+  };
+  const conversation = input.conversation;
 
   const quota = await dailyQuotaReached(deps, input.actor);
   if (quota !== null) {
@@ -84,12 +116,16 @@ export async function prepareTurn(deps: Deps, input: ReplyInput, uuid: string): 
       ),
     };
   }
-  if (RESET.test(message)) {
+  if (input.reset) {
+    await resetMemory(deps, scope);
+    if (message.trim() === "") return { ended: frames.textResponse(uuid, HISTORY_RESET, []) };
+  }
+  if (!conversation && RESET.test(message)) {
     await resetMemory(deps, scope);
     return { ended: frames.resetChat(uuid) };
   }
   // The stored prompt stays as typed; retrieval and the model see the presets expanded.
-  const expanded = expandPresets(message, await listPresets(deps, input.actor));
+  const expanded = conversation ? message : expandPresets(message, await listPresets(deps, input.actor));
 
   let model: ChatModel;
   let embedder: Embedder;
@@ -100,21 +136,37 @@ export async function prepareTurn(deps: Deps, input: ReplyInput, uuid: string): 
     return { ended: frames.abort(uuid, messageOf(error)) };
   }
 
-  const historyRows = await recentChats(deps, scope, workspace.openAiHistory);
-  const history = historyRows.flatMap((row) => {
-    const response = parseResponse(row);
-    return response ? [{ row, response }] : [];
-  });
+  const stored = conversation
+    ? []
+    : (await recentChats(deps, scope, workspace.openAiHistory)).flatMap((row) => {
+      const response = parseResponse(row);
+      return response ? [{ row, response }] : [];
+    });
   return {
     uuid,
     input,
     workspace,
     scope,
-    mode: chatModeOf(workspace),
+    mode: chatModeOf(workspace, input.mode),
     images: input.attachments ?? [],
     expanded,
     model,
     embedder,
-    history,
+    history: conversation?.history ?? stored.map(({ row, response }) => ({
+      prompt: row.prompt,
+      response: response.text,
+      images: imagesOf(response.attachments),
+    })),
+    recent: stored.map((entry) => entry.response),
+    system: conversation?.system ?? null,
+    temperature: conversation?.temperature ?? workspace.openAiTemp ?? 0.7,
   };
+}
+
+/** Images kept with an earlier chat, re-sent to vision models with the history. */
+function imagesOf(attachments: unknown[] | undefined): ImageInput[] | undefined {
+  const images = (attachments ?? []).filter((item): item is ImageInput =>
+    typeof item === "object" && item !== null && typeof (item as ImageInput).dataUrl === "string"
+  );
+  return images.length > 0 ? images : undefined;
 }

@@ -13,6 +13,8 @@ export const SSE_HEADERS = {
 export interface SseOptions {
   /** The last frame written when `produce` throws (not when the server stops); without it the stream just ends. */
   failureFrame?: () => unknown;
+  /** Written as `data: <last>` once the frames have all been sent (the OpenAI stream's `[DONE]`), not on failure. */
+  last?: string;
 }
 
 /**
@@ -44,6 +46,7 @@ export function sseResponse(
         if (cancelled) return;
         if (done) {
           cleanup();
+          if (options.last !== undefined) stream.enqueue(encoder.encode(`data: ${options.last}\n\n`));
           stream.close();
           return;
         }

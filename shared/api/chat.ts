@@ -171,3 +171,102 @@ export const StreamChatInput = jsonObject({
   }),
   attachments: ChatAttachments,
 });
+
+/** The developer API's chat modes; `automatic` is `chat` (the reference's tool calling is not offered). */
+export const API_CHAT_MODES = ["automatic", "chat", "query"] as const;
+export const MAX_SESSION_ID_CHARS = 255;
+
+/** A text field that may also be sent as a number (the reference takes `String(value)`); "" and null are none. */
+const idText = (field: string, max: number) =>
+  z.unknown().optional().transform((value, context): string | undefined => {
+    if (value === undefined || value === null || value === "" || value === false) return undefined;
+    if (typeof value !== "string" && typeof value !== "number") {
+      context.addIssue({ code: "custom", message: `${field} must be text.` });
+      return z.NEVER;
+    }
+    const text = String(value);
+    if (text.length > max) {
+      context.addIssue({ code: "custom", message: `${field} must be at most ${max} characters.` });
+      return z.NEVER;
+    }
+    return text;
+  });
+
+/**
+ * `POST /api/v1/workspace/:slug/chat` and `stream-chat` (and a thread's): the message (empty only with
+ * `reset`), the mode (else the workspace's), the session that keeps API chats apart, images and `reset`.
+ * A thread's call may name the user the chat is kept for (`userId`, full-access keys only). Messages are the
+ * reference's, with a period.
+ */
+export const ApiChatInput = jsonObject({
+  message: z.unknown().optional().meta({
+    type: "string",
+    description: "The message (empty only with reset).",
+  })
+    .transform((value) => typeof value === "string" ? value : ""),
+  mode: z.unknown().optional().meta({
+    type: "string",
+    enum: [...API_CHAT_MODES],
+    description: "The chat mode; the workspace's when left out.",
+  }),
+  sessionId: idText("sessionId", MAX_SESSION_ID_CHARS).meta({
+    type: "string",
+    description: "Keeps the API's chats of one conversation together (and out of the UI).",
+  }),
+  attachments: ChatAttachments.meta({
+    type: "array",
+    description: "Images: [{name, mime, contentString: data URL}], at most 5 of 10 MB.",
+  }),
+  reset: z.unknown().optional().meta({ type: "boolean", description: "Forget the session's history first." })
+    .transform((value) => value === true || value === "true"),
+  userId: z.unknown().optional().meta({
+    type: "integer",
+    description: "A thread's chat only: the user it is kept for (full-access keys).",
+  }).transform((value, context): number | undefined => {
+    if (value === undefined || value === null || value === "") return undefined;
+    const id = Number(value);
+    if (!Number.isInteger(id) || id <= 0) {
+      context.addIssue({ code: "custom", message: "userId must be the id of a user." });
+      return z.NEVER;
+    }
+    return id;
+  }),
+}).superRefine((body, context) => {
+  if (body.message.trim() === "" && !body.reset) {
+    context.addIssue({ code: "custom", message: "Message is empty." });
+  } else if (body.message.length > MAX_MESSAGE_CHARS) {
+    context.addIssue({
+      code: "custom",
+      message: `The message is too long: at most ${
+        MAX_MESSAGE_CHARS.toLocaleString("en")
+      } characters. Add long text to the workspace as a document instead.`,
+      params: { code: "too_large" },
+    });
+  } else if (
+    body.mode !== undefined && body.mode !== null &&
+    !(API_CHAT_MODES as readonly unknown[]).includes(body.mode)
+  ) {
+    context.addIssue({ code: "custom", message: `${String(body.mode)} is not a valid mode.` });
+  }
+}).transform(({ mode, ...body }) => ({
+  ...body,
+  /** `automatic` is `chat`; none means the workspace's. */
+  mode: mode === "query"
+    ? "query" as const
+    : mode === "chat" || mode === "automatic"
+    ? "chat" as const
+    : undefined,
+}));
+export type ApiChatInput = z.output<typeof ApiChatInput>;
+
+/** The developer API's whole chat answer (api-contract §11). */
+export const ApiChatResult = z.object({
+  id: z.string(),
+  type: z.enum(["textResponse", "abort"]),
+  textResponse: z.string().nullable(),
+  sources: z.array(Source),
+  close: z.literal(true),
+  error: z.string().nullable(),
+  chatId: z.number().optional(),
+  metrics: Metrics.partial(),
+});

@@ -12,7 +12,7 @@ import { listUsers } from "./repo.ts";
 
 export function idParam(value: string, what = "user"): number {
   const id = Number(value);
-  const article = /^[aeiou]/i.test(what) ? "an" : "a";
+  const article = /^[aeio]/i.test(what) ? "an" : "a";
   return Number.isInteger(id) && id > 0
     ? id
     : fail("invalid_input", `"${value}" is not ${article} ${what} id.`);

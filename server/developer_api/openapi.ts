@@ -23,8 +23,8 @@ export interface OpenApiOperation {
 }
 
 const DESCRIPTION = [
-  "The calls of the reference's developer API (`/api/v1/*`), answered the same way, so its clients work",
-  "unchanged. Every call carries an API key, made on the API keys settings page:",
+  "Lectern answers the calls of AnythingLLM's developer API (`/api/v1/*`) the same way, so clients written for",
+  "it work unchanged. Every call carries an API key, made on the Developer API settings page:",
   "`Authorization: Bearer <key>`. A key is full-access, read-only or limited to named workspaces, and may have",
   "a rate limit (429 with `Retry-After` when it is reached). `GET /api/v1/system/env-dump` is not offered: it",
   "would print the instance's secrets.",

@@ -5,6 +5,31 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const manifest = `${root}/dist/static/.vite/manifest.json`;
 const SOURCES = ["client", "shared", "vite.config.ts", "deno.json", "package.json"];
 
+/**
+ * The API docs viewer (GET /api/docs, server/developer_api/openapi.ts): Swagger UI's bundle and styles, copied
+ * from the pinned swagger-ui-dist package, and the page's initializer, into the client output, so the server
+ * (and the compiled binary, which includes dist/static) serves them itself.
+ */
+export const DOCS_VIEWER_DIR = `${root}/dist/static/docs`;
+const DOCS_VIEWER_FILES: [from: string, to: string][] = [
+  [`${root}/node_modules/swagger-ui-dist/swagger-ui-bundle.js`, "swagger-ui-bundle.js"],
+  [`${root}/node_modules/swagger-ui-dist/swagger-ui.css`, "swagger-ui.css"],
+  [`${root}/node_modules/swagger-ui-dist/LICENSE`, "SWAGGER-UI-LICENSE.txt"],
+  [`${root}/client/docs/swagger_init.js`, "swagger-init.js"],
+];
+
+/** Copies the docs viewer's files; source map comments are dropped (the maps are not shipped). */
+export async function copyDocsViewer(): Promise<void> {
+  await Deno.mkdir(DOCS_VIEWER_DIR, { recursive: true });
+  for (const [from, to] of DOCS_VIEWER_FILES) {
+    const text = await Deno.readTextFile(from);
+    await Deno.writeTextFile(
+      `${DOCS_VIEWER_DIR}/${to}`,
+      text.replace(/\n?\/[/*]# sourceMappingURL=\S+\s*$/, "\n"),
+    );
+  }
+}
+
 async function newestSourceTime(path: string): Promise<number> {
   const info = await Deno.stat(path);
   if (!info.isDirectory) return info.mtime?.getTime() ?? 0;
@@ -15,12 +40,24 @@ async function newestSourceTime(path: string): Promise<number> {
   return newest;
 }
 
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export async function clientIsStale(): Promise<boolean> {
   let built: number;
   try {
     built = (await Deno.stat(manifest)).mtime?.getTime() ?? 0;
   } catch {
     return true;
+  }
+  for (const [, file] of DOCS_VIEWER_FILES) {
+    if (!(await exists(`${DOCS_VIEWER_DIR}/${file}`))) return true;
   }
   for (const source of SOURCES) {
     if (await newestSourceTime(`${root}/${source}`) > built) return true;
@@ -55,6 +92,7 @@ export async function buildClient(extraArgs: string[] = []): Promise<void> {
     console.error("The client build failed.");
     Deno.exit(code);
   }
+  await copyDocsViewer();
 }
 
 if (import.meta.main) {

@@ -3,8 +3,9 @@
 import { buildClient } from "./build_client.ts";
 
 await buildClient();
+// The first build copied the API docs viewer into dist/static/docs: the watching build keeps it.
 const vite = new Deno.Command(Deno.execPath(), {
-  args: ["run", "-A", "npm:vite", "build", "--watch", "--logLevel", "warn"],
+  args: ["run", "-A", "npm:vite", "build", "--watch", "--emptyOutDir=false", "--logLevel", "warn"],
   stdout: "inherit",
   stderr: "inherit",
 }).spawn();

@@ -33,9 +33,10 @@ import { cors } from "./http/cors.ts";
 import { defaultPromptRoutes } from "./system/default_prompt.ts";
 import { promptVariableRoutes } from "./prompt_variables/routes.ts";
 import { communityHubRoutes } from "./system/community_hub.ts";
-import { DEVELOPER_API, MISSING_CALLS, missingCallRoutes } from "./system/not_yet.ts";
+import { MISSING_CALLS, missingCallRoutes } from "./system/not_yet.ts";
 import { apiKeyRoutes } from "./api_keys/routes.ts";
-import { developerApiRoutes } from "./developer_api/routes.ts";
+import { developerApi, developerApiRoutes } from "./developer_api/routes.ts";
+import { docsRoutes } from "./developer_api/openapi.ts";
 
 export const PAGES_MODULE = "./pages/routes.tsx";
 
@@ -125,9 +126,11 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   api.route("/", publicSystemRoutes(deps));
   api.route("/", publicAuthRoutes(deps));
   api.route("/", publicInviteRoutes(deps));
-  // Developer API clients carry API keys, not sessions: their routes come before the login check.
-  api.route("/", developerApiRoutes(deps));
-  api.route("/", missingCallRoutes([DEVELOPER_API]));
+  // Developer API clients carry API keys, not sessions: their routes come before the login check, and so does
+  // their documentation (GET /api/docs, read before signing in, as the reference serves it).
+  const v1 = developerApi(deps);
+  api.route("/", developerApiRoutes(deps, v1));
+  api.route("/", docsRoutes(v1, `${deps.assets.directory}/docs`));
   api.use("*", authGuard(actorDeps(deps)));
   api.route("/", authRoutes(deps));
   api.route("/", accountRoutes(deps));

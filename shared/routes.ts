@@ -58,12 +58,22 @@ export const SETTINGS_MENU = [
   },
   { group: "administration", pages: ["users", "invites"] },
   { group: "security", pages: ["security", "privacy"] },
+  { group: "tools", pages: ["api-keys"] },
   { group: "experimental", pages: ["beta-features", "beta-features/live-document-sync/manage"] },
 ] as const satisfies readonly { group: string; pages: readonly SettingsPage[] }[];
 export type BuiltSettingsPage = (typeof SETTINGS_MENU)[number]["pages"][number];
 export const BUILT_SETTINGS_PAGES: readonly BuiltSettingsPage[] = SETTINGS_MENU.flatMap((entry) =>
   entry.pages
 );
+
+/**
+ * Who sees a page's entry in the settings menu, where it is narrower than the page's guard: the API keys page
+ * keeps the reference's guard (admin or manager), but only an admin may use it, so only an admin is offered it.
+ */
+const MENU_GUARDS: Partial<Record<SettingsPage, Guard>> = { "api-keys": "admin" };
+export function menuGuard(page: SettingsPage): Guard {
+  return MENU_GUARDS[page] ?? SETTINGS_PAGES[page];
+}
 
 /** The least restrictive guard among some pages: who sees a menu group at all. */
 export function loosestGuard(guards: readonly Guard[]): Guard {

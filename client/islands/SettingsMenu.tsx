@@ -3,9 +3,9 @@ import { useTranslation } from "react-i18next";
 import {
   type BuiltSettingsPage,
   loosestGuard,
+  menuGuard,
   paths,
   SETTINGS_MENU,
-  SETTINGS_PAGES,
 } from "../../shared/routes.ts";
 
 type Props = { current: BuiltSettingsPage };
@@ -36,7 +36,7 @@ export default function SettingsMenu({ current }: Props) {
           <section
             key={group}
             className="settings-group"
-            data-requires={loosestGuard(pages.map((page) => SETTINGS_PAGES[page]))}
+            data-requires={loosestGuard(pages.map(menuGuard))}
             aria-labelledby={`settings-group-${group}`}
           >
             <h2 className="settings-group-heading" id={`settings-group-${group}`}>
@@ -44,7 +44,7 @@ export default function SettingsMenu({ current }: Props) {
             </h2>
             <ul>
               {pages.map((page) => (
-                <li key={page} data-requires={SETTINGS_PAGES[page]}>
+                <li key={page} data-requires={menuGuard(page)}>
                   <a
                     href={paths.settings(page)}
                     className={page === current ? "active" : undefined}

@@ -34,6 +34,7 @@ import Invites from "../../client/islands/Invites.tsx";
 import Security from "../../client/islands/Security.tsx";
 import BetaFeatures from "../../client/islands/BetaFeatures.tsx";
 import LiveSyncManage from "../../client/islands/LiveSyncManage.tsx";
+import ApiKeys from "../../client/islands/ApiKeys.tsx";
 
 const APP_NAME = "Lectern";
 
@@ -52,6 +53,7 @@ const SETTINGS_SCREENS: Record<
   "beta-features": { name: "BetaFeatures", component: BetaFeatures },
   "beta-features/live-document-sync/manage": { name: "LiveSyncManage", component: LiveSyncManage },
   "privacy": { name: "Privacy", component: Privacy },
+  "api-keys": { name: "ApiKeys", component: ApiKeys },
 };
 
 /**

@@ -21,14 +21,7 @@ const notOffered = (what: string) => `${what} not offered by Lectern.`;
 
 const ADMINISTRATION = "they come with the instance administration pages";
 
-/** The developer API's documentation: read without a session, so it is answered before the login check. */
-export const DEVELOPER_API: MissingCall = {
-  methods: "ALL",
-  paths: ["/docs", "/docs/*"],
-  sentence: notYet("The developer API's documentation is"),
-};
-
-/** Every other family, answered after the login check (and after the real routes, which win). */
+/** The families, answered after the login check (and after the real routes, which win). */
 export const MISSING_CALLS: readonly MissingCall[] = [
   {
     methods: ["POST", "DELETE"],

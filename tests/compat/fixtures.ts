@@ -872,6 +872,45 @@ export const FIXTURES: Record<string, Fixture> = {
   },
   "GET /api/utils/metrics": { calls: () => Promise.resolve([get("/api/utils/metrics", { as: "none" })]) },
 
+  // ---- models/system.js and models/admin.js: the API keys screen (Settings → Developer API)
+  "GET /api/system/api-keys": {
+    async calls(w) {
+      await w.api(w.open, "POST", "/api/system/generate-api-key", { as: "none" });
+      return [get("/api/system/api-keys", { server: w.open, as: "none" })];
+    },
+  },
+  "POST /api/system/generate-api-key": {
+    // The reference's frontend sends no body.
+    calls: (w) =>
+      Promise.resolve([post("/api/system/generate-api-key", undefined, { server: w.open, as: "none" })]),
+  },
+  "DELETE /api/system/api-key/:id": {
+    async calls(w) {
+      const made = await w.api(w.open, "POST", "/api/system/generate-api-key", { as: "none" });
+      const { id } = made.apiKey as { id: number };
+      return [del(`/api/system/api-key/${id}`, undefined, { server: w.open, as: "none" })];
+    },
+  },
+  "GET /api/admin/api-keys": {
+    async calls(w) {
+      await w.api(w.multi, "POST", "/api/admin/generate-api-key", { json: { name: unique("key-") } });
+      return [get("/api/admin/api-keys")];
+    },
+  },
+  "POST /api/admin/generate-api-key": {
+    calls: () => Promise.resolve([post("/api/admin/generate-api-key")]),
+  },
+  "DELETE /api/admin/delete-api-key/:id": {
+    async calls(w) {
+      const made = await w.api(w.multi, "POST", "/api/admin/generate-api-key");
+      const { id } = made.apiKey as { id: number };
+      return [del(`/api/admin/delete-api-key/${id}`)];
+    },
+  },
+
+  // ---- utils/paths.js
+  "GET /api/docs": { calls: () => Promise.resolve([get("/api/docs", { as: "none" })]) },
+
   // ---- models/admin.js
   "GET /api/admin/users": { calls: () => Promise.resolve([get("/api/admin/users")]) },
   "POST /api/admin/users/new": {

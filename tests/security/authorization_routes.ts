@@ -1,5 +1,5 @@
 import { NATIVE_LEXICAL_MODEL } from "../../shared/providers/embedder_catalog.ts";
-import { DEVELOPER_API, MISSING_CALLS, type MissingCall } from "../../server/system/not_yet.ts";
+import { MISSING_CALLS, type MissingCall } from "../../server/system/not_yet.ts";
 import { PNG, type Role, type World } from "./authorization_world.ts";
 
 /** The least caller a route lets through in multi-user mode. */
@@ -95,8 +95,7 @@ export const notYetLeast = (path: string): Least => path.startsWith("/admin/") ?
  * The calls of features still to come (server/system/not_yet.ts), derived from its table: real routes that
  * answer 501 with a sentence, after the login check (so a caller without a session gets 401 there), and
  * after the /api/admin guard for those under it. The families it answers for every method (`ALL`), which
- * the route table leaves out, and the developer API (answered before the login check) are walked in
- * authorization_test.ts from NOT_YET_FAMILIES.
+ * the route table leaves out, are walked in authorization_test.ts from NOT_YET_FAMILIES.
  */
 function notYetRows(): Record<string, RouteRule> {
   const rows: Record<string, RouteRule> = {};
@@ -115,6 +114,29 @@ function notYetRows(): Record<string, RouteRule> {
         };
       }
     }
+  }
+  return rows;
+}
+
+/** The docs of the developer API (server/developer_api/openapi.ts): public, before the session guard. */
+export const DEVELOPER_API_DOCS = [
+  "/api/docs",
+  "/api/docs/",
+  "/api/docs/openapi.json",
+  "/api/docs/swagger-ui-bundle.js",
+  "/api/docs/swagger-ui.css",
+  "/api/docs/swagger-init.js",
+  "/api/docs/SWAGGER-UI-LICENSE.txt",
+];
+function developerApiDocs(): Record<string, RouteRule> {
+  const rows: Record<string, RouteRule> = {};
+  for (const path of DEVELOPER_API_DOCS) {
+    rows[`GET ${path}`] = {
+      least: "public",
+      call: () => get(path),
+      status: 200,
+      why: "the reference: its API docs are read before login (its viewer and document are public)",
+    };
   }
   return rows;
 }
@@ -151,11 +173,10 @@ function apiKeyRows(): Record<string, RouteRule> {
   return rows;
 }
 
-/** The not-yet families the app answers for every method, and the developer API (before the login check). */
+/** The not-yet families the app answers for every method. */
 export const NOT_YET_FAMILIES: readonly (MissingCall & { methods: "ALL" })[] = MISSING_CALLS.filter((
   family,
 ): family is MissingCall & { methods: "ALL" } => family.methods === "ALL");
-export { DEVELOPER_API };
 
 /**
  * The app's `ALL` routes that are not a not-yet family: middleware, and the JSON 404 of unknown API paths.
@@ -182,6 +203,7 @@ export const MIDDLEWARE: Record<string, string> = {
 export const ROUTES: Record<string, RouteRule> = {
   // --- public: before the session guard (server/app.tsx mounts them first) ---
   "GET /api/ping": { least: "public", call: () => get("/api/ping"), status: 200, why: "the reference" },
+  ...developerApiDocs(),
   "GET /api/utils/metrics": {
     least: "public",
     call: () => get("/api/utils/metrics"),

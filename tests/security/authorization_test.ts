@@ -27,7 +27,7 @@ import {
   allowedRoles,
   type Call,
   type Caller,
-  DEVELOPER_API,
+  DEVELOPER_API_DOCS,
   MIDDLEWARE,
   NOT_YET_FAMILIES,
   notYetLeast,
@@ -169,9 +169,7 @@ Deno.test("authorization: every route in multi-user mode, for every role and for
         ),
       );
       const families = new Set(
-        [...NOT_YET_FAMILIES, DEVELOPER_API].flatMap((family) =>
-          family.paths.map((path) => `ALL /api${path}`)
-        ),
+        NOT_YET_FAMILIES.flatMap((family) => family.paths.map((path) => `ALL /api${path}`)),
       );
       const unknown = [...served].filter((key) => !(key in MIDDLEWARE) && !families.has(key));
       assert.deepEqual(unknown, [], "a new ALL route needs a line in MIDDLEWARE or a row in ROUTES");
@@ -265,29 +263,28 @@ Deno.test("authorization: every route in multi-user mode, for every role and for
       }
     },
   );
-  // The developer API's clients carry API keys, not sessions: its 501 comes before the login check, the same
-  // sentence to everyone, whatever token is sent (nothing about the caller or the instance in it).
-  for (const path of DEVELOPER_API.paths) {
-    await t.step(
-      `[authorization] ALL /api${path} (developer API, not built yet) answers 501 before the login check`,
-      async () => {
-        const tokens: [string, string | undefined][] = [
-          ["no token", undefined],
-          ...Object.entries(broken),
-          ["a default user", w.tokens.default],
-          ["an admin", w.tokens.admin],
-        ];
-        for (const method of ANY_METHOD) {
-          const call = methodCall(method, notYetPath(path));
-          for (const [kind, token] of tokens) {
-            const answer = await sendUnchanged(app, call, token);
-            assert.equal(answer.status, 501, `${kind}: ${describe(call)}`);
-            assert.deepEqual(answer.body, notYetBody(DEVELOPER_API), kind);
-          }
+  // The developer API's docs are read before signing in: answered before the login check, the same to everyone,
+  // whatever token is sent (nothing about the caller or the instance in it).
+  await t.step(
+    "[authorization] GET /api/docs and its files answer 200 before the login check, whatever token is sent",
+    async () => {
+      const tokens: [string, string | undefined][] = [
+        ["no token", undefined],
+        ...Object.entries(broken),
+        ["a default user", w.tokens.default],
+        ["an admin", w.tokens.admin],
+      ];
+      for (const path of DEVELOPER_API_DOCS) {
+        const bodies = new Set<string>();
+        for (const [kind, token] of tokens) {
+          const answer = await sendUnchanged(app, { method: "GET", path }, token);
+          assert.equal(answer.status, 200, `${kind}: GET ${path}`);
+          bodies.add(answer.text);
         }
-      },
-    );
-  }
+        assert.equal(bodies.size, 1, `GET ${path}: the same answer to everyone`);
+      }
+    },
+  );
 
   // Then the callers who may: they pass the guard (their calls may change things, so they come last).
   for (const [key, rule] of entries) {
@@ -1238,10 +1235,8 @@ Deno.test("authorization: a password-protected single-user instance", async (t) 
           assert.equal((await sendUnchanged(app, call, token)).status, expected, describe(call));
         }
       }
-      for (const path of DEVELOPER_API.paths) {
-        const answer = await sendUnchanged(app, methodCall("GET", notYetPath(path)));
-        assert.equal(answer.status, 501, path);
-        assert.deepEqual(answer.body, notYetBody(DEVELOPER_API));
+      for (const path of DEVELOPER_API_DOCS) {
+        assert.equal((await sendUnchanged(app, { method: "GET", path })).status, 200, path);
       }
     },
   );

@@ -6,3 +6,4 @@ export * from "./schema/attachments.ts";
 export * from "./schema/prompt_variables.ts";
 export * from "./schema/prompt_history.ts";
 export * from "./schema/api_keys.ts";
+export * from "./schema/embeds.ts";

@@ -17,6 +17,8 @@ const REFERENCE_TEXTS = new Set([
   "System prompt variable not found or could not be deleted",
   "Missing filename",
   "File not found",
+  "Folder removed successfully",
+  "Documents removed successfully",
 ]);
 
 /** Lowercase words that start a sentence rather than name a field. */

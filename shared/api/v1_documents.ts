@@ -45,22 +45,25 @@ export const UploadForm = z.object({
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
 
-/** `POST /v1/document/upload-link`. */
+/** `POST /v1/document/upload-link`. Each message is completed by its field's path. */
 export const UploadLinkV1Input = z.object({
-  link: z.string({ error: "link must be the URL of a page or a file." }).trim().min(
+  link: z.string({ error: "must be the URL of a page or a file." }).trim().min(
     1,
-    "link must be the URL of a page or a file.",
+    "must be the URL of a page or a file.",
   ).max(4096, "Not a valid URL."),
   addToWorkspaces: AddToWorkspaces,
   scraperHeaders: z.record(
-    z.string().regex(HEADER_NAME, "scraperHeaders: each name must be an HTTP header name."),
-    z.string({ error: "scraperHeaders: each value must be text." }).max(
-      8192,
-      "scraperHeaders: each value must be at most 8192 characters.",
-    ).refine((value) => !/[\r\n\0]/.test(value), "scraperHeaders: a value cannot hold a line break."),
-    { error: "scraperHeaders must be an object of header names and values." },
-  ).refine((headers) => Object.keys(headers).length <= 50, "scraperHeaders can name at most 50 headers.")
-    .nullish(),
+    z.string(),
+    z.string({ error: "must be text." }).max(8192, "must be at most 8192 characters.").refine(
+      (value) => !/[\r\n\0]/.test(value),
+      "must not hold a line break.",
+    ),
+    { error: "must be an object of header names and values." },
+  ).refine(
+    (headers) => Object.keys(headers).every((name) => HEADER_NAME.test(name)),
+    "must name HTTP headers.",
+  )
+    .refine((headers) => Object.keys(headers).length <= 50, "must name at most 50 headers.").nullish(),
   metadata: Metadata,
 });
 export type UploadLinkV1Input = z.infer<typeof UploadLinkV1Input>;

@@ -20,6 +20,8 @@ const REFERENCE_TEXTS = new Set([
   "Workspace not found",
   "Thread not found",
   "Pin status updated successfully",
+  "Folder removed successfully",
+  "Documents removed successfully",
 ]);
 
 /** Lowercase words that start a sentence rather than name a field. */

@@ -10,7 +10,7 @@ import type { Source } from "../../shared/api/chat.ts";
 import type { Actor } from "../auth/actor.ts";
 import type { Deps } from "../deps.ts";
 import { fail, messageOf } from "../errors.ts";
-import { parseUpload } from "../documents/routes.ts";
+import { parseUpload } from "../documents/upload.ts";
 import { addDocuments } from "../documents/ingest.ts";
 import { purgeDocuments } from "../documents/library.ts";
 import { type DocumentJson, wordCount } from "../documents/store.ts";

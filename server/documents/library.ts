@@ -4,7 +4,14 @@ import { documents, documentSyncQueues, workspaceDocuments, workspaces } from ".
 import type { Deps } from "../deps.ts";
 import { fail, messageOf } from "../errors.ts";
 import type { WorkspaceRow } from "../workspaces/present.ts";
-import { DEFAULT_FOLDER, FOLDER_NAME, type FolderShell, type LocalFile } from "../../shared/api/library.ts";
+import {
+  DEFAULT_FOLDER,
+  DEFAULT_PAGE_SIZE,
+  FOLDER_NAME,
+  type FolderShell,
+  type LocalFile,
+  MAX_PAGE_SIZE,
+} from "../../shared/api/library.ts";
 import { forgetCachedDocument, removeDocuments } from "./ingest.ts";
 import { VectorCache } from "./vector_cache.ts";
 import { parseLocation } from "./store.ts";
@@ -191,6 +198,31 @@ export interface PageOptions {
   limit: number | null;
   /** Case-insensitive part of the title; empty for all. */
   query: string;
+}
+
+/**
+ * `offset`, `limit` (1–1000 or `all`; `defaultLimit` when absent) and `q` of a listing; anything else is a 400.
+ */
+export function pageOptions(
+  query: (name: string) => string | undefined,
+  defaultLimit = String(DEFAULT_PAGE_SIZE),
+): PageOptions {
+  const offsetText = query("offset") ?? "0";
+  const limitText = query("limit") ?? defaultLimit;
+  const offset = Number(offsetText);
+  if (!/^\d+$/.test(offsetText) || !Number.isSafeInteger(offset)) {
+    fail("invalid_input", "offset must be a whole number, 0 or more.");
+  }
+  let limit: number | null = null;
+  if (limitText !== "all") {
+    limit = Number(limitText);
+    if (!/^\d+$/.test(limitText) || limit < 1 || limit > MAX_PAGE_SIZE) {
+      fail("invalid_input", `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}, or "all".`);
+    }
+  }
+  const q = (query("q") ?? "").trim();
+  if (q.length > 200) fail("invalid_input", "The search text is too long (at most 200 characters).");
+  return { offset, limit, query: q };
 }
 
 const NON_ASCII = /[\u{80}-\u{10ffff}]/gu;

@@ -3,13 +3,11 @@ import type { Deps } from "../deps.ts";
 import type { AppEnv } from "../http/env.ts";
 import { parseJson } from "../http/body.ts";
 import { requirePermission } from "../http/auth_guard.ts";
-import { AppError, fail, withErrorBody } from "../errors.ts";
+import { AppError, withErrorBody } from "../errors.ts";
 import { requireWorkspace } from "../workspaces/service.ts";
 import {
-  DEFAULT_PAGE_SIZE,
   DocpathsInput,
   FolderInput,
-  MAX_PAGE_SIZE,
   MoveFilesInput,
   RemoveAndUnembedInput,
   RemoveDocumentInput,
@@ -23,7 +21,7 @@ import {
   listFolder,
   listFolders,
   moveFiles,
-  type PageOptions,
+  pageOptions,
   purgeDocument,
   purgeDocuments,
   removeFolder,
@@ -33,26 +31,6 @@ import {
 } from "./library.ts";
 
 const messageBody = (message: string) => ({ success: false, message });
-
-/** `offset`, `limit` (1–1000 or `all`) and `q` of a listing; anything else is a 400. */
-function pageOptions(query: (name: string) => string | undefined): PageOptions {
-  const offsetText = query("offset") ?? "0";
-  const limitText = query("limit") ?? String(DEFAULT_PAGE_SIZE);
-  const offset = Number(offsetText);
-  if (!/^\d+$/.test(offsetText) || !Number.isSafeInteger(offset)) {
-    fail("invalid_input", "offset must be a whole number, 0 or more.");
-  }
-  let limit: number | null = null;
-  if (limitText !== "all") {
-    limit = Number(limitText);
-    if (!/^\d+$/.test(limitText) || limit < 1 || limit > MAX_PAGE_SIZE) {
-      fail("invalid_input", `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}, or "all".`);
-    }
-  }
-  const q = (query("q") ?? "").trim();
-  if (q.length > 200) fail("invalid_input", "The search text is too long (at most 200 characters).");
-  return { offset, limit, query: q };
-}
 
 /**
  * The document store calls of the document manager (docs/api-compat.md#system-and-document-calls): listing

@@ -3,7 +3,7 @@ import type { Logger } from "../log.ts";
 import { AppError, fail } from "../errors.ts";
 import { guardedFetch, type UrlGuardOptions } from "../http/url_guard.ts";
 import { documentFileStem } from "../workspaces/slug.ts";
-import type { StoredDocument } from "../../shared/api/documents.ts";
+import type { StoredDocument, UploadMetadata } from "../../shared/api/documents.ts";
 import { parseFile, parseLimits } from "./parse_worker.ts";
 import { type ParsedDocument, ParseFailure } from "./parsers/types.ts";
 import type { DocumentStore } from "./store.ts";
@@ -120,7 +120,11 @@ function unreachable(link: string, error: unknown): AppError {
  *
  * Live sync calls this to re-fetch a watched link and compare the text.
  */
-export async function fetchLinkDocument(deps: LinkDeps, rawLink: string): Promise<LinkDocument> {
+export async function fetchLinkDocument(
+  deps: LinkDeps,
+  rawLink: string,
+  options: { headers?: Record<string, string> } = {},
+): Promise<LinkDocument> {
   const url = normalizeLink(rawLink);
   const link = linkText(url);
   const signal = AbortSignal.timeout(LINK_TIMEOUT_MS);
@@ -132,6 +136,8 @@ export async function fetchLinkDocument(deps: LinkDeps, rawLink: string): Promis
       headers: {
         "User-Agent": USER_AGENT,
         Accept: "text/html,application/xhtml+xml,application/pdf,text/plain;q=0.9,*/*;q=0.8",
+        // The developer API's `scraperHeaders` (a page behind a token, say).
+        ...options.headers,
       },
     }, deps.linkFetch ?? {});
     if (!response.ok) {
@@ -185,23 +191,30 @@ export async function fetchLinkDocument(deps: LinkDeps, rawLink: string): Promis
   return { url: link, kind, title, pageTitle: parsed.innerTitle ?? null, parsed };
 }
 
-/** Stores a fetched link as a document with the link fields of docs/api-compat.md#document-json. */
+/**
+ * Stores a fetched link as a document with the link fields of docs/api-compat.md#document-json; `metadata` (the
+ * developer API's) replaces the title, author, description and source. The chunk source stays the link, which
+ * live sync fetches again.
+ */
 export function saveLinkDocument(
   deps: { documents: Pick<DocumentStore, "save"> },
   fetched: LinkDocument,
+  metadata: Pick<UploadMetadata, "title" | "docAuthor" | "description" | "docSource"> = {},
 ): Promise<StoredDocument> {
   const { parsed } = fetched;
   // Pages get the reference's link defaults; a file keeps the author and description its metadata names.
   const fromPage = fetched.kind === "page";
   return deps.documents.save({
     fileStem: `url-${fetched.title.replace(/\.html$/, "")}`,
-    title: fetched.title,
+    title: metadata.title ?? fetched.title,
     url: `file://${fetched.title}`,
-    docAuthor: fromPage || parsed.docAuthor === "Unknown" ? "no author found" : parsed.docAuthor,
-    description: fromPage
-      ? (parsed.description !== "Unknown" ? parsed.description : "No description found.")
-      : parsed.description,
-    docSource: "URL link uploaded by the user.",
+    docAuthor: metadata.docAuthor ??
+      (fromPage || parsed.docAuthor === "Unknown" ? "no author found" : parsed.docAuthor),
+    description: metadata.description ??
+      (fromPage
+        ? (parsed.description !== "Unknown" ? parsed.description : "No description found.")
+        : parsed.description),
+    docSource: metadata.docSource ?? "URL link uploaded by the user.",
     chunkSource: `link://${fetched.url}`,
     text: parsed.text,
     pageBreaks: parsed.pageBreaks,

@@ -20,7 +20,11 @@ export type EventName =
   | "invite_accepted"
   | "workspace_members_updated"
   | "api_key_created"
-  | "api_key_deleted";
+  | "api_key_deleted"
+  | "api_document_uploaded"
+  | "api_link_uploaded"
+  | "api_raw_document_uploaded"
+  | "exported_chats";
 
 /** Writes an event log row; a failure to log is reported but never fails the request. */
 export async function logEvent(

@@ -31,6 +31,9 @@ interface Fixtures {
   code: string;
   step: string;
   tab: string;
+  /** The developer API's document folder and file name (`/api/v1/documents/folder/:folderName`, …). */
+  folderName: string;
+  docName: string;
 }
 
 /** Every GET route the app declares, with its parameters filled in (new routes are walked automatically). */
@@ -165,6 +168,8 @@ Deno.test("security: no GET route of a multi-user instance answers a secret, to 
     code: invite.body.invite.code,
     step: "llm-preference",
     tab: "general-appearance",
+    folderName: "custom-documents",
+    docName: "notes.txt.json",
   });
   assert.ok(routes.length >= 40, `the walk covers the app's GET routes (${routes.length})`);
 
@@ -405,6 +410,8 @@ Deno.test("security: an open single-user instance shows its visitor no secret ei
     code: "none",
     step: "llm-preference",
     tab: "general-appearance",
+    folderName: "custom-documents",
+    docName: "notes.txt.json",
   });
   const secretList = [...Object.values(secrets), ...(await keyFiles(app))];
 

@@ -14,8 +14,9 @@ Deno.test("tokenCounter() stays fast on one long run of the same character", asy
   const tokens = count("=".repeat(200_000));
   const elapsed = performance.now() - started;
   assert.ok(tokens > 0);
-  // A quadratic merge on 200,000 characters takes minutes; in pieces it is a fraction of a second.
-  assert.ok(elapsed < 5_000, `took ${elapsed} ms`);
+  // A hang guard, not a speed target (bench/ measures speed): a quadratic merge on 200,000 characters takes
+  // many minutes; in pieces it is a fraction of a second, so a minute is never reached by the right code.
+  assert.ok(elapsed < 60_000, `took ${elapsed} ms`);
 });
 
 Deno.test("truncateMiddle() keeps the start and the end within the limit", async () => {

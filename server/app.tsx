@@ -12,6 +12,7 @@ import { actorDeps } from "./auth/actor_deps.ts";
 import { MAX_PICTURE_BYTES } from "./users/images.ts";
 import { hostName, machineNames, originGuard } from "./http/origin_guard.ts";
 import { publicSystemRoutes, systemRoutes } from "./system/routes.ts";
+import { eventLogRoutes } from "./events/routes.ts";
 import { workspaceRoutes } from "./workspaces/routes.ts";
 import { documentRoutes } from "./documents/routes.ts";
 import { libraryRoutes } from "./documents/library_routes.ts";
@@ -138,6 +139,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   api.route("/", embeddingRoutes(deps)); // before adminRoutes: system-preferences serves single-user too
   api.route("/", adminRoutes(deps));
   api.route("/", systemRoutes(deps));
+  api.route("/", eventLogRoutes(deps));
   api.route("/", workspaceRoutes(deps));
   api.route("/", documentRoutes(deps));
   api.route("/", libraryRoutes(deps));

@@ -58,7 +58,7 @@ export const SETTINGS_MENU = [
   },
   { group: "administration", pages: ["users", "invites"] },
   { group: "security", pages: ["security", "privacy"] },
-  { group: "tools", pages: ["api-keys"] },
+  { group: "tools", pages: ["event-logs", "api-keys"] },
   { group: "experimental", pages: ["beta-features", "beta-features/live-document-sync/manage"] },
 ] as const satisfies readonly { group: string; pages: readonly SettingsPage[] }[];
 export type BuiltSettingsPage = (typeof SETTINGS_MENU)[number]["pages"][number];
@@ -67,10 +67,11 @@ export const BUILT_SETTINGS_PAGES: readonly BuiltSettingsPage[] = SETTINGS_MENU.
 );
 
 /**
- * Who sees a page's entry in the settings menu, where it is narrower than the page's guard: the API keys page
- * keeps the reference's guard (admin or manager), but only an admin may use it, so only an admin is offered it.
+ * Who sees a page's entry in the settings menu, where it is narrower than the page's guard: the API keys and
+ * event logs pages keep the reference's guard (admin or manager), but only an admin may use them (the
+ * reference's calls are admin-only), so only an admin is offered them.
  */
-const MENU_GUARDS: Partial<Record<SettingsPage, Guard>> = { "api-keys": "admin" };
+const MENU_GUARDS: Partial<Record<SettingsPage, Guard>> = { "api-keys": "admin", "event-logs": "admin" };
 export function menuGuard(page: SettingsPage): Guard {
   return MENU_GUARDS[page] ?? SETTINGS_PAGES[page];
 }

@@ -231,7 +231,7 @@ export function adminRoutesV1(router: V1Router, deps: Deps): void {
     response: SuccessAnswer,
   }, async (c) => {
     if (!multiUser()) return notMultiUser(c);
-    await saveTextSplitterPreferences(deps, await parseJson(c, TextSplitterPreferences));
+    await saveTextSplitterPreferences(deps, await parseJson(c, TextSplitterPreferences), c.var.actor.userId);
     return c.json({ success: true, error: null });
   });
 

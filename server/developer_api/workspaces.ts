@@ -1,4 +1,6 @@
 import type { Context } from "hono";
+import { logEvent } from "../events/log.ts";
+import { logWorkspaceDocuments } from "../documents/events.ts";
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import type { AppEnv } from "../http/env.ts";
@@ -103,6 +105,7 @@ export function workspaceRoutesV1(router: V1Router, deps: Deps): void {
       throw error;
     }
     deps.log.info("Workspace created through the developer API", { slug: workspace.slug });
+    await logEvent(deps, "api_workspace_created", { workspaceName: workspace.name }, c.var.actor.userId);
     return c.json({ workspace: presentWorkspace(workspace), message: null });
   });
 
@@ -157,6 +160,7 @@ export function workspaceRoutesV1(router: V1Router, deps: Deps): void {
     const workspace = await workspaceOfRoute(deps, c);
     await deleteWorkspace(deps, workspace);
     deps.log.info("Workspace deleted through the developer API", { slug: workspace.slug });
+    await logEvent(deps, "api_workspace_deleted", { workspaceName: workspace.name }, c.var.actor.userId);
     return c.text("OK");
   });
 
@@ -207,8 +211,9 @@ export function workspaceRoutesV1(router: V1Router, deps: Deps): void {
   }, async (c) => {
     const workspace = await workspaceOfRoute(deps, c, workspaceOrMessage);
     const input = await parseJson(c, UpdateEmbeddingsInput, workspaceOrMessage);
-    await removeDocuments(deps, workspace, input.deletes);
+    const removed = await removeDocuments(deps, workspace, input.deletes);
     const outcome = await addDocuments(deps, workspace, input.adds);
+    await logWorkspaceDocuments(deps, workspace, { removed, outcome }, c.var.actor.userId);
     const message = outcome.failures.length > 0
       ? `${outcome.failures.length} documents failed to add.\n\n${outcome.failures.join("\n\n")}`
       : null;

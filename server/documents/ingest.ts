@@ -227,23 +227,27 @@ async function embedEach(
   return { added, failures };
 }
 
-/** Removes documents from the workspace: their vectors (the active and a job's new embedder's), then their rows. */
+/**
+ * Removes documents from the workspace: their vectors (the active and a job's new embedder's), then their rows.
+ * Returns how many of them the workspace held.
+ */
 export function removeDocuments(
   deps: Pick<IngestDeps, "db" | "vectors" | "providers">,
   workspace: WorkspaceRow,
   locations: string[],
-): Promise<void> {
-  if (locations.length === 0) return Promise.resolve();
+): Promise<number> {
+  if (locations.length === 0) return Promise.resolve(0);
   return deps.providers.embedding.whileFixed(async () => {
     const rows = await deps.db.select().from(workspaceDocuments).where(
       and(eq(workspaceDocuments.workspaceId, workspace.id), inArray(workspaceDocuments.docpath, locations)),
     );
-    if (rows.length === 0) return;
+    if (rows.length === 0) return 0;
     const docIds = rows.map((row) => row.docId);
     for (const embedder of [activeOrNull(deps.providers), deps.providers.targetEmbedder()]) {
       if (embedder) await deps.vectors.deleteDocuments(workspaceNamespace(workspace.id, embedder), docIds);
     }
     await deps.db.delete(workspaceDocuments).where(inArray(workspaceDocuments.docId, docIds));
+    return new Set(rows.map((row) => row.docpath)).size;
   });
 }
 

@@ -29,6 +29,7 @@ import {
   setPinned,
   setWatched,
 } from "./library.ts";
+import { logDocumentsRemoved } from "./events.ts";
 
 const messageBody = (message: string) => ({ success: false, message });
 
@@ -68,16 +69,23 @@ export function libraryRoutes(deps: Deps) {
     .delete("/system/remove-document", manage, async (c) => {
       const input = await parseJson(c, RemoveDocumentInput);
       await purgeDocument(deps, input.name);
+      await logDocumentsRemoved(deps, { count: 1, documents: [input.name] }, c.var.actor.userId);
       return c.json({ success: true, error: null });
     })
     .delete("/system/remove-documents", manage, async (c) => {
       const input = await parseJson(c, RemoveDocumentsInput);
       const removed = await purgeDocuments(deps, input.names);
+      await logDocumentsRemoved(deps, { count: removed, documents: input.names }, c.var.actor.userId);
       return c.json({ success: true, error: null, removed });
     })
     .delete("/system/remove-folder", manage, async (c) => {
       const input = await parseJson(c, FolderInput);
       const removed = await removeFolder(deps, input.name);
+      await logDocumentsRemoved(
+        deps,
+        { count: removed, documents: [], folder: input.name },
+        c.var.actor.userId,
+      );
       return c.json({ success: true, error: null, removed });
     })
     .post("/document/create-folder", requirePermission("documents:manage", messageBody), async (c) => {
@@ -97,7 +105,12 @@ export function libraryRoutes(deps: Deps) {
     .delete("/workspace/:slug/remove-and-unembed", manage, async (c) => {
       await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
       const input = await parseJson(c, RemoveAndUnembedInput);
-      await purgeDocuments(deps, [input.documentLocation]);
+      const removed = await purgeDocuments(deps, [input.documentLocation]);
+      await logDocumentsRemoved(
+        deps,
+        { count: removed, documents: [input.documentLocation] },
+        c.var.actor.userId,
+      );
       return c.json({ success: true, error: null });
     })
     .post("/workspace/:slug/update-pin", manage, async (c) => {

@@ -134,12 +134,16 @@ export class LiveSync {
     this.deps = null;
   }
 
-  /** Turns the feature on (the worker starts ticking) or off (no more runs; the queues are kept). */
-  async setEnabled(enabled: boolean): Promise<void> {
+  /**
+   * Turns the feature on (the worker starts ticking) or off (no more runs; the queues are kept). Returns the
+   * setting's label when its value changed.
+   */
+  async setEnabled(enabled: boolean): Promise<string[]> {
     const deps = this.deps ?? fail("unavailable", "Live document sync is not running.");
-    await deps.settings.setLabels({ [LIVE_SYNC_LABEL]: enabled ? "enabled" : "disabled" });
+    const changed = await deps.settings.setLabels({ [LIVE_SYNC_LABEL]: enabled ? "enabled" : "disabled" });
     deps.log.info(enabled ? "Live document sync turned on" : "Live document sync turned off");
     this.schedule();
+    return changed;
   }
 
   private schedule() {

@@ -4,6 +4,7 @@ import type { AppEnv } from "../http/env.ts";
 import { parseJson } from "../http/body.ts";
 import { requirePermission } from "../http/auth_guard.ts";
 import { fail } from "../errors.ts";
+import { logSettingsChanged } from "../events/log.ts";
 import { ToggleLiveSyncInput } from "../../shared/api/live_sync.ts";
 import { listQueues, stopWatching } from "./live_sync_queues.ts";
 
@@ -27,7 +28,8 @@ export function liveSyncRoutes(deps: Deps) {
     .get("/experimental/live-sync", manage, (c) => c.json(status()))
     .post("/experimental/toggle-live-sync", manage, async (c) => {
       const input = await parseJson(c, ToggleLiveSyncInput, undefined, { bareMessages: true });
-      await deps.liveSync.setEnabled(input.updatedStatus);
+      const changed = await deps.liveSync.setEnabled(input.updatedStatus);
+      await logSettingsChanged(deps, changed, c.var.actor.userId);
       return c.json({ success: true, error: null });
     })
     .get("/experimental/live-sync/queues", manage, async (c) => c.json({ queues: await listQueues(deps) }))

@@ -10,6 +10,19 @@ import { UploadLinkInput } from "../../shared/api/documents.ts";
 import { addDocuments, removeDocuments } from "./ingest.ts";
 import { fetchLinkDocument, saveLinkDocument } from "./links.ts";
 import { receiveUpload } from "./upload.ts";
+import { logWorkspaceDocuments } from "./events.ts";
+import { logEvent } from "../events/log.ts";
+import type { StoredDocument } from "../../shared/api/documents.ts";
+import { DEFAULT_FOLDER } from "./store.ts";
+
+/** `document_uploaded`, as the reference records an upload: the file's name, and its folder when not the default. */
+function logUpload(deps: Deps, document: StoredDocument, userId: number | null) {
+  const folder = document.location.split("/")[0];
+  return logEvent(deps, "document_uploaded", {
+    documentName: document.title,
+    ...(folder && folder !== DEFAULT_FOLDER ? { folder } : {}),
+  }, userId);
+}
 
 /** Document calls under `/api/workspace/:slug`. */
 export function documentRoutes(deps: Deps) {
@@ -22,12 +35,14 @@ export function documentRoutes(deps: Deps) {
     .post("/workspace/:slug/upload", requirePermission("documents:manage"), limit, async (c) => {
       await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
       const document = await receiveUpload(deps, c.req.raw, await readForm(c));
+      await logUpload(deps, document, c.var.actor.userId);
       return c.json({ success: true, error: null, documents: [document] });
     })
     .post("/workspace/:slug/upload-link", requirePermission("documents:manage"), async (c) => {
       await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
       const { link } = await parseJson(c, UploadLinkInput, undefined, { bareMessages: true });
       const document = await saveLinkDocument(deps, await fetchLinkDocument(deps, link));
+      await logEvent(deps, "link_uploaded", { link }, c.var.actor.userId);
       return c.json({ success: true, error: null, documents: [document] });
     })
     .post(
@@ -37,7 +52,9 @@ export function documentRoutes(deps: Deps) {
       async (c) => {
         const workspace = await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
         const document = await receiveUpload(deps, c.req.raw, await readForm(c));
+        await logUpload(deps, document, c.var.actor.userId);
         const outcome = await addDocuments(deps, workspace, [document.location]);
+        await logWorkspaceDocuments(deps, workspace, { outcome }, c.var.actor.userId);
         if (outcome.failures.length > 0) {
           return c.json({ success: false, error: outcome.failures.join("\n"), document: null }, 502);
         }
@@ -57,8 +74,9 @@ export function documentRoutes(deps: Deps) {
         errorBody("Workspace does not exist."),
       );
       const input = await parseJson(c, UpdateEmbeddingsInput, errorBody);
-      await removeDocuments(deps, workspace, input.deletes);
+      const removed = await removeDocuments(deps, workspace, input.deletes);
       const outcome = await addDocuments(deps, workspace, input.adds);
+      await logWorkspaceDocuments(deps, workspace, { removed, outcome }, c.var.actor.userId);
       const message = outcome.failures.length > 0
         ? `${outcome.failures.length} documents failed to add.\n\n${outcome.failures.join("\n\n")}`
         : null;

@@ -4,6 +4,7 @@ import { LABELS } from "../settings/service.ts";
 import { chunkSettings, DEFAULT_CHUNK_OVERLAP, splitterProblems } from "../documents/chunker.ts";
 import { VectorCache } from "../documents/vector_cache.ts";
 import type { TextSplitterPreferences } from "../../shared/api/embedding.ts";
+import { logSettingsChanged } from "../events/log.ts";
 
 /** The largest chunk the embedder the settings name takes (the one documents will be embedded with). */
 export function configuredMaximum(deps: Deps): number {
@@ -23,7 +24,11 @@ export function configuredMaximum(deps: Deps): number {
  * a label left out keeps its stored value; the pair must fit the embedder's maximum. A change purges the vector
  * cache, whose chunks were cut with the old sizes (docs/api-compat.md#storage-layout).
  */
-export async function saveTextSplitterPreferences(deps: Deps, input: TextSplitterPreferences): Promise<void> {
+export async function saveTextSplitterPreferences(
+  deps: Deps,
+  input: TextSplitterPreferences,
+  userId: number | null,
+): Promise<void> {
   const maximum = configuredMaximum(deps);
   const stored = (label: string) => {
     const value = Number(deps.settings.label(label));
@@ -37,10 +42,11 @@ export async function saveTextSplitterPreferences(deps: Deps, input: TextSplitte
   };
   const problems = splitterProblems(next, maximum);
   if (problems.length > 0) fail("invalid_input", problems.join("\n"));
-  await deps.settings.setLabels({
+  const changed = await deps.settings.setLabels({
     [LABELS.textSplitterChunkSize]: String(next.chunkSize),
     [LABELS.textSplitterChunkOverlap]: String(next.chunkOverlap),
   });
+  await logSettingsChanged(deps, changed, userId);
   if (before.chunkSize !== next.chunkSize || before.chunkOverlap !== next.chunkOverlap) {
     const removed = await new VectorCache(deps.paths.vectorCache).purge();
     deps.log.info("Text splitter changed; vector cache purged", { ...next, removed });

@@ -133,7 +133,7 @@ export function embeddingRoutes(deps: Deps) {
     })
     .post("/admin/system-preferences", requirePermission("settings:manage"), async (c) => {
       const input = await parseJson(c, TextSplitterPreferences);
-      await saveTextSplitterPreferences(deps, input);
+      await saveTextSplitterPreferences(deps, input, c.var.actor.userId);
       return c.json({ success: true, error: null });
     });
 }

@@ -2,6 +2,7 @@ import { eventLogs } from "../../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { messageOf } from "../errors.ts";
 
+/** The events the server records; the reference's names where it has them. */
 export type EventName =
   | "login_event"
   | "failed_login_invalid_username"
@@ -24,11 +25,36 @@ export type EventName =
   | "api_document_uploaded"
   | "api_link_uploaded"
   | "api_raw_document_uploaded"
-  | "exported_chats";
+  | "exported_chats"
+  // Workspaces: `{workspaceName}`; the developer API's own names for its calls (the reference's).
+  | "workspace_created"
+  | "workspace_deleted"
+  | "workspace_vectors_reset"
+  | "api_workspace_created"
+  | "api_workspace_deleted"
+  // The document library: `{documentName, folder}`, `{link}`; removal (a Lectern name) `{count, documents}`.
+  | "document_uploaded"
+  | "link_uploaded"
+  | "documents_removed"
+  // A workspace's embeddings: `{workspaceName, numberOfDocumentsAdded, failed}`, `{workspaceName,
+  // numberOfDocuments}`.
+  | "workspace_documents_added"
+  | "workspace_documents_removed"
+  // Settings: `{keys}`, the names of the settings that changed, never their values (a Lectern name); the
+  // reference's three provider events, with no metadata.
+  | "settings_updated"
+  | "update_llm_provider"
+  | "update_embedding_engine"
+  | "update_vector_db"
+  // Embed widgets: `{embedId}`.
+  | "embed_created"
+  | "embed_updated"
+  | "embed_deleted"
+  | "event_logs_cleared";
 
 /** Writes an event log row; a failure to log is reported but never fails the request. */
 export async function logEvent(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "log">,
   event: EventName,
   metadata: Record<string, unknown> = {},
   userId: number | null = null,
@@ -37,5 +63,29 @@ export async function logEvent(
     await deps.db.insert(eventLogs).values({ event, metadata: JSON.stringify(metadata), userId });
   } catch (error) {
     deps.log.error("Cannot write an event log row", { event, error: messageOf(error) });
+  }
+}
+
+/** The reference's events for a change of provider (its updateENV's `logChangesToEventLog`). */
+const PROVIDER_EVENTS: Record<string, EventName> = {
+  LLMProvider: "update_llm_provider",
+  EmbeddingEngine: "update_embedding_engine",
+  VectorDB: "update_vector_db",
+};
+
+/**
+ * Records a settings save: `settings_updated` with the names of the settings that changed (never a value:
+ * some are keys and passwords), plus the reference's provider events. Nothing when nothing changed.
+ */
+export async function logSettingsChanged(
+  deps: Pick<Deps, "db" | "log">,
+  keys: readonly string[],
+  userId: number | null,
+): Promise<void> {
+  if (keys.length === 0) return;
+  await logEvent(deps, "settings_updated", { keys: [...keys] }, userId);
+  for (const key of keys) {
+    const event = PROVIDER_EVENTS[key];
+    if (event) await logEvent(deps, event, {}, userId);
   }
 }

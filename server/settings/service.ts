@@ -34,6 +34,8 @@ export const LABELS = {
 
 export interface UpdateResult {
   newValues: Record<string, string>;
+  /** The keys whose stored value is now different (for the event log: names only, never values). */
+  changed: string[];
 }
 
 /**
@@ -81,13 +83,19 @@ export class SettingsService {
     return this.stored.get(label);
   }
 
-  async setLabels(values: Record<string, string | null>): Promise<void> {
+  /** Stores internal settings; returns the labels whose value is now different. */
+  async setLabels(values: Record<string, string | null>): Promise<string[]> {
+    const changed = Object.entries(values).filter(([label, value]) =>
+      (this.stored.get(label) ?? null) !== value
+    )
+      .map(([label]) => label);
     const statements = Object.entries(values).map(([label, value]) => this.upsert(label, value));
     await this.runBatch(statements);
     for (const [label, value] of Object.entries(values)) {
       if (value === null) this.stored.delete(label);
       else this.stored.set(label, value);
     }
+    return changed;
   }
 
   /**
@@ -138,6 +146,10 @@ export class SettingsService {
       throw new AppError("invalid_input", message, { body: { newValues: {}, error: message } });
     }
 
+    const changed = changes.filter(({ definition, value }) =>
+      (this.stored.get(definition.key) ?? "") !== value
+    )
+      .map(({ definition }) => definition.key);
     const statements = [];
     for (const { definition, value } of changes) {
       const stored = value === "" ? null : definition.secret ? await encryptSecret(this.key, value) : value;
@@ -150,7 +162,7 @@ export class SettingsService {
       else this.stored.set(definition.key, value);
       newValues[definition.key] = definition.secret && value !== "" ? MASKED_SECRET : value;
     }
-    return { newValues };
+    return { newValues, changed };
   }
 
   get multiUserMode(): boolean {

@@ -3,6 +3,7 @@ import type { Deps } from "../deps.ts";
 import type { AppEnv } from "../http/env.ts";
 import { parseJson } from "../http/body.ts";
 import { requirePermission } from "../http/auth_guard.ts";
+import { logSettingsChanged } from "../events/log.ts";
 import { LABELS, type SettingsService } from "../settings/service.ts";
 import { DEFAULT_SYSTEM_PROMPT } from "../../shared/api/workspaces.ts";
 import { DefaultPromptInput } from "../../shared/api/system.ts";
@@ -30,7 +31,8 @@ export function defaultPromptRoutes(deps: Deps) {
         bareMessages: true,
       });
       const stored = prompt === "" || prompt === DEFAULT_SYSTEM_PROMPT ? null : prompt;
-      await deps.settings.setLabels({ [LABELS.defaultSystemPrompt]: stored });
+      const changed = await deps.settings.setLabels({ [LABELS.defaultSystemPrompt]: stored });
+      await logSettingsChanged(deps, changed, c.var.actor.userId);
       deps.log.info("Default system prompt updated", { builtIn: stored === null });
       return c.json({ success: true, message: "Default system prompt updated successfully." });
     });

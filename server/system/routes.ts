@@ -11,6 +11,7 @@ import { ACCEPTED_DOCUMENT_TYPES } from "../../shared/api/documents.ts";
 import { LABELS } from "../settings/service.ts";
 import { nativeEmbedderModels } from "../embedding/native_models.ts";
 import { metrics, setupFacts } from "./status.ts";
+import { logSettingsChanged } from "../events/log.ts";
 
 /** The built-in logo: the product's name set in its accent colour. */
 export const DEFAULT_LOGO =
@@ -66,8 +67,9 @@ export function systemRoutes(deps: Deps) {
   return new Hono<AppEnv>()
     .post("/system/update-env", requirePermission("settings:manage", settingsError), async (c) => {
       const changes = await parseJson(c, SettingsChanges, settingsError, { bareMessages: true });
-      const { newValues } = await deps.settings.update(changes);
+      const { newValues, changed } = await deps.settings.update(changes);
       deps.log.info("Settings updated", { keys: Object.keys(newValues).join(",") || "none" });
+      await logSettingsChanged(deps, changed, c.var.actor.userId);
       return c.json({ newValues, error: false });
     })
     .get("/system/accepted-document-types", (c) => c.json({ types: ACCEPTED_DOCUMENT_TYPES }))

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import type { AppEnv } from "../http/env.ts";
 import { parseJson } from "../http/body.ts";
+import { logEvent } from "../events/log.ts";
 import { idParam } from "../users/routes.ts";
 import { CreateWorkspaceInput } from "../../shared/api/workspaces.ts";
 import { UpdateMembersInput } from "../../shared/api/admin.ts";
@@ -22,12 +23,14 @@ export function memberAdminRoutes(deps: Deps) {
       const input = await parseJson(c, CreateWorkspaceInput, newWorkspaceBody, { bareMessages: true });
       const row = await createWorkspace(deps, c.var.actor, input.name);
       deps.log.info("Workspace created", { slug: row.slug });
+      await logEvent(deps, "workspace_created", { workspaceName: row.name }, c.var.actor.userId);
       return c.json({ workspace: presentWorkspace(row), error: null });
     })
     .delete("/admin/workspaces/:id", async (c) => {
       const workspace = await workspaceById(deps, idParam(c.req.param("id"), "workspace"));
       await deleteWorkspace(deps, workspace);
       deps.log.info("Workspace deleted", { slug: workspace.slug });
+      await logEvent(deps, "workspace_deleted", { workspaceName: workspace.name }, c.var.actor.userId);
       return c.json({ success: true, error: null });
     })
     .get("/admin/workspaces/:id/users", async (c) => {

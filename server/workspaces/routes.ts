@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { logEvent } from "../events/log.ts";
 import type { Deps } from "../deps.ts";
 import type { AppEnv } from "../http/env.ts";
 import { parseJson } from "../http/body.ts";
@@ -53,6 +54,7 @@ export function workspaceRoutes(deps: Deps) {
         });
         const row = await createWorkspace(deps, c.var.actor, input.name);
         deps.log.info("Workspace created", { slug: row.slug });
+        await logEvent(deps, "workspace_created", { workspaceName: row.name }, c.var.actor.userId);
         return c.json({ workspace: presentWorkspace(row), message: null });
       },
     )
@@ -81,11 +83,13 @@ export function workspaceRoutes(deps: Deps) {
       const workspace = await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
       await deleteWorkspace(deps, workspace);
       deps.log.info("Workspace deleted", { slug: workspace.slug });
+      await logEvent(deps, "workspace_deleted", { workspaceName: workspace.name }, c.var.actor.userId);
       return c.json({ success: true, error: null });
     })
     .delete("/workspace/:slug/reset-vector-db", manage, async (c) => {
       const workspace = await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
       await resetVectorDatabase(deps, workspace);
+      await logEvent(deps, "workspace_vectors_reset", { workspaceName: workspace.name }, c.var.actor.userId);
       return c.json({ success: true, error: null });
     })
     .get("/workspace/:slug/suggested-messages", async (c) => {

@@ -872,6 +872,14 @@ export const FIXTURES: Record<string, Fixture> = {
   },
   "GET /api/utils/metrics": { calls: () => Promise.resolve([get("/api/utils/metrics", { as: "none" })]) },
 
+  // ---- models/system.js: the event logs screen (Settings → Event Logs)
+  "POST /api/system/event-logs": {
+    calls: () => Promise.resolve([post("/api/system/event-logs", { offset: 0 })]),
+  },
+  "DELETE /api/system/event-logs": {
+    calls: () => Promise.resolve([del("/api/system/event-logs")]),
+  },
+
   // ---- models/system.js and models/admin.js: the API keys screen (Settings → Developer API)
   "GET /api/system/api-keys": {
     async calls(w) {

@@ -173,6 +173,34 @@ function apiKeyRows(): Record<string, RouteRule> {
   return rows;
 }
 
+/**
+ * The event logs screen's calls (server/events/routes.ts): admins only, the reference's guard (its page is open
+ * to managers, who see a sentence instead).
+ */
+function eventLogRows(): Record<string, RouteRule> {
+  const why = "settings:manage on /api/system/event-logs (the reference: flexUserRoleValid([admin]))";
+  return {
+    "POST /api/system/event-logs": {
+      least: "admin",
+      call: () => post("/api/system/event-logs", { offset: 0 }),
+      status: 200,
+      why,
+    },
+    "DELETE /api/system/event-logs": {
+      least: "admin",
+      call: () => del("/api/system/event-logs"),
+      status: 200,
+      why,
+    },
+    "GET /api/system/event-logs/export": {
+      least: "admin",
+      call: () => get("/api/system/event-logs/export?type=json"),
+      status: 200,
+      why,
+    },
+  };
+}
+
 /** The not-yet families the app answers for every method. */
 export const NOT_YET_FAMILIES: readonly (MissingCall & { methods: "ALL" })[] = MISSING_CALLS.filter((
   family,
@@ -1022,6 +1050,7 @@ export const ROUTES: Record<string, RouteRule> = {
   },
   ...communityHub(),
   ...apiKeyRows(),
+  ...eventLogRows(),
 
   // --- features still to come: 501 with a sentence, to any caller past the guards in front of them ---
   ...notYetRows(),

@@ -3,40 +3,8 @@ import { eq } from "drizzle-orm";
 import { workspaceChats, workspaceThreads } from "../../db/schema.ts";
 import { ApiChatResult, ChatFrame, History } from "../../shared/api/chat.ts";
 import { makeApiKey, withKey } from "../testing/api_keys.ts";
-import { startFakeOpenAi } from "../testing/fake_openai.ts";
-import { configuredTestApp, readFrames, type TestApp, uploadText } from "../testing/test_app.ts";
-
-const FREEDONIA = "Freedonia is a small country. The capital of Freedonia is Fredville, on the Blue River.";
-
-async function workspace(app: TestApp, name: string, document = true) {
-  const made = await app.json<{ workspace: { id: number; slug: string } }>("/api/workspace/new", {
-    json: { name },
-  });
-  const { id, slug } = made.body.workspace;
-  if (document) {
-    const location = await uploadText(app, slug, "freedonia.txt", FREEDONIA);
-    const embedded = await app.json(`/api/workspace/${slug}/update-embeddings`, {
-      json: { adds: [location] },
-    });
-    assert.equal(embedded.status, 200);
-  }
-  return { id, slug };
-}
-
-async function setup() {
-  const llm = startFakeOpenAi();
-  const app = await configuredTestApp({ llm: llm.baseURL });
-  const { key } = await makeApiKey(app);
-  return {
-    llm,
-    app,
-    key,
-    async [Symbol.asyncDispose]() {
-      await app.close();
-      await llm.close();
-    },
-  };
-}
+import { readFrames, type TestApp } from "../testing/test_app.ts";
+import { setup, workspace } from "./chat_fixtures.ts";
 
 const post = (app: TestApp, key: string, path: string, json: unknown) =>
   app.json<Record<string, unknown>>(`/api/v1${path}`, withKey(key, { json }));

@@ -19,6 +19,7 @@ import {
   documentsByDocpaths,
   listFolder,
   listFolders,
+  moveAnswer,
   moveFiles,
   pageOptions,
   purgeDocuments,
@@ -339,10 +340,6 @@ export function documentRoutesV1(router: V1Router, deps: Deps): void {
   }, async (c) => {
     const input = await parseJson(c, MoveFilesInput, messageBody);
     const failures = await withErrorBody(messageBody, () => moveFiles(deps, input.files));
-    if (failures.length === 0) return c.json({ success: true, message: null });
-    const message = `${failures.length} of ${input.files.length} documents could not be moved.\n\n${
-      failures.join("\n")
-    }`;
-    return c.json({ success: false, message, failures });
+    return c.json(moveAnswer(failures, input.files.length));
   });
 }

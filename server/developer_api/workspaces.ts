@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { logEvent } from "../events/log.ts";
-import { logWorkspaceDocuments } from "../documents/events.ts";
+import { updateEmbeddings } from "../documents/update_embeddings.ts";
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import type { AppEnv } from "../http/env.ts";
@@ -32,7 +32,6 @@ import {
 } from "../workspaces/service.ts";
 import { deleteWorkspace, updateWorkspace } from "../workspaces/manage.ts";
 import { presentWorkspace, presentWorkspaceDocument, type WorkspaceRow } from "../workspaces/present.ts";
-import { addDocuments, removeDocuments } from "../documents/ingest.ts";
 import { setPinned } from "../documents/library.ts";
 import { needs, visibleWorkspaceIds } from "./access.ts";
 import type { V1Router } from "./router.ts";
@@ -211,12 +210,7 @@ export function workspaceRoutesV1(router: V1Router, deps: Deps): void {
   }, async (c) => {
     const workspace = await workspaceOfRoute(deps, c, workspaceOrMessage);
     const input = await parseJson(c, UpdateEmbeddingsInput, workspaceOrMessage);
-    const removed = await removeDocuments(deps, workspace, input.deletes);
-    const outcome = await addDocuments(deps, workspace, input.adds);
-    await logWorkspaceDocuments(deps, workspace, { removed, outcome }, c.var.actor.userId);
-    const message = outcome.failures.length > 0
-      ? `${outcome.failures.length} documents failed to add.\n\n${outcome.failures.join("\n\n")}`
-      : null;
+    const message = await updateEmbeddings(deps, workspace, input, c.var.actor.userId);
     return c.json({ workspace: await workspaceDetail(deps, workspace), message });
   });
 

@@ -489,6 +489,13 @@ async function moveOne(
   await forgetCachedDocument(deps, from).catch(() => {});
 }
 
+/** The answer of `move-files` (UI and developer API): success, or a message naming each document that failed. */
+export function moveAnswer(failures: string[], total: number) {
+  if (failures.length === 0) return { success: true, message: null };
+  const message = `${failures.length} of ${total} documents could not be moved.\n\n${failures.join("\n")}`;
+  return { success: false, message, failures };
+}
+
 /** Moves documents between folders; one failure never stops the rest. Returns the failures' messages. */
 export async function moveFiles(
   deps: Pick<Deps, "db" | "log" | "paths" | "providers">,

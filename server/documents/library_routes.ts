@@ -20,6 +20,7 @@ import {
   documentsByDocpaths,
   listFolder,
   listFolders,
+  moveAnswer,
   moveFiles,
   pageOptions,
   purgeDocument,
@@ -96,11 +97,7 @@ export function libraryRoutes(deps: Deps) {
     .post("/document/move-files", requirePermission("documents:manage", messageBody), async (c) => {
       const input = await parseJson(c, MoveFilesInput, messageBody);
       const failures = await withErrorBody(messageBody, () => moveFiles(deps, input.files));
-      if (failures.length === 0) return c.json({ success: true, message: null });
-      const message = `${failures.length} of ${input.files.length} documents could not be moved.\n\n${
-        failures.join("\n")
-      }`;
-      return c.json({ success: false, message, failures });
+      return c.json(moveAnswer(failures, input.files.length));
     })
     .delete("/workspace/:slug/remove-and-unembed", manage, async (c) => {
       await requireWorkspace(deps, c.var.actor, c.req.param("slug"));

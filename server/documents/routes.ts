@@ -7,10 +7,11 @@ import { requirePermission } from "../http/auth_guard.ts";
 import { requireWorkspace, workspaceDetail } from "../workspaces/service.ts";
 import { UpdateEmbeddingsInput } from "../../shared/api/workspaces.ts";
 import { UploadLinkInput } from "../../shared/api/documents.ts";
-import { addDocuments, removeDocuments } from "./ingest.ts";
+import { addDocuments } from "./ingest.ts";
+import { logWorkspaceDocuments } from "./events.ts";
 import { fetchLinkDocument, saveLinkDocument } from "./links.ts";
 import { receiveUpload } from "./upload.ts";
-import { logWorkspaceDocuments } from "./events.ts";
+import { updateEmbeddings } from "./update_embeddings.ts";
 import { logEvent } from "../events/log.ts";
 import type { StoredDocument } from "../../shared/api/documents.ts";
 import { DEFAULT_FOLDER } from "./store.ts";
@@ -74,12 +75,7 @@ export function documentRoutes(deps: Deps) {
         errorBody("Workspace does not exist."),
       );
       const input = await parseJson(c, UpdateEmbeddingsInput, errorBody);
-      const removed = await removeDocuments(deps, workspace, input.deletes);
-      const outcome = await addDocuments(deps, workspace, input.adds);
-      await logWorkspaceDocuments(deps, workspace, { removed, outcome }, c.var.actor.userId);
-      const message = outcome.failures.length > 0
-        ? `${outcome.failures.length} documents failed to add.\n\n${outcome.failures.join("\n\n")}`
-        : null;
+      const message = await updateEmbeddings(deps, workspace, input, c.var.actor.userId);
       return c.json({ workspace: await workspaceDetail(deps, workspace), message });
     });
 }

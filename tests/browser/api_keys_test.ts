@@ -3,7 +3,7 @@ import { addUser, bearer, multiUserInstance } from "../../server/testing/account
 import { withKey } from "../../server/testing/api_keys.ts";
 import { configuredTestApp } from "../../server/testing/test_app.ts";
 import { browserTestOptions, hydrated, launchChromium, SCREENSHOTS, watchErrors } from "./chromium.ts";
-import { signIn } from "./sessions.ts";
+import { assertAdminOnlyScreen, signIn } from "./sessions.ts";
 
 Deno.test({
   name:
@@ -120,28 +120,11 @@ Deno.test({
       await context.close();
 
       // A manager may open the page (its guard) but not manage keys: one sentence, no controls, no menu entry.
-      const managerContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-      const managerPage = await managerContext.newPage();
-      const managerErrors = watchErrors(managerPage);
-      const refusals: string[] = [];
-      managerPage.on("response", (response) => {
-        if (response.status() >= 400) refusals.push(`${response.status()} ${response.url()}`);
+      await assertAdminOnlyScreen(browser, url, manager, {
+        path: "/settings/api-keys",
+        sentence: "Only an admin manages API keys.",
+        menuName: "Developer API",
       });
-      await signIn(managerPage, url, manager);
-      await managerPage.goto(`${url}/settings/api-keys`);
-      await hydrated(managerPage);
-      await managerPage.getByText("Only an admin manages API keys.").waitFor();
-      const content = managerPage.locator(".settings-content");
-      assert.equal(await content.locator("button, input, a[href], table").count(), 0, "no controls");
-      assert.equal(
-        await managerPage.locator(".settings-nav").getByRole("link", { name: "Developer API" }).isVisible(),
-        false,
-        "the menu does not offer the page to a manager",
-      );
-      await managerPage.waitForLoadState("networkidle");
-      assert.deepEqual(refusals, [], "no call a manager is refused");
-      assert.deepEqual(managerErrors, [], "manager: console errors");
-      await managerContext.close();
     } finally {
       await browser.close();
     }

@@ -35,6 +35,7 @@ import { promptVariableRoutes } from "./prompt_variables/routes.ts";
 import { communityHubRoutes } from "./system/community_hub.ts";
 import { MISSING_CALLS, missingCallRoutes } from "./system/not_yet.ts";
 import { apiKeyRoutes } from "./api_keys/routes.ts";
+import { workspaceChatRoutes } from "./workspace_chats/routes.ts";
 import { developerApi, developerApiRoutes } from "./developer_api/routes.ts";
 import { docsRoutes } from "./developer_api/openapi.ts";
 
@@ -138,6 +139,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   api.route("/", embeddingRoutes(deps)); // before adminRoutes: system-preferences serves single-user too
   api.route("/", adminRoutes(deps));
   api.route("/", systemRoutes(deps));
+  api.route("/", workspaceChatRoutes(deps));
   api.route("/", workspaceRoutes(deps));
   api.route("/", documentRoutes(deps));
   api.route("/", libraryRoutes(deps));

@@ -29,11 +29,6 @@ export const MISSING_CALLS: readonly MissingCall[] = [
     sentence: notYet("Event logs are", ADMINISTRATION),
   },
   {
-    methods: ["GET", "POST", "DELETE"],
-    paths: ["/system/workspace-chats", "/system/workspace-chats/:id", "/system/export-chats"],
-    sentence: notYet("The list of every workspace chat and its export are", ADMINISTRATION),
-  },
-  {
     methods: ["POST"],
     paths: ["/export-chat/:type"],
     sentence: notYet("Exporting a chat to a file is", ADMINISTRATION),

@@ -78,6 +78,12 @@ const migrations: EmbeddedMigration[] = [
     "sql":
       "CREATE TABLE `embed_chats` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`prompt` text NOT NULL,\n\t`response` text NOT NULL,\n\t`session_id` text NOT NULL,\n\t`include` integer DEFAULT true NOT NULL,\n\t`connection_information` text,\n\t`embed_id` integer NOT NULL,\n\t`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,\n\tFOREIGN KEY (`embed_id`) REFERENCES `embed_configs`(`id`) ON UPDATE no action ON DELETE cascade\n);\n--> statement-breakpoint\nCREATE INDEX `embed_chats_session_idx` ON `embed_chats` (`embed_id`,`session_id`,`id`);--> statement-breakpoint\nCREATE INDEX `embed_chats_created_idx` ON `embed_chats` (`embed_id`,`created_at`);--> statement-breakpoint\nCREATE TABLE `embed_configs` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`uuid` text NOT NULL,\n\t`enabled` integer DEFAULT false NOT NULL,\n\t`chat_mode` text DEFAULT 'query' NOT NULL,\n\t`allowlist_domains` text,\n\t`allow_model_override` integer DEFAULT false NOT NULL,\n\t`allow_temperature_override` integer DEFAULT false NOT NULL,\n\t`allow_prompt_override` integer DEFAULT false NOT NULL,\n\t`max_chats_per_day` integer,\n\t`max_chats_per_session` integer,\n\t`message_limit` integer DEFAULT 20,\n\t`workspace_id` integer NOT NULL,\n\t`created_by` integer,\n\t`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,\n\tFOREIGN KEY (`workspace_id`) REFERENCES `workspaces`(`id`) ON UPDATE no action ON DELETE cascade,\n\tFOREIGN KEY (`created_by`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE set null\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX `embed_configs_uuid_unique` ON `embed_configs` (`uuid`);--> statement-breakpoint\nCREATE INDEX `embed_configs_workspace_idx` ON `embed_configs` (`workspace_id`);",
   },
+  {
+    "tag": "0011_workspace_chats_order",
+    "when": 1795608954256,
+    "breakpoints": true,
+    "sql": "CREATE INDEX `workspace_chats_workspace_idx` ON `workspace_chats` (`workspace_id`,`id`);",
+  },
 ];
 
 export default migrations;

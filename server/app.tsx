@@ -36,6 +36,7 @@ import { promptVariableRoutes } from "./prompt_variables/routes.ts";
 import { communityHubRoutes } from "./system/community_hub.ts";
 import { MISSING_CALLS, missingCallRoutes } from "./system/not_yet.ts";
 import { apiKeyRoutes } from "./api_keys/routes.ts";
+import { workspaceChatRoutes } from "./workspace_chats/routes.ts";
 import { developerApi, developerApiRoutes } from "./developer_api/routes.ts";
 import { docsRoutes } from "./developer_api/openapi.ts";
 
@@ -140,6 +141,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   api.route("/", adminRoutes(deps));
   api.route("/", systemRoutes(deps));
   api.route("/", eventLogRoutes(deps));
+  api.route("/", workspaceChatRoutes(deps));
   api.route("/", workspaceRoutes(deps));
   api.route("/", documentRoutes(deps));
   api.route("/", libraryRoutes(deps));

@@ -52,6 +52,8 @@ export const workspaceChats = sqliteTable("workspace_chats", {
 }, (table) => [
   index("workspace_chats_history_idx").on(table.workspaceId, table.threadId, table.id),
   index("workspace_chats_user_time_idx").on(table.userId, table.createdAt),
+  // A workspace's chats in order without a sort: the jsonl export reads each workspace's chats a page at a time.
+  index("workspace_chats_workspace_idx").on(table.workspaceId, table.id),
 ]);
 
 /** Which default users may use a workspace (admins and managers see every workspace). */

@@ -16,7 +16,7 @@ export async function chatsPage(
   deps: Deps,
   page: number,
   size = CHATS_PAGE_SIZE,
-): Promise<{ chats: z.infer<typeof AdminChat>[]; hasPages: boolean }> {
+): Promise<{ chats: z.infer<typeof AdminChat>[]; hasPages: boolean; totalChats: number }> {
   const rows = await deps.db.select({
     chat: workspaceChats,
     workspaceName: workspaces.name,
@@ -44,5 +44,6 @@ export async function chatsPage(
       : { name: workspaceName, slug: workspaceSlug },
     user: { username: username ?? (chat.apiSessionId !== null ? "API" : "unknown user") },
   }));
-  return { chats, hasPages: (total?.value ?? 0) > (page + 1) * size };
+  const totalChats = total?.value ?? 0;
+  return { chats, hasPages: totalChats > (page + 1) * size, totalChats };
 }

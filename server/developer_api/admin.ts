@@ -218,7 +218,8 @@ export function adminRoutesV1(router: V1Router, deps: Deps): void {
     response: ChatsPage,
   }, async (c) => {
     const { offset } = await parseJson(c, ChatsPageInput);
-    return c.json(await chatsPage(deps, offset));
+    const { chats, hasPages } = await chatsPage(deps, offset);
+    return c.json({ chats, hasPages });
   });
 
   router.post("/admin/preferences", needs.write, {

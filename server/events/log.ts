@@ -20,6 +20,7 @@ export type EventName =
   | "invite_disabled"
   | "invite_accepted"
   | "workspace_members_updated"
+  | "workspace_chats_cleared"
   | "api_key_created"
   | "api_key_deleted"
   | "api_document_uploaded"

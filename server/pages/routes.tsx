@@ -36,6 +36,7 @@ import BetaFeatures from "../../client/islands/BetaFeatures.tsx";
 import LiveSyncManage from "../../client/islands/LiveSyncManage.tsx";
 import ApiKeys from "../../client/islands/ApiKeys.tsx";
 import EventLogs from "../../client/islands/EventLogs.tsx";
+import WorkspaceChats from "../../client/islands/WorkspaceChats.tsx";
 
 const APP_NAME = "Lectern";
 
@@ -56,6 +57,7 @@ const SETTINGS_SCREENS: Record<
   "privacy": { name: "Privacy", component: Privacy },
   "api-keys": { name: "ApiKeys", component: ApiKeys },
   "event-logs": { name: "EventLogs", component: EventLogs },
+  "workspace-chats": { name: "WorkspaceChats", component: WorkspaceChats },
 };
 
 /**

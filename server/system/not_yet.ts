@@ -24,11 +24,6 @@ const ADMINISTRATION = "they come with the instance administration pages";
 /** The families, answered after the login check (and after the real routes, which win). */
 export const MISSING_CALLS: readonly MissingCall[] = [
   {
-    methods: ["GET", "POST", "DELETE"],
-    paths: ["/system/workspace-chats", "/system/workspace-chats/:id", "/system/export-chats"],
-    sentence: notYet("The list of every workspace chat and its export are", ADMINISTRATION),
-  },
-  {
     methods: ["POST"],
     paths: ["/export-chat/:type"],
     sentence: notYet("Exporting a chat to a file is", ADMINISTRATION),

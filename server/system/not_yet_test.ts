@@ -36,9 +36,6 @@ Deno.test("every call of a feature still to come answers 501 with its sentence",
 
 /** Calls of the reference's web client (frontend/src/models, read at 72aabbd) that later features bring. */
 const FRONTEND_CALLS: [string, string][] = [
-  ["POST", "/api/system/workspace-chats"],
-  ["DELETE", "/api/system/workspace-chats/-1"],
-  ["GET", "/api/system/export-chats?type=jsonl&chatType=workspace"],
   ["POST", "/api/export-chat/pdf"],
   ["POST", "/api/system/upload-logo"],
   ["GET", "/api/system/remove-logo"],

@@ -196,7 +196,8 @@ async function observe(world: World, call: Call, reads: string[], label: string)
   }
   const bytes = new Uint8Array(await response.arrayBuffer());
   seen.bodyBytes = bytes.length;
-  if (contentType.includes("application/json") && bytes.length > 0) {
+  // Exactly JSON: `application/jsonl` (an export of JSON lines) is a file, not one JSON answer.
+  if (/^application\/json\s*(;|$)/.test(contentType) && bytes.length > 0) {
     const text = new TextDecoder().decode(bytes);
     try {
       seen.objects = [JSON.parse(text)];

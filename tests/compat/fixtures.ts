@@ -880,6 +880,29 @@ export const FIXTURES: Record<string, Fixture> = {
     calls: () => Promise.resolve([del("/api/system/event-logs")]),
   },
 
+  // ---- models/system.js: the Workspace Chats screen (Settings → Workspace Chats), admins only
+  "POST /api/system/workspace-chats": {
+    calls: () => Promise.resolve([post("/api/system/workspace-chats", { offset: 0 })]),
+  },
+  "DELETE /api/system/workspace-chats/:id": {
+    async calls(w) {
+      const { chatId } = await w.workspaceWithChat();
+      // `-1` clears every chat: on the open instance, so that the other fixtures keep the World's chats.
+      return [
+        del(`/api/system/workspace-chats/${chatId}`),
+        del("/api/system/workspace-chats/-1", undefined, { server: w.open, as: "none" }),
+      ];
+    },
+  },
+  "GET /api/system/export-chats": {
+    calls: () =>
+      Promise.resolve(
+        ["csv", "json", "jsonl", "jsonAlpaca"].map((type) =>
+          get(`/api/system/export-chats?type=${type}&chatType=workspace`)
+        ),
+      ),
+  },
+
   // ---- models/system.js and models/admin.js: the API keys screen (Settings → Developer API)
   "GET /api/system/api-keys": {
     async calls(w) {

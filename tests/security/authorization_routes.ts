@@ -1048,6 +1048,27 @@ export const ROUTES: Record<string, RouteRule> = {
     status: 404,
     why: "the reference: A",
   },
+  // The Workspace Chats screen (server/workspace_chats/routes.ts): the route table's /settings/workspace-chats.
+  "POST /api/system/workspace-chats": {
+    least: "admin",
+    call: () => post("/api/system/workspace-chats", { offset: 0 }),
+    status: 200,
+    why: "settings:manage; the spec's route table: /settings/workspace-chats admin only (the reference: A,M)",
+  },
+  "DELETE /api/system/workspace-chats/:id": {
+    least: "admin",
+    // A refused caller aims at every chat (-1); an allowed one at a chat that does not exist.
+    call: () => del("/api/system/workspace-chats/-1"),
+    pass: () => del(`/api/system/workspace-chats/${UNKNOWN_ID}`),
+    status: 200,
+    why: "settings:manage; the spec's route table: /settings/workspace-chats admin only (the reference: A,M)",
+  },
+  "GET /api/system/export-chats": {
+    least: "admin",
+    call: () => get("/api/system/export-chats?type=jsonl&chatType=workspace"),
+    status: 200,
+    why: "settings:manage; the spec's route table: /settings/workspace-chats admin only (the reference: A,M)",
+  },
   ...communityHub(),
   ...apiKeyRows(),
   ...eventLogRows(),

@@ -1,0 +1,1 @@
+CREATE INDEX `workspace_chats_workspace_idx` ON `workspace_chats` (`workspace_id`,`id`);

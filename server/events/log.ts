@@ -24,7 +24,12 @@ export type EventName =
   | "api_document_uploaded"
   | "api_link_uploaded"
   | "api_raw_document_uploaded"
-  | "exported_chats";
+  | "exported_chats"
+  | "embed_created"
+  | "embed_updated"
+  | "embed_deleted"
+  | "embed_chat_deleted"
+  | "embed_origin_refused";
 
 /** Writes an event log row; a failure to log is reported but never fails the request. */
 export async function logEvent(

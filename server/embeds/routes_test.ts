@@ -297,7 +297,10 @@ Deno.test("embeds: the widget streams an answer with sources from an allowed ori
   const page = await app.json<EmbedChatsPage>("/api/embed/chats", { json: { offset: 0, limit: 2 } });
   assert.equal(page.body.totalChats, 3);
   assert.equal(page.body.hasPages, true);
-  assert.deepEqual(page.body.chats.map((chat) => chat.prompt), ["What does Freedonia export?", "And its river?"]);
+  assert.deepEqual(page.body.chats.map((chat) => chat.prompt), [
+    "What does Freedonia export?",
+    "And its river?",
+  ]);
   assert.equal(page.body.chats[0].session_id, SESSION);
   assert.deepEqual(page.body.chats[0].embed_config, {
     id: embed.id,

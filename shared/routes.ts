@@ -58,7 +58,7 @@ export const SETTINGS_MENU = [
   },
   { group: "administration", pages: ["users", "invites"] },
   { group: "security", pages: ["security", "privacy"] },
-  { group: "tools", pages: ["api-keys"] },
+  { group: "tools", pages: ["embed-config", "embed-chats", "api-keys"] },
   { group: "experimental", pages: ["beta-features", "beta-features/live-document-sync/manage"] },
 ] as const satisfies readonly { group: string; pages: readonly SettingsPage[] }[];
 export type BuiltSettingsPage = (typeof SETTINGS_MENU)[number]["pages"][number];

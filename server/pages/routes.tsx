@@ -35,6 +35,8 @@ import Security from "../../client/islands/Security.tsx";
 import BetaFeatures from "../../client/islands/BetaFeatures.tsx";
 import LiveSyncManage from "../../client/islands/LiveSyncManage.tsx";
 import ApiKeys from "../../client/islands/ApiKeys.tsx";
+import EmbedConfig from "../../client/islands/EmbedConfig.tsx";
+import EmbedChats from "../../client/islands/EmbedChats.tsx";
 
 const APP_NAME = "Lectern";
 
@@ -54,6 +56,8 @@ const SETTINGS_SCREENS: Record<
   "beta-features/live-document-sync/manage": { name: "LiveSyncManage", component: LiveSyncManage },
   "privacy": { name: "Privacy", component: Privacy },
   "api-keys": { name: "ApiKeys", component: ApiKeys },
+  "embed-config": { name: "EmbedConfig", component: EmbedConfig },
+  "embed-chats": { name: "EmbedChats", component: EmbedChats },
 };
 
 /**

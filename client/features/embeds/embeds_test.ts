@@ -9,7 +9,11 @@ Deno.test("embed form: domains as typed become origins, bad ones and bad limits 
   assert.equal(embedOrigin("https://shop.example/path"), null);
   assert.deepEqual(typedDomains("a.example, b.example\nc.example"), ["a.example", "b.example", "c.example"]);
 
-  const form = { ...emptyEmbedForm("3"), domains: "shop.example\nhttps://x.example/path", maxChatsPerDay: "-2" };
+  const form = {
+    ...emptyEmbedForm("3"),
+    domains: "shop.example\nhttps://x.example/path",
+    maxChatsPerDay: "-2",
+  };
   const problems = embedFormProblems(form);
   assert.deepEqual(problems.domains, { key: "badDomain", value: "https://x.example/path" });
   assert.equal(problems.maxChatsPerDay?.key, "wholeNumber");

@@ -12,6 +12,7 @@ import "./styles/documents.css";
 import "./styles/live_sync.css";
 import "./styles/search.css";
 import "./styles/workspace_chats.css";
+import "./styles/embeds.css";
 import "./lib/i18n.ts";
 import { guardPage, pageGuard } from "./lib/page_guard.ts";
 import { toast } from "./lib/toast.ts";

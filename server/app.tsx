@@ -39,12 +39,19 @@ import { apiKeyRoutes } from "./api_keys/routes.ts";
 import { workspaceChatRoutes } from "./workspace_chats/routes.ts";
 import { developerApi, developerApiRoutes } from "./developer_api/routes.ts";
 import { docsRoutes } from "./developer_api/openapi.ts";
+import { embedRoutes } from "./embeds/routes.ts";
+import { embedWidgetRoutes } from "./embeds/widget_routes.ts";
+import { embedCorsDecider, isWidgetCall } from "./embeds/access.ts";
 
 export const PAGES_MODULE = "./pages/routes.tsx";
 
 /** Calls with a body that anyone may make before signing in: login, recovery, password reset, invitations. */
 const PUBLIC_BODY_PATHS =
   /^\/api\/(request-token|system\/(recover-account|reset-password)|invite\/[^/]+)\/?$/;
+
+/** The body of a request, with a limit for the calls anyone may make: the embed widgets' calls too. */
+const isPublicBody = (method: string, path: string) =>
+  PUBLIC_BODY_PATHS.test(path) || isWidgetCall(method, path);
 
 const FAVICON =
   `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#2f5d50"/><path d="M9 8h4v13h10v3H9z" fill="#fff"/></svg>`;
@@ -84,7 +91,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   }));
 
   // Before the origin guard, so that its refusals reach an allowed origin's page readable.
-  app.use(cors(deps.config.corsOrigins));
+  app.use(cors(deps.config.corsOrigins, embedCorsDecider(deps)));
   const bindName = hostName(deps.config.host);
   app.use(originGuard({
     allowedHosts: [
@@ -94,6 +101,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
     ],
     trustProxy: deps.config.trustProxy,
     corsOrigins: deps.config.corsOrigins,
+    checksOwnOrigin: isWidgetCall,
   }));
 
   // One table (http/error_map.ts) says what every error class answers.
@@ -119,7 +127,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   const uploadBodyLimit = limit(largestUpload, `${Math.ceil(largestUpload / 2 ** 20)} MB`);
   const jsonBodyLimit = limit(64 * 1024 * 1024, "64 MB");
   api.use("*", async (c, next) => {
-    if (PUBLIC_BODY_PATHS.test(c.req.path)) return await publicBodyLimit(c, next);
+    if (isPublicBody(c.req.method, c.req.path)) return await publicBodyLimit(c, next);
     if ((c.req.header("content-type") ?? "").startsWith("multipart/form-data")) {
       return await uploadBodyLimit(c, next);
     }
@@ -128,6 +136,8 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   api.route("/", publicSystemRoutes(deps));
   api.route("/", publicAuthRoutes(deps));
   api.route("/", publicInviteRoutes(deps));
+  // The chat widgets' calls come from other web sites, without a session (their embed's domains decide).
+  api.route("/", embedWidgetRoutes(deps));
   // Developer API clients carry API keys, not sessions: their routes come before the login check, and so does
   // their documentation (GET /api/docs, read before signing in, as the reference serves it).
   const v1 = developerApi(deps);
@@ -138,6 +148,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   api.route("/", accountRoutes(deps));
   api.route("/", apiKeyRoutes(deps)); // before adminRoutes: /admin/api-keys is for admins only
   api.route("/", embeddingRoutes(deps)); // before adminRoutes: system-preferences serves single-user too
+  api.route("/", embedRoutes(deps));
   api.route("/", adminRoutes(deps));
   api.route("/", systemRoutes(deps));
   api.route("/", eventLogRoutes(deps));

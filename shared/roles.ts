@@ -11,6 +11,8 @@ export const PERMISSIONS = {
   "users:manage": ["admin", "manager"],
   // Only an admin creates or invites users; a pending invite code is as good as an account.
   "users:create": ["admin"],
+  // The embed widgets' screens (spec 02's route table: admin or manager).
+  "embeds:manage": ["admin", "manager"],
 } as const satisfies Record<string, readonly Role[]>;
 export type Permission = keyof typeof PERMISSIONS;
 

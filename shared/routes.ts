@@ -58,7 +58,7 @@ export const SETTINGS_MENU = [
   },
   { group: "administration", pages: ["users", "workspace-chats", "invites"] },
   { group: "security", pages: ["security", "privacy"] },
-  { group: "tools", pages: ["event-logs", "api-keys"] },
+  { group: "tools", pages: ["event-logs", "embed-config", "embed-chats", "api-keys"] },
   { group: "experimental", pages: ["beta-features", "beta-features/live-document-sync/manage"] },
 ] as const satisfies readonly { group: string; pages: readonly SettingsPage[] }[];
 export type BuiltSettingsPage = (typeof SETTINGS_MENU)[number]["pages"][number];

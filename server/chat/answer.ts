@@ -6,7 +6,7 @@ import { tokenCounter } from "../documents/tokens.ts";
 import type { ChatMessage } from "../providers/llm/types.ts";
 import { autoRenameThread } from "../threads/service.ts";
 import { type Frame, frames } from "./frames.ts";
-import { saveChat } from "./history.ts";
+import { keepChat } from "./history.ts";
 import { countMessageTokens } from "./prompt.ts";
 import type { Turn } from "./turn.ts";
 
@@ -49,7 +49,7 @@ class Draft {
 
   /** Saves the chat with the text so far; `stopped` marks an answer cut short. */
   save(metrics: Metrics, stopped = false): Promise<number> {
-    return saveChat(this.deps, this.turn.scope, this.turn.input.message, {
+    return keepChat(this.deps, this.turn, {
       text: this.text,
       sources: this.prompt.sources,
       type: this.turn.mode,

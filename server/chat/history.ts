@@ -17,6 +17,23 @@ export interface StoredResponse {
 
 export type ChatRow = typeof workspaceChats.$inferSelect;
 
+/** One earlier exchange as the model sees it again. */
+export interface StoredExchange {
+  prompt: string;
+  response: StoredResponse;
+}
+
+/**
+ * Where a chat's history is read from and its answer kept when it is not the workspace's own chats: an embed
+ * widget's visitor session (server/embeds/) keeps them in `embed_chats`.
+ */
+export interface ChatStore {
+  /** The exchanges the model sees again, oldest first. */
+  recent(): Promise<StoredExchange[]>;
+  /** Keeps an answer; `include: false` keeps it out of the history (a refusal). Returns the chat id. */
+  save(prompt: string, response: StoredResponse, include: boolean): Promise<number>;
+}
+
 export interface ChatScope {
   workspaceId: number;
   /** Null for the workspace's default thread. */
@@ -145,4 +162,17 @@ export async function chatsInLastDay(deps: Deps, userId: number): Promise<number
     ),
   );
   return row?.value ?? 0;
+}
+
+/** Keeps an answer where its turn keeps them: the embed session's store, else the workspace's chats. */
+export function keepChat(
+  deps: Deps,
+  turn: { scope: ChatScope; input: { message: string; store?: ChatStore } },
+  response: StoredResponse,
+  include = true,
+): Promise<number> {
+  const { store, message } = turn.input;
+  return store
+    ? store.save(message, response, include)
+    : saveChat(deps, turn.scope, message, response, include);
 }

@@ -6,7 +6,7 @@ import { customVariableValues } from "../prompt_variables/service.ts";
 import { findUserById } from "../users/repo.ts";
 import { type AnswerPrompt, streamAnswer } from "./answer.ts";
 import { type Frame, frames } from "./frames.ts";
-import { saveChat } from "./history.ts";
+import { keepChat } from "./history.ts";
 import { buildMessages, expandVariables, fitPrompt } from "./prompt.ts";
 import { retrieve, type Retrieved } from "./retrieve.ts";
 import { type Ended, prepareTurn, type ReplyInput, type Turn } from "./turn.ts";
@@ -58,7 +58,8 @@ async function retrieveFor(deps: Deps, turn: Turn, signal: AbortSignal): Promise
       signal,
       {
         contextWindow: turn.model.contextWindow,
-        attachments: {
+        // Files attached in the chat belong to an account's thread; an embed's visitor has none.
+        attachments: input.store ? undefined : {
           workspaceId: workspace.id,
           threadId: input.threadId,
           userId: input.actor.multiUser ? input.actor.userId : null,
@@ -75,7 +76,7 @@ async function retrieveFor(deps: Deps, turn: Turn, signal: AbortSignal): Promise
 /** A `query` workspace found no context: its refusal is the answer, saved outside the history. */
 async function refuse(deps: Deps, turn: Turn): Promise<Frame> {
   const refusal = turn.workspace.queryRefusalResponse || DEFAULT_REFUSAL;
-  const chatId = await saveChat(deps, turn.scope, turn.input.message, {
+  const chatId = await keepChat(deps, turn, {
     text: refusal,
     sources: [],
     type: turn.mode,

@@ -12,6 +12,7 @@ import { type Frame, frames } from "./frames.ts";
 import {
   type ChatScope,
   chatsInLastDay,
+  type ChatStore,
   parseResponse,
   recentChats,
   type StoredResponse,
@@ -36,6 +37,11 @@ export interface ReplyInput {
    * stored ones, `/reset` and presets are not read, and the temperature, when given, replaces the workspace's.
    */
   conversation?: Conversation;
+  /**
+   * An embed widget's session: the history is read from it and the answer kept in it instead of the
+   * workspace's chats; no `/reset`, presets, quota or files attached in the chat (they belong to accounts).
+   */
+  store?: ChatStore;
 }
 
 /** The OpenAI-compatible call's own history, system prompt and temperature. */
@@ -120,12 +126,14 @@ export async function prepareTurn(deps: Deps, input: ReplyInput, uuid: string): 
     await resetMemory(deps, scope);
     if (message.trim() === "") return { ended: frames.textResponse(uuid, HISTORY_RESET, []) };
   }
-  if (!conversation && RESET.test(message)) {
+  if (!conversation && !input.store && RESET.test(message)) {
     await resetMemory(deps, scope);
     return { ended: frames.resetChat(uuid) };
   }
   // The stored prompt stays as typed; retrieval and the model see the presets expanded.
-  const expanded = conversation ? message : expandPresets(message, await listPresets(deps, input.actor));
+  const expanded = conversation || input.store
+    ? message
+    : expandPresets(message, await listPresets(deps, input.actor));
 
   let model: ChatModel;
   let embedder: Embedder;
@@ -136,12 +144,14 @@ export async function prepareTurn(deps: Deps, input: ReplyInput, uuid: string): 
     return { ended: frames.abort(uuid, messageOf(error)) };
   }
 
-  const stored = conversation
-    ? []
-    : (await recentChats(deps, scope, workspace.openAiHistory)).flatMap((row) => {
-      const response = parseResponse(row);
-      return response ? [{ row, response }] : [];
-    });
+  const stored = conversation ? [] : input.store ? await input.store.recent() : (await recentChats(
+    deps,
+    scope,
+    workspace.openAiHistory,
+  )).flatMap((row) => {
+    const response = parseResponse(row);
+    return response ? [{ prompt: row.prompt, response }] : [];
+  });
   return {
     uuid,
     input,
@@ -152,8 +162,8 @@ export async function prepareTurn(deps: Deps, input: ReplyInput, uuid: string): 
     expanded,
     model,
     embedder,
-    history: conversation?.history ?? stored.map(({ row, response }) => ({
-      prompt: row.prompt,
+    history: conversation?.history ?? stored.map(({ prompt, response }) => ({
+      prompt,
       response: response.text,
       images: imagesOf(response.attachments),
     })),

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, type SQL } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
-import { users, workspaceChats, workspaces } from "../../db/schema.ts";
+import { embedChats, embedConfigs, users, workspaceChats, workspaces } from "../../db/schema.ts";
 import {
   CHAT_EXPORT_CONTENT_TYPES,
   CHAT_EXPORT_EXTENSIONS,
@@ -25,7 +25,12 @@ export interface ChatExportDeps {
   settings: SettingsService;
 }
 
+/** Which chats: the workspaces' (default) or the embed widgets' (`chatType=embed`). */
+export type ChatExportSource = "workspace" | "embed";
+
 export interface ChatExportOptions {
+  /** The workspaces' chats (default) or the embed widgets' chats. */
+  chatType?: ChatExportSource;
   /** Chats read per query (default 500). */
   pageSize?: number;
   /** Text gathered before it is handed to the stream (default 64 KiB). */
@@ -116,6 +121,39 @@ export async function* chatRows(
   }
 }
 
+/**
+ * Every embed widget chat (of the embeds of one workspace, when given), oldest first, as export rows: the
+ * workspace is the embed's; there is no user or rating.
+ */
+export async function* embedChatRows(
+  db: Database,
+  pageSize: number,
+  workspaceId?: number,
+): AsyncGenerator<ExportRow> {
+  let after = 0;
+  while (true) {
+    const conditions: SQL[] = [gt(embedChats.id, after)];
+    if (workspaceId !== undefined) conditions.push(eq(embedConfigs.workspaceId, workspaceId));
+    const rows = await db.select({
+      id: embedChats.id,
+      workspaceId: embedConfigs.workspaceId,
+      prompt: embedChats.prompt,
+      response: embedChats.response,
+      createdAt: embedChats.createdAt,
+      workspaceName: workspaces.name,
+      workspacePrompt: workspaces.openAiPrompt,
+    }).from(embedChats)
+      .innerJoin(embedConfigs, eq(embedConfigs.id, embedChats.embedId))
+      .leftJoin(workspaces, eq(workspaces.id, embedConfigs.workspaceId))
+      .where(and(...conditions))
+      .orderBy(asc(embedChats.id))
+      .limit(pageSize);
+    for (const row of rows) yield { ...row, apiSessionId: null, feedbackScore: null, username: null };
+    if (rows.length < pageSize) return;
+    after = rows[rows.length - 1].id;
+  }
+}
+
 /** The user column: the user's name, "API" for a developer API chat, else "unknown user" (single-user mode). */
 function usernameOf(row: ExportRow): string {
   return row.username ?? (row.apiSessionId !== null ? "API" : "unknown user");
@@ -125,9 +163,26 @@ function ratingOf(row: ExportRow): string {
   return row.feedbackScore === null ? "--" : row.feedbackScore ? "GOOD" : "BAD";
 }
 
-/** A csv or json record, with the reference's keys in its order (json adds the images). */
-export function exportRecord(row: ExportRow, format: "csv" | "json"): Record<string, unknown> {
+/**
+ * A csv or json record, with the reference's keys in its order (json adds the images); an embed chat has no
+ * user or rating, as the reference's.
+ */
+export function exportRecord(
+  row: ExportRow,
+  format: "csv" | "json",
+  chatType: ChatExportSource = "workspace",
+): Record<string, unknown> {
   const answer = parseAnswer(row.response);
+  if (chatType === "embed") {
+    return {
+      id: row.id,
+      prompt: row.prompt,
+      response: answer.text,
+      sent_at: row.createdAt,
+      ...(format === "json" ? { attachments: imagesOf(answer) } : {}),
+      workspace: row.workspaceName ?? "unknown workspace",
+    };
+  }
   return {
     id: row.id,
     prompt: row.prompt,
@@ -141,17 +196,19 @@ export function exportRecord(row: ExportRow, format: "csv" | "json"): Record<str
 }
 
 const CSV_HEADERS = ["id", "workspace", "prompt", "response", "sent_at", "username", "rating"];
+const EMBED_CSV_HEADERS = ["id", "workspace", "prompt", "response", "sent_at"];
 
 /** The reference's cell: quoted, quotes doubled, line breaks made spaces; a date as `Date.toString()` gives it. */
 function csvCell(value: unknown): string {
   return `"${String(value ?? "").replace(/"/g, '""').replace(/\n/g, " ")}"`;
 }
 
-async function* csv(rows: AsyncIterable<ExportRow>): AsyncGenerator<string> {
-  yield CSV_HEADERS.join(",");
+async function* csv(rows: AsyncIterable<ExportRow>, chatType: ChatExportSource): AsyncGenerator<string> {
+  const headers = chatType === "embed" ? EMBED_CSV_HEADERS : CSV_HEADERS;
+  yield headers.join(",");
   for await (const row of rows) {
-    const record = exportRecord(row, "csv");
-    yield `\n${CSV_HEADERS.map((header) => csvCell(record[header])).join(",")}`;
+    const record = exportRecord(row, "csv", chatType);
+    yield `\n${headers.map((header) => csvCell(record[header])).join(",")}`;
   }
 }
 
@@ -188,13 +245,23 @@ function alpacaInstruction(deps: ChatExportDeps, row: ExportRow, answer: StoredA
 }
 
 /** jsonl: one line per workspace (by id), `{"messages":[system, user, assistant, …]}`, lines joined by `\n`. */
-async function* jsonl(deps: ChatExportDeps, pageSize: number): AsyncGenerator<string> {
-  const ids = await deps.db.selectDistinct({ id: workspaceChats.workspaceId }).from(workspaceChats)
-    .orderBy(asc(workspaceChats.workspaceId));
+async function* jsonl(
+  deps: ChatExportDeps,
+  pageSize: number,
+  chatType: ChatExportSource,
+): AsyncGenerator<string> {
+  // Embed chats are grouped by their embed's workspace (the reference puts them all in one line).
+  const ids = chatType === "embed"
+    ? await deps.db.selectDistinct({ id: embedConfigs.workspaceId }).from(embedChats)
+      .innerJoin(embedConfigs, eq(embedConfigs.id, embedChats.embedId))
+      .orderBy(asc(embedConfigs.workspaceId))
+    : await deps.db.selectDistinct({ id: workspaceChats.workspaceId }).from(workspaceChats)
+      .orderBy(asc(workspaceChats.workspaceId));
+  const rowsOf = chatType === "embed" ? embedChatRows : chatRows;
   let line = 0;
   for (const { id } of ids) {
     let opened = false;
-    for await (const row of chatRows(deps.db, pageSize, id)) {
+    for await (const row of rowsOf(deps.db, pageSize, id)) {
       if (!opened) {
         const system = { role: "system", content: [{ type: "text", text: systemPromptOf(deps, row) }] };
         yield `${line > 0 ? "\n" : ""}{"messages":[${JSON.stringify(system)}`;
@@ -230,23 +297,27 @@ export function exportText(
   options: ChatExportOptions = {},
 ): AsyncGenerator<string> {
   const pageSize = Math.max(1, options.pageSize ?? DEFAULT_PAGE_SIZE);
-  const rows = () => chatRows(deps.db, pageSize);
+  const chatType = options.chatType ?? "workspace";
+  const rows = () => chatType === "embed" ? embedChatRows(deps.db, pageSize) : chatRows(deps.db, pageSize);
   switch (type) {
     case "csv":
-      return csv(rows());
+      return csv(rows(), chatType);
     case "json":
-      return prettyArray(mapRows(rows(), (row) => exportRecord(row, "json")));
+      return prettyArray(mapRows(rows(), (row) => exportRecord(row, "json", chatType)));
     case "jsonAlpaca":
       return prettyArray(mapRows(rows(), (row) => {
         const answer = parseAnswer(row.response);
         return { instruction: alpacaInstruction(deps, row, answer), input: row.prompt, output: answer.text };
       }));
     case "jsonl":
-      return jsonl(deps, pageSize);
+      return jsonl(deps, pageSize, chatType);
   }
 }
 
-/** Every workspace chat in `type`'s format, as a stream read from the database while it is sent. */
+/**
+ * Every workspace chat (or, with `chatType: "embed"`, every embed widget chat) in `type`'s format, as a stream
+ * read from the database while it is sent.
+ */
 export function exportChats(
   deps: ChatExportDeps,
   type: ChatExportType,
@@ -255,7 +326,7 @@ export function exportChats(
   const pieces = gathered(exportText(deps, type, options), options.chunkChars ?? DEFAULT_CHUNK_CHARS);
   return {
     contentType: CHAT_EXPORT_CONTENT_TYPES[type],
-    filename: `chats.${CHAT_EXPORT_EXTENSIONS[type]}`,
+    filename: `${options.chatType === "embed" ? "embed-chats" : "chats"}.${CHAT_EXPORT_EXTENSIONS[type]}`,
     body: ReadableStream.from(pieces).pipeThrough(new TextEncoderStream()),
   };
 }

@@ -51,6 +51,8 @@ export type EventName =
   | "embed_created"
   | "embed_updated"
   | "embed_deleted"
+  | "embed_chat_deleted"
+  | "embed_origin_refused"
   | "event_logs_cleared";
 
 /** Writes an event log row; a failure to log is reported but never fails the request. */

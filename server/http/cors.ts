@@ -24,24 +24,40 @@ export function parseOrigin(value: string): string | null {
 }
 
 /**
+ * Origins that may call some paths besides CORS_ORIGINS, decided per request (the embed widgets' public calls,
+ * server/embeds/access.ts): true or false for a path it decides, undefined for the others. `method` is the
+ * method asked for (a preflight's Access-Control-Request-Method).
+ */
+export type OriginDecider = (
+  request: { method: string; path: string; origin: string },
+) => Promise<boolean | undefined>;
+
+/**
  * Cross-origin access for the origins the operator named (CORS_ORIGINS); none by default, so only pages of this
  * instance itself can read its answers. A preflight from a named origin is answered here (204); one from any
  * other origin is refused (403) without CORS headers. Answers to a named origin carry
- * `Access-Control-Allow-Origin` with that origin; `Vary: Origin` keeps caches from mixing them up.
+ * `Access-Control-Allow-Origin` with that origin; `Vary: Origin` keeps caches from mixing them up. Paths `decide` rules on follow its
+ * answer instead (an embed's allowed domains), whatever CORS_ORIGINS says.
  */
-export function cors(origins: readonly string[]) {
+export function cors(origins: readonly string[], decide?: OriginDecider) {
   const allowed = new Set(origins);
   return createMiddleware<AppEnv>(async (c, next) => {
-    if (allowed.size === 0) return await next();
     const origin = c.req.header("origin");
-    const named = origin !== undefined && allowed.has(origin);
-    if (c.req.method === "OPTIONS" && origin !== undefined && c.req.header("access-control-request-method")) {
+    const requested = c.req.header("access-control-request-method");
+    const preflight = c.req.method === "OPTIONS" && origin !== undefined && requested !== undefined;
+    const decided = decide && origin !== undefined
+      ? await decide({ method: preflight ? requested.toUpperCase() : c.req.method, path: c.req.path, origin })
+      : undefined;
+    if (decided === undefined && allowed.size === 0) return await next();
+    const named = decided ?? (origin !== undefined && allowed.has(origin));
+    if (preflight) {
       if (!named) {
         return c.json(
           {
             success: false,
-            error:
-              `Cross-origin requests from ${origin} are not allowed: the operator can add it to CORS_ORIGINS.`,
+            error: decided === false
+              ? `Cross-origin requests from ${origin} are not allowed to use this chat widget.`
+              : `Cross-origin requests from ${origin} are not allowed: the operator can add it to CORS_ORIGINS.`,
           },
           403,
           { Vary: "Origin" },
@@ -65,6 +81,6 @@ export function cors(origins: readonly string[]) {
       headers = c.res.headers;
       headers.append("Vary", "Origin");
     }
-    if (named) headers.set("Access-Control-Allow-Origin", origin);
+    if (named && origin !== undefined) headers.set("Access-Control-Allow-Origin", origin);
   });
 }

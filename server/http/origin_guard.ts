@@ -11,6 +11,11 @@ export interface OriginPolicy {
   trustProxy: boolean;
   /** Other origins the operator allows to call the API from their pages (CORS_ORIGINS). */
   corsOrigins?: readonly string[];
+  /**
+   * Calls meant for other web sites that check the Origin themselves (the embed widgets' public calls, against
+   * their embed's allowed domains; they carry no session to abuse). The Host check still applies.
+   */
+  checksOwnOrigin?: (method: string, path: string) => boolean;
 }
 
 /** The name of a Host header or an origin's host, without its port, lower case; brackets kept for IPv6. */
@@ -70,7 +75,7 @@ export function originGuard(policy: OriginPolicy) {
           `or add the name to ALLOWED_HOSTS.`,
       );
     }
-    if (!SAFE_METHODS.has(c.req.method)) {
+    if (!SAFE_METHODS.has(c.req.method) && !policy.checksOwnOrigin?.(c.req.method, c.req.path)) {
       const origin = c.req.header("origin");
       const site = c.req.header("sec-fetch-site");
       let trusted: boolean;

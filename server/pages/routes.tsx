@@ -37,6 +37,8 @@ import LiveSyncManage from "../../client/islands/LiveSyncManage.tsx";
 import ApiKeys from "../../client/islands/ApiKeys.tsx";
 import EventLogs from "../../client/islands/EventLogs.tsx";
 import WorkspaceChats from "../../client/islands/WorkspaceChats.tsx";
+import EmbedConfig from "../../client/islands/EmbedConfig.tsx";
+import EmbedChats from "../../client/islands/EmbedChats.tsx";
 
 const APP_NAME = "Lectern";
 
@@ -58,6 +60,8 @@ const SETTINGS_SCREENS: Record<
   "api-keys": { name: "ApiKeys", component: ApiKeys },
   "event-logs": { name: "EventLogs", component: EventLogs },
   "workspace-chats": { name: "WorkspaceChats", component: WorkspaceChats },
+  "embed-config": { name: "EmbedConfig", component: EmbedConfig },
+  "embed-chats": { name: "EmbedChats", component: EmbedChats },
 };
 
 /**

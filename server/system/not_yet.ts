@@ -35,11 +35,6 @@ export const MISSING_CALLS: readonly MissingCall[] = [
   },
   {
     methods: ["GET", "POST", "DELETE"],
-    paths: ["/embeds", "/embeds/new", "/embed/*"],
-    sentence: notYet("Chat widgets to embed in other web sites are", ADMINISTRATION),
-  },
-  {
-    methods: ["GET", "POST", "DELETE"],
     paths: ["/browser-extension/*"],
     sentence: notYet("Browser extension keys are", ADMINISTRATION),
   },

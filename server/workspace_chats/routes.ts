@@ -6,6 +6,7 @@ import {
   unknownChatKindMessage,
   WorkspaceChatsPageInput,
 } from "../../shared/api/workspace_chats.ts";
+import { allows } from "../../shared/roles.ts";
 import { chatsPage } from "../chat/all_chats.ts";
 import { exportChats } from "../chat_export/service.ts";
 import type { Deps } from "../deps.ts";
@@ -15,10 +16,6 @@ import { requirePermission } from "../http/auth_guard.ts";
 import { parseJson } from "../http/body.ts";
 import type { AppEnv } from "../http/env.ts";
 import { deleteAllWorkspaceChats, deleteWorkspaceChat } from "./service.ts";
-
-/** Said to `chatType=embed` until the export service can export embed chats. */
-export const EMBED_EXPORT_MISSING =
-  "Exporting embed chats is not available yet: only workspace chats can be exported.";
 
 /** The id in `DELETE /system/workspace-chats/:id`: a chat's id, or -1 for every chat. */
 function chatIdParam(value: string): number {
@@ -50,15 +47,22 @@ export function workspaceChatRoutes(deps: Deps) {
       }
       return c.json({ success: true, error: null });
     })
-    .get("/system/export-chats", admin, async (c) => {
-      const askedType = c.req.query("type");
-      const type = chatExportType(askedType);
-      if (!type) fail("invalid_input", unknownExportTypeMessage(askedType ?? ""));
+    // Workspace chats are the admins' (settings:manage); embed widget chats also the managers' (embeds:manage),
+    // whose Embed Chats screen exports them.
+    .get("/system/export-chats", requirePermission("embeds:manage"), async (c) => {
       const askedKind = c.req.query("chatType");
       const chatType = exportChatKind(askedKind);
       if (!chatType) fail("invalid_input", unknownChatKindMessage(askedKind ?? ""));
-      if (chatType === "embed") fail("invalid_input", EMBED_EXPORT_MISSING);
-      const exported = exportChats(deps, type);
+      if (chatType === "workspace" && !allows(c.var.actor.role, "settings:manage")) {
+        fail("forbidden", "You do not have permission to do that.", {
+          success: false,
+          error: "You do not have permission to do that.",
+        });
+      }
+      const askedType = c.req.query("type");
+      const type = chatExportType(askedType);
+      if (!type) fail("invalid_input", unknownExportTypeMessage(askedType ?? ""));
+      const exported = exportChats(deps, type, { chatType });
       await logEvent(deps, "exported_chats", { type, chatType }, c.var.actor.userId);
       return new Response(exported.body, {
         headers: {

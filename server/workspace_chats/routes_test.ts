@@ -3,7 +3,6 @@ import { eq } from "drizzle-orm";
 import { eventLogs, workspaceChats, workspaces } from "../../db/schema.ts";
 import { addUser, bearer, multiUserInstance, type Session } from "../testing/accounts.ts";
 import { createTestApp, type TestApp } from "../testing/test_app.ts";
-import { EMBED_EXPORT_MISSING } from "./routes.ts";
 
 type Body = Record<string, unknown>;
 type Page = { chats: Body[]; hasPages: boolean; totalChats: number };
@@ -113,6 +112,18 @@ Deno.test("the workspace chats calls are for admins: a manager and a default use
       assert.deepEqual(refused.body, { success: false, error: "You do not have permission to do that." });
     }
   }
+  // The Embed Chats screen's export is also the managers': embed chats, never the workspaces' chats.
+  const embedExport = await app.request(
+    "/api/system/export-chats?type=jsonl&chatType=embed",
+    bearer(manager.token),
+  );
+  assert.equal(embedExport.status, 200);
+  assert.equal(await embedExport.text(), "", "no embed chats: an empty file");
+  const memberEmbedExport = await app.json<Body>(
+    "/api/system/export-chats?type=csv&chatType=embed",
+    bearer(member.token),
+  );
+  assert.equal(memberEmbedExport.status, 403);
   const anonymous = await app.json("/api/system/workspace-chats", { json: {} });
   assert.equal(anonymous.status, 401);
   assert.equal((await remaining(app)).length, 3, "no refused call deleted anything");
@@ -256,12 +267,11 @@ Deno.test("GET /system/export-chats of an empty table: an empty file of each typ
   }
 });
 
-Deno.test("GET /system/export-chats refuses an unknown type or chat type with a sentence; embed is not yet exported", async () => {
+Deno.test("GET /system/export-chats refuses an unknown type or chat type with a sentence", async () => {
   await using app = await createTestApp();
   const cases: [string, string][] = [
     ["?type=xml", 'The export type "xml" is not one of json, csv, jsonl, jsonAlpaca.'],
     ["?type=csv&chatType=thread", 'The chat type "thread" is not one of workspace, embed.'],
-    ["?type=csv&chatType=embed", EMBED_EXPORT_MISSING],
   ];
   for (const [query, error] of cases) {
     const refused = await app.json<Body>(`/api/system/export-chats${query}`);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { configuredTestApp, type TestApp } from "../../server/testing/test_app.ts";
 import { type FakeOpenAi, startFakeOpenAi } from "../../server/testing/fake_openai.ts";
+import { embedChats } from "../../db/schema.ts";
 
 /**
  * The requests the reference's web frontend makes for each call of docs/api-compat.md, keyed `METHOD path` as
@@ -936,6 +937,73 @@ export const FIXTURES: Record<string, Fixture> = {
       const made = await w.api(w.multi, "POST", "/api/admin/generate-api-key");
       const { id } = made.apiKey as { id: number };
       return [del(`/api/admin/delete-api-key/${id}`)];
+    },
+  },
+
+  // ---- models/embed.js: the embed widgets' screens (Settings → Chat Embed Widgets, Embed Chat History)
+  "GET /api/embeds": {
+    async calls(w) {
+      await w.api(w.multi, "POST", "/api/embeds/new", { json: { workspace_id: String(w.workspace.id) } });
+      return [get("/api/embeds")];
+    },
+  },
+  "POST /api/embeds/new": {
+    // The reference's form: strings from its inputs, "on" made true, null for an empty allowlist.
+    calls: (w) =>
+      Promise.resolve([
+        post("/api/embeds/new", {
+          workspace_id: String(w.workspace.id),
+          chat_mode: "chat",
+          allowlist_domains: "https://shop.example,docs.example",
+          max_chats_per_day: "50",
+          allow_model_override: false,
+          allow_temperature_override: false,
+          allow_prompt_override: true,
+          message_limit: 20,
+        }),
+      ]),
+  },
+  "POST /api/embed/update/:embedId": {
+    async calls(w) {
+      const made = await w.api(w.multi, "POST", "/api/embeds/new", {
+        json: { workspace_id: w.workspace.id },
+      });
+      const { id } = made.embed as { id: number };
+      return [
+        post(`/api/embed/update/${id}`, { enabled: false }),
+        post(`/api/embed/update/${id}`, {
+          workspace_id: String(w.workspace.id),
+          chat_mode: "query",
+          allowlist_domains: null,
+          allow_model_override: false,
+          allow_temperature_override: false,
+          allow_prompt_override: false,
+          message_limit: 20,
+        }),
+      ];
+    },
+  },
+  "DELETE /api/embed/:embedId": {
+    async calls(w) {
+      const made = await w.api(w.multi, "POST", "/api/embeds/new", {
+        json: { workspace_id: w.workspace.id },
+      });
+      return [del(`/api/embed/${(made.embed as { id: number }).id}`)];
+    },
+  },
+  "POST /api/embed/chats": { calls: () => Promise.resolve([post("/api/embed/chats", { offset: 0 })]) },
+  "DELETE /api/embed/chats/:chatId": {
+    async calls(w) {
+      const made = await w.api(w.multi, "POST", "/api/embeds/new", {
+        json: { workspace_id: w.workspace.id },
+      });
+      const [chat] = await w.multi.app.deps.db.insert(embedChats).values({
+        embedId: (made.embed as { id: number }).id,
+        sessionId: crypto.randomUUID(),
+        prompt: "Open on Sunday?",
+        response: JSON.stringify({ text: "No.", sources: [], type: "chat" }),
+      }).returning();
+      return [del(`/api/embed/chats/${chat.id}`)];
     },
   },
 

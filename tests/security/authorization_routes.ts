@@ -201,6 +201,69 @@ function eventLogRows(): Record<string, RouteRule> {
   };
 }
 
+/**
+ * The embed widgets (server/embeds/): the screens' calls for admins and managers (spec 02's route table), and
+ * the widget's public calls, before the session guard (their embed's allowed domains decide, not a login).
+ */
+function embedRows(): Record<string, RouteRule> {
+  const why = "embeds:manage (spec 02's route table: the embed screens are for admins and managers)";
+  const widget = "the reference: the chat widget's calls are public; the embed's allowed domains decide";
+  const session = "0d9c8b7a-6f5e-4d3c-8b2a-1f0e9d8c7b6a";
+  return {
+    "GET /api/embeds": { least: "manager", call: () => get("/api/embeds"), status: 200, why },
+    "POST /api/embeds/new": {
+      least: "manager",
+      call: (w) => post("/api/embeds/new", { workspace_id: w.team.id }),
+      status: 200,
+      why,
+    },
+    "POST /api/embed/update/:embedId": {
+      least: "manager",
+      call: (w) => post(`/api/embed/update/${w.embed.id}`, { enabled: true }),
+      status: 200,
+      why,
+    },
+    "DELETE /api/embed/:embedId": {
+      least: "manager",
+      call: (w) => del(`/api/embed/${w.embed.id}`),
+      pass: () => del(`/api/embed/${UNKNOWN_ID}`),
+      status: 404,
+      why,
+    },
+    "POST /api/embed/chats": {
+      least: "manager",
+      call: () => post("/api/embed/chats", { offset: 0 }),
+      status: 200,
+      why,
+    },
+    "DELETE /api/embed/chats/:chatId": {
+      least: "manager",
+      call: (w) => del(`/api/embed/chats/${w.embedChat}`),
+      pass: () => del(`/api/embed/chats/${UNKNOWN_ID}`),
+      status: 404,
+      why,
+    },
+    "POST /api/embed/:embedId/stream-chat": {
+      least: "public",
+      call: (w) => post(`/api/embed/${w.embed.uuid}/stream-chat`, { sessionId: session, message: "" }),
+      status: 400,
+      why: widget,
+    },
+    "GET /api/embed/:embedId/:sessionId": {
+      least: "public",
+      call: (w) => get(`/api/embed/${w.embed.uuid}/${session}`),
+      status: 200,
+      why: widget,
+    },
+    "DELETE /api/embed/:embedId/:sessionId": {
+      least: "public",
+      call: (w) => del(`/api/embed/${w.embed.uuid}/${session}`),
+      status: 200,
+      why: widget,
+    },
+  };
+}
+
 /** The not-yet families the app answers for every method. */
 export const NOT_YET_FAMILIES: readonly (MissingCall & { methods: "ALL" })[] = MISSING_CALLS.filter((
   family,
@@ -1072,6 +1135,7 @@ export const ROUTES: Record<string, RouteRule> = {
   ...communityHub(),
   ...apiKeyRows(),
   ...eventLogRows(),
+  ...embedRows(),
 
   // --- features still to come: 501 with a sentence, to any caller past the guards in front of them ---
   ...notYetRows(),

@@ -7,6 +7,8 @@
 import assert from "node:assert/strict";
 import { eq } from "drizzle-orm";
 import {
+  embedChats,
+  embedConfigs,
   slashCommandPresets,
   systemPromptVariables,
   users,
@@ -1321,6 +1323,17 @@ async function singleUserWorld(app: TestApp, token: string): Promise<World> {
     workspaceId: team.id,
     prompt: "Earlier prompt",
   }).returning();
+  const [embed] = await app.deps.db.insert(embedConfigs).values({
+    uuid: crypto.randomUUID(),
+    enabled: true,
+    workspaceId: team.id,
+  }).returning();
+  const [embedChat] = await app.deps.db.insert(embedChats).values({
+    prompt: "When does the harbour open?",
+    response: JSON.stringify({ text: "At seven.", sources: [], type: "query" }),
+    sessionId: crypto.randomUUID(),
+    embedId: embed.id,
+  }).returning();
   const same = <T>(value: T) => ({ admin: value, manager: value, default: value, eve: value });
   return {
     app,
@@ -1346,5 +1359,7 @@ async function singleUserWorld(app: TestApp, token: string): Promise<World> {
     archiveDoc: archiveDoc.location,
     queueId: 1,
     invite: { id: 1, code: "no-such-invite" },
+    embed: { id: embed.id, uuid: embed.uuid },
+    embedChat: embedChat.id,
   };
 }

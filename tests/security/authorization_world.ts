@@ -3,6 +3,8 @@ import { join, relative } from "node:path";
 import { sql } from "drizzle-orm";
 import {
   documentSyncQueues,
+  embedChats,
+  embedConfigs,
   slashCommandPresets,
   systemPromptVariables,
   workspaceChats,
@@ -82,6 +84,9 @@ export interface World {
   archiveDoc: string;
   queueId: number;
   invite: { id: number; code: string };
+  /** An embed widget of team (any site), and one chat a visitor had through it. */
+  embed: { id: number; uuid: string };
+  embedChat: number;
 }
 
 export async function buildWorld(app: TestApp): Promise<World> {
@@ -225,6 +230,18 @@ export async function buildWorld(app: TestApp): Promise<World> {
     nextSyncAt: new Date(Date.now() + 7 * 24 * 3600_000),
   }).returning();
 
+  const [embed] = await db.insert(embedConfigs).values({
+    uuid: crypto.randomUUID(),
+    enabled: true,
+    workspaceId: team.id,
+  }).returning();
+  const [embedChat] = await db.insert(embedChats).values({
+    prompt: "When does the harbour open?",
+    response: JSON.stringify({ text: "At seven.", sources: [], type: "query" }),
+    sessionId: crypto.randomUUID(),
+    embedId: embed.id,
+  }).returning();
+
   const invited = await app.json<{ invite: { id: number; code: string } }>("/api/admin/invite/new", {
     ...bearer(admin.token),
     json: { workspaceIds: [team.id] },
@@ -255,6 +272,8 @@ export async function buildWorld(app: TestApp): Promise<World> {
     archiveDoc: archiveDoc.location,
     queueId: queue.id,
     invite: { id: invited.body.invite.id, code: invited.body.invite.code },
+    embed: { id: embed.id, uuid: embed.uuid },
+    embedChat: embedChat.id,
   };
 }
 

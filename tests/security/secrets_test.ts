@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { eq } from "drizzle-orm";
+import { embedConfigs, workspaces } from "../../db/schema.ts";
 import { SETTING_KEYS } from "../../shared/settings.ts";
 import { User } from "../../shared/api/auth.ts";
 import { createApp } from "../../server/app.tsx";
@@ -34,6 +36,20 @@ interface Fixtures {
   /** The developer API's document folder and file name (`/api/v1/documents/folder/:folderName`, …). */
   folderName: string;
   docName: string;
+  /** An embed widget's uuid and a visitor session of it (`/api/embed/:embedId/:sessionId`). */
+  embedId: string;
+  sessionId: string;
+}
+
+/** An embed widget of the workspace, for the widget's history call. */
+async function embedOf(app: TestApp, slug: string): Promise<string> {
+  const [workspace] = await app.deps.db.select().from(workspaces).where(eq(workspaces.slug, slug));
+  const [embed] = await app.deps.db.insert(embedConfigs).values({
+    uuid: crypto.randomUUID(),
+    enabled: true,
+    workspaceId: workspace.id,
+  }).returning();
+  return embed.uuid;
 }
 
 /** Every GET route the app declares, with its parameters filled in (new routes are walked automatically). */
@@ -170,6 +186,8 @@ Deno.test("security: no GET route of a multi-user instance answers a secret, to 
     tab: "general-appearance",
     folderName: "custom-documents",
     docName: "notes.txt.json",
+    embedId: await embedOf(app, slug),
+    sessionId: crypto.randomUUID(),
   });
   assert.ok(routes.length >= 40, `the walk covers the app's GET routes (${routes.length})`);
 
@@ -412,6 +430,8 @@ Deno.test("security: an open single-user instance shows its visitor no secret ei
     tab: "general-appearance",
     folderName: "custom-documents",
     docName: "notes.txt.json",
+    embedId: await embedOf(app, slug),
+    sessionId: crypto.randomUUID(),
   });
   const secretList = [...Object.values(secrets), ...(await keyFiles(app))];
 

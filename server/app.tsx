@@ -37,6 +37,7 @@ import { MISSING_CALLS, missingCallRoutes } from "./system/not_yet.ts";
 import { apiKeyRoutes } from "./api_keys/routes.ts";
 import { developerApi, developerApiRoutes } from "./developer_api/routes.ts";
 import { docsRoutes } from "./developer_api/openapi.ts";
+import { widgetHeaders, widgetRoutes } from "./widget/routes.ts";
 
 export const PAGES_MODULE = "./pages/routes.tsx";
 
@@ -63,6 +64,7 @@ function requestLog(deps: Deps) {
 export function createApp(deps: Deps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use(requestLog(deps));
+  app.use(widgetHeaders()); // before the security headers, so that it can open the widget script to other sites
   app.use(secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
@@ -169,6 +171,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
       onFound: (_path, c) => c.header("Cache-Control", "public, max-age=31536000, immutable"),
     }),
   );
+  app.route("/", widgetRoutes(deps));
   app.get("/favicon.svg", (c) => {
     c.header("Cache-Control", "public, max-age=86400");
     return c.body(FAVICON, 200, { "Content-Type": "image/svg+xml" });

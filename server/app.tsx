@@ -10,6 +10,7 @@ import { answerError } from "./http/error_map.ts";
 import { authGuard } from "./http/auth_guard.ts";
 import { actorDeps } from "./auth/actor_deps.ts";
 import { MAX_PICTURE_BYTES } from "./users/images.ts";
+import { widgetHeaders, widgetRoutes } from "./widget/routes.ts";
 import { hostName, machineNames, originGuard } from "./http/origin_guard.ts";
 import { publicSystemRoutes, systemRoutes } from "./system/routes.ts";
 import { workspaceRoutes } from "./workspaces/routes.ts";
@@ -37,7 +38,6 @@ import { MISSING_CALLS, missingCallRoutes } from "./system/not_yet.ts";
 import { apiKeyRoutes } from "./api_keys/routes.ts";
 import { developerApi, developerApiRoutes } from "./developer_api/routes.ts";
 import { docsRoutes } from "./developer_api/openapi.ts";
-import { widgetHeaders, widgetRoutes } from "./widget/routes.ts";
 
 export const PAGES_MODULE = "./pages/routes.tsx";
 

@@ -103,11 +103,11 @@ Deno.test("api: an unreachable server is a sentence; history and reset call the 
   });
   assert.ok(gone.ok);
   assert.deepEqual((await collect(gone.options)).map((f) => f.error), [
-    "The chat could not be reached: check the connection and try again.",
+    "The chat could not be reached: the connection failed, or this web site may not use it.",
   ]);
   assert.deepEqual(await loadHistory(gone.options, SESSION), {
     ok: false,
-    error: "The chat could not be reached: check the connection and try again.",
+    error: "The chat could not be reached: the connection failed, or this web site may not use it.",
   });
 
   let status = 200;

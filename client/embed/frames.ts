@@ -89,7 +89,9 @@ export function toSources(value: unknown): WidgetSource[] {
     if (typeof item !== "object" || item === null) continue;
     const raw = item as Record<string, unknown>;
     const title = str(raw.title)?.trim() || str(raw.docSource)?.trim() || "";
-    sources.push({ title, url: sourceUrl(raw), text: str(raw.text) ?? "" });
+    // A chunk's text begins with the document's metadata block (docs/api-compat.md#retrieval-pipeline).
+    const text = (str(raw.text) ?? "").replace(/^<document_metadata>[\s\S]*?<\/document_metadata>\s*/, "");
+    sources.push({ title, url: sourceUrl(raw), text });
   }
   return sources;
 }

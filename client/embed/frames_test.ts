@@ -31,7 +31,13 @@ Deno.test("SSE: the reference's frames become checked widget frames", () => {
     close: true,
     error: false,
     sources: [
-      { title: "freedonia.txt", chunkSource: "", text: "Freedonia is small.", score: 0.8 },
+      {
+        title: "freedonia.txt",
+        chunkSource: "",
+        text:
+          "<document_metadata>\nsourceDocument: freedonia.txt\n</document_metadata>\n\nFreedonia is small.",
+        score: 0.8,
+      },
       {
         docSource: "link://https://shop.example/faq",
         chunkSource: "link://https://shop.example/faq",

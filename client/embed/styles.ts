@@ -17,7 +17,7 @@ color:var(--fg);text-align:left;direction:ltr;-webkit-font-smoothing:antialiased
 .lw *,.lw *::before,.lw *::after{box-sizing:border-box}
 .lw.bottom-right{right:16px;bottom:16px}.lw.bottom-left{left:16px;bottom:16px}
 .lw.top-right{right:16px;top:16px}.lw.top-left{left:16px;top:16px}
-.lw button{font:inherit;color:inherit;cursor:pointer}
+:where(.lw) button{font:inherit;color:inherit;cursor:pointer}
 .lw [hidden]{display:none!important}
 .lw :focus-visible{outline:2px solid var(--accent);outline-offset:2px}
 .bubble{width:56px;height:56px;border-radius:50%;border:0;background:var(--button,var(--accent));color:var(--button-fg,var(--accent-fg));

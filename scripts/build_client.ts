@@ -3,7 +3,10 @@ import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const manifest = `${root}/dist/static/.vite/manifest.json`;
-const SOURCES = ["client", "shared", "vite.config.ts", "deno.json", "package.json"];
+const SOURCES = ["client", "shared", "vite.config.ts", "vite.widget.config.ts", "deno.json", "package.json"];
+
+/** The embeddable chat widget (client/embed/widget.ts), built on its own by vite.widget.config.ts. */
+export const WIDGET_FILE = `${root}/dist/static/embed/lectern-chat-widget.min.js`;
 
 /**
  * The API docs viewer (GET /api/docs, server/developer_api/openapi.ts): Swagger UI's bundle and styles, copied
@@ -59,6 +62,7 @@ export async function clientIsStale(): Promise<boolean> {
   for (const [, file] of DOCS_VIEWER_FILES) {
     if (!(await exists(`${DOCS_VIEWER_DIR}/${file}`))) return true;
   }
+  if (!(await exists(WIDGET_FILE))) return true;
   for (const source of SOURCES) {
     if (await newestSourceTime(`${root}/${source}`) > built) return true;
   }
@@ -79,10 +83,9 @@ async function installPackages(): Promise<void> {
   }
 }
 
-export async function buildClient(extraArgs: string[] = []): Promise<void> {
-  await installPackages();
+async function vite(args: string[]): Promise<void> {
   const command = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "npm:vite", "build", "--logLevel", "warn", ...extraArgs],
+    args: ["run", "-A", "npm:vite", "build", "--logLevel", "warn", ...args],
     cwd: root,
     stdout: "inherit",
     stderr: "inherit",
@@ -92,6 +95,13 @@ export async function buildClient(extraArgs: string[] = []): Promise<void> {
     console.error("The client build failed.");
     Deno.exit(code);
   }
+}
+
+export async function buildClient(extraArgs: string[] = []): Promise<void> {
+  await installPackages();
+  await vite(extraArgs);
+  // After the main build, which empties dist/static.
+  await vite(["--config", "vite.widget.config.ts"]);
   await copyDocsViewer();
 }
 

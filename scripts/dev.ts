@@ -9,6 +9,22 @@ const vite = new Deno.Command(Deno.execPath(), {
   stdout: "inherit",
   stderr: "inherit",
 }).spawn();
+// The chat widget is its own build (vite.widget.config.ts), watched alongside.
+const widget = new Deno.Command(Deno.execPath(), {
+  args: [
+    "run",
+    "-A",
+    "npm:vite",
+    "build",
+    "--watch",
+    "--config",
+    "vite.widget.config.ts",
+    "--logLevel",
+    "warn",
+  ],
+  stdout: "inherit",
+  stderr: "inherit",
+}).spawn();
 const server = new Deno.Command(Deno.execPath(), {
   args: ["run", "-A", "--watch=server/,shared/,db/", "server/main.ts"],
   env: { LECTERN_DEV: "1" },
@@ -17,7 +33,7 @@ const server = new Deno.Command(Deno.execPath(), {
 }).spawn();
 
 const stop = () => {
-  for (const child of [vite, server]) {
+  for (const child of [vite, widget, server]) {
     try {
       child.kill("SIGTERM");
     } catch {
@@ -27,6 +43,6 @@ const stop = () => {
 };
 Deno.addSignalListener("SIGINT", stop);
 Deno.addSignalListener("SIGTERM", stop);
-const first = await Promise.race([vite.status, server.status]);
+const first = await Promise.race([vite.status, widget.status, server.status]);
 stop();
 Deno.exit(first.code);

@@ -10,6 +10,7 @@ import { answerError } from "./http/error_map.ts";
 import { authGuard } from "./http/auth_guard.ts";
 import { actorDeps } from "./auth/actor_deps.ts";
 import { MAX_PICTURE_BYTES } from "./users/images.ts";
+import { widgetHeaders, widgetRoutes } from "./widget/routes.ts";
 import { hostName, machineNames, originGuard } from "./http/origin_guard.ts";
 import { publicSystemRoutes, systemRoutes } from "./system/routes.ts";
 import { eventLogRoutes } from "./events/routes.ts";
@@ -72,6 +73,7 @@ function requestLog(deps: Deps) {
 export function createApp(deps: Deps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use(requestLog(deps));
+  app.use(widgetHeaders()); // before the security headers, so that it can open the widget script to other sites
   app.use(secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
@@ -184,6 +186,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
       onFound: (_path, c) => c.header("Cache-Control", "public, max-age=31536000, immutable"),
     }),
   );
+  app.route("/", widgetRoutes(deps));
   app.get("/favicon.svg", (c) => {
     c.header("Cache-Control", "public, max-age=86400");
     return c.body(FAVICON, 200, { "Content-Type": "image/svg+xml" });

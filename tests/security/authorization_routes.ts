@@ -403,6 +403,12 @@ export const ROUTES: Record<string, RouteRule> = {
     why: "built client assets",
   },
   "GET /favicon.svg": { least: "public", call: () => get("/favicon.svg"), status: 200, why: "icon" },
+  "GET /embed/lectern-chat-widget.min.js": {
+    least: "public",
+    call: () => get("/embed/lectern-chat-widget.min.js"),
+    status: 200,
+    why: "the chat widget's script, which other web sites load (the reference serves it publicly)",
+  },
   "GET /robots.txt": { least: "public", call: () => get("/robots.txt"), status: 200, why: "robots" },
   "GET /*": {
     least: "public",

@@ -56,7 +56,7 @@ export const SETTINGS_MENU = [
     group: "aiProviders",
     pages: ["llm-preference", "embedding-preference", "text-splitter-preference", "vector-database"],
   },
-  { group: "administration", pages: ["users", "invites"] },
+  { group: "administration", pages: ["users", "invites", "workspaces"] },
   { group: "security", pages: ["security", "privacy"] },
   { group: "tools", pages: ["api-keys"] },
   { group: "experimental", pages: ["beta-features", "beta-features/live-document-sync/manage"] },

@@ -35,6 +35,7 @@ import Security from "../../client/islands/Security.tsx";
 import BetaFeatures from "../../client/islands/BetaFeatures.tsx";
 import LiveSyncManage from "../../client/islands/LiveSyncManage.tsx";
 import ApiKeys from "../../client/islands/ApiKeys.tsx";
+import Workspaces from "../../client/islands/Workspaces.tsx";
 
 const APP_NAME = "Lectern";
 
@@ -54,6 +55,7 @@ const SETTINGS_SCREENS: Record<
   "beta-features/live-document-sync/manage": { name: "LiveSyncManage", component: LiveSyncManage },
   "privacy": { name: "Privacy", component: Privacy },
   "api-keys": { name: "ApiKeys", component: ApiKeys },
+  "workspaces": { name: "Workspaces", component: Workspaces },
 };
 
 /**

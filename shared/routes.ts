@@ -56,7 +56,7 @@ export const SETTINGS_MENU = [
     group: "aiProviders",
     pages: ["llm-preference", "embedding-preference", "text-splitter-preference", "vector-database"],
   },
-  { group: "administration", pages: ["users", "workspace-chats", "invites"] },
+  { group: "administration", pages: ["users", "workspaces", "workspace-chats", "invites"] },
   { group: "security", pages: ["security", "privacy"] },
   { group: "tools", pages: ["event-logs", "embed-config", "embed-chats", "api-keys"] },
   { group: "experimental", pages: ["beta-features", "beta-features/live-document-sync/manage"] },

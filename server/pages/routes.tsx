@@ -39,6 +39,7 @@ import EventLogs from "../../client/islands/EventLogs.tsx";
 import WorkspaceChats from "../../client/islands/WorkspaceChats.tsx";
 import EmbedConfig from "../../client/islands/EmbedConfig.tsx";
 import EmbedChats from "../../client/islands/EmbedChats.tsx";
+import Workspaces from "../../client/islands/Workspaces.tsx";
 
 const APP_NAME = "Lectern";
 
@@ -62,6 +63,7 @@ const SETTINGS_SCREENS: Record<
   "workspace-chats": { name: "WorkspaceChats", component: WorkspaceChats },
   "embed-config": { name: "EmbedConfig", component: EmbedConfig },
   "embed-chats": { name: "EmbedChats", component: EmbedChats },
+  "workspaces": { name: "Workspaces", component: Workspaces },
 };
 
 /**

@@ -1,4 +1,13 @@
 import type { AutoDetect, ModelLookup, ProviderKind, SettingField } from "./llm_catalog.ts";
+import {
+  type DataDestination,
+  type DataHandling,
+  EMBEDDER_RECEIVES,
+  endpoint,
+  THIS_MACHINE,
+  VECTOR_DB_RECEIVES,
+  vendor,
+} from "./data_handling.ts";
 
 /** The embedding engines the settings can name (the reference's list). */
 export const EMBEDDING_ENGINE_IDS = [
@@ -33,7 +42,20 @@ export interface EmbedderEntry {
    * with a fixed model family give theirs per model through `maxChunkLengthFor`.
    */
   defaultMaxChunkLength: number;
+  /** What the engine is sent and where it goes (the privacy screen). */
+  dataHandling: DataHandling;
 }
+
+const embeds = (destination: DataDestination, policyUrl?: string): DataHandling => ({
+  receives: EMBEDDER_RECEIVES,
+  destination,
+  ...(policyUrl ? { policyUrl } : {}),
+});
+const stores = (destination: DataDestination, policyUrl?: string): DataHandling => ({
+  receives: VECTOR_DB_RECEIVES,
+  destination,
+  ...(policyUrl ? { policyUrl } : {}),
+});
 
 /** The models the native engine runs inside Lectern. */
 export interface NativeEmbeddingModel {
@@ -97,6 +119,7 @@ export const EMBEDDERS: readonly EmbedderEntry[] = [
     id: "native",
     name: "Lectern Embedder",
     kind: "built-in",
+    dataHandling: embeds(THIS_MACHINE),
     builtIn: true,
     defaultMaxChunkLength: 1000,
     fields: [{
@@ -111,6 +134,7 @@ export const EMBEDDERS: readonly EmbedderEntry[] = [
     id: "openai",
     name: "OpenAI",
     kind: "cloud",
+    dataHandling: embeds(vendor("api.openai.com"), "https://openai.com/policies/privacy-policy/"),
     defaultMaxChunkLength: 8191,
     fields: [
       { key: "OpenAiKey", type: "password", required: true },
@@ -127,6 +151,7 @@ export const EMBEDDERS: readonly EmbedderEntry[] = [
     id: "azure",
     name: "Azure OpenAI",
     kind: "cloud",
+    dataHandling: embeds(endpoint("AzureOpenAiEndpoint"), "https://privacy.microsoft.com/privacystatement"),
     defaultMaxChunkLength: 2048,
     fields: [
       {
@@ -148,6 +173,7 @@ export const EMBEDDERS: readonly EmbedderEntry[] = [
     id: "localai",
     name: "Local AI",
     kind: "local",
+    dataHandling: embeds(endpoint("EmbeddingBasePath")),
     local: true,
     defaultMaxChunkLength: 1000,
     lookup: {
@@ -168,6 +194,7 @@ export const EMBEDDERS: readonly EmbedderEntry[] = [
     id: "ollama",
     name: "Ollama",
     kind: "local",
+    dataHandling: embeds(endpoint("EmbeddingBasePath")),
     local: true,
     defaultMaxChunkLength: 1000,
     lookup: { provider: "ollama", basePathField: "EmbeddingBasePath" },
@@ -182,6 +209,7 @@ export const EMBEDDERS: readonly EmbedderEntry[] = [
     id: "lmstudio",
     name: "LM Studio",
     kind: "local",
+    dataHandling: embeds(endpoint("EmbeddingBasePath")),
     local: true,
     defaultMaxChunkLength: 1000,
     lookup: { provider: "lmstudio", basePathField: "EmbeddingBasePath" },
@@ -196,6 +224,7 @@ export const EMBEDDERS: readonly EmbedderEntry[] = [
     id: "cohere",
     name: "Cohere",
     kind: "cloud",
+    dataHandling: embeds(vendor("api.cohere.com"), "https://cohere.com/privacy"),
     defaultMaxChunkLength: 1945,
     fields: [
       { key: "CohereApiKey", type: "password", required: true },
@@ -218,6 +247,7 @@ export const EMBEDDERS: readonly EmbedderEntry[] = [
     id: "voyageai",
     name: "Voyage AI",
     kind: "cloud",
+    dataHandling: embeds(vendor("api.voyageai.com"), "https://www.voyageai.com/privacy"),
     defaultMaxChunkLength: 4000,
     fields: [
       { key: "VoyageAiApiKey", type: "password", required: true },
@@ -234,6 +264,7 @@ export const EMBEDDERS: readonly EmbedderEntry[] = [
     id: "litellm",
     name: "LiteLLM",
     kind: "self-hosted",
+    dataHandling: embeds(endpoint("LiteLLMBasePath")),
     local: true,
     defaultMaxChunkLength: 1000,
     fields: [
@@ -247,6 +278,7 @@ export const EMBEDDERS: readonly EmbedderEntry[] = [
     id: "generic-openai",
     name: "Generic OpenAI",
     kind: "self-hosted",
+    dataHandling: embeds(endpoint("EmbeddingBasePath")),
     defaultMaxChunkLength: 1000,
     fields: [
       { key: "EmbeddingBasePath", type: "url", required: true, placeholder: "https://api.example.com/v1" },
@@ -319,10 +351,20 @@ export interface VectorDbEntry {
   embedded?: boolean;
   /** The connection settings of a database that runs as its own server. */
   fields: SettingField[];
+  /** What the database stores and where it is (the privacy screen). */
+  dataHandling: DataHandling;
 }
 
 export const VECTOR_DBS: readonly VectorDbEntry[] = [
-  { id: "lancedb", name: "LanceDB", kind: "built-in", builtIn: true, embedded: true, fields: [] },
+  {
+    id: "lancedb",
+    name: "LanceDB",
+    kind: "built-in",
+    builtIn: true,
+    embedded: true,
+    fields: [],
+    dataHandling: stores(THIS_MACHINE),
+  },
   {
     id: "chroma",
     name: "Chroma",
@@ -333,11 +375,54 @@ export const VECTOR_DBS: readonly VectorDbEntry[] = [
       { key: "ChromaApiHeader", type: "text", required: false, placeholder: "X-Chroma-Token" },
       { key: "ChromaApiKey", type: "password", required: false },
     ],
+    dataHandling: stores(endpoint("ChromaEndpoint")),
   },
-  { id: "pinecone", name: "Pinecone", kind: "cloud", builtIn: false, fields: [] },
-  { id: "qdrant", name: "Qdrant", kind: "self-hosted", builtIn: false, fields: [] },
-  { id: "weaviate", name: "Weaviate", kind: "self-hosted", builtIn: false, fields: [] },
-  { id: "milvus", name: "Milvus", kind: "self-hosted", builtIn: false, fields: [] },
-  { id: "zilliz", name: "Zilliz Cloud", kind: "cloud", builtIn: false, fields: [] },
-  { id: "astra", name: "AstraDB", kind: "cloud", builtIn: false, fields: [] },
+  {
+    id: "pinecone",
+    name: "Pinecone",
+    kind: "cloud",
+    builtIn: false,
+    fields: [],
+    dataHandling: stores(vendor(), "https://www.pinecone.io/privacy/"),
+  },
+  {
+    id: "qdrant",
+    name: "Qdrant",
+    kind: "self-hosted",
+    builtIn: false,
+    fields: [],
+    dataHandling: stores(endpoint("QdrantEndpoint"), "https://qdrant.tech/legal/privacy-policy/"),
+  },
+  {
+    id: "weaviate",
+    name: "Weaviate",
+    kind: "self-hosted",
+    builtIn: false,
+    fields: [],
+    dataHandling: stores(endpoint("WeaviateEndpoint"), "https://weaviate.io/privacy"),
+  },
+  {
+    id: "milvus",
+    name: "Milvus",
+    kind: "self-hosted",
+    builtIn: false,
+    fields: [],
+    dataHandling: stores(endpoint("MilvusAddress")),
+  },
+  {
+    id: "zilliz",
+    name: "Zilliz Cloud",
+    kind: "cloud",
+    builtIn: false,
+    fields: [],
+    dataHandling: stores(vendor(), "https://zilliz.com/privacy-policy"),
+  },
+  {
+    id: "astra",
+    name: "AstraDB",
+    kind: "cloud",
+    builtIn: false,
+    fields: [],
+    dataHandling: stores(vendor(), "https://www.ibm.com/us-en/privacy"),
+  },
 ];

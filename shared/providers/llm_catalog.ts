@@ -1,3 +1,12 @@
+import {
+  type DataDestination,
+  type DataHandling,
+  endpoint,
+  LLM_RECEIVES,
+  THIS_MACHINE,
+  vendor,
+} from "./data_handling.ts";
+
 /** The language-model providers the reference offers, in the order the provider list shows them. */
 export const LLM_PROVIDER_IDS = [
   "openai",
@@ -82,6 +91,8 @@ export interface LlmProviderEntry {
   autoDetect?: AutoDetect;
   /** Runs on the user's own machine or network (the "locally hosted" notice applies). */
   local?: boolean;
+  /** What the provider is sent for a chat answer and where it goes (the privacy screen). */
+  dataHandling: DataHandling;
 }
 
 const AZURE_TOKEN_LIMITS = [
@@ -106,11 +117,23 @@ const entry = (
   id: LlmProviderId,
   name: string,
   kind: ProviderKind,
-  rest: Partial<LlmProviderEntry> = {},
-): LlmProviderEntry => ({ id, name, kind, fields: [], ...rest });
+  destination: DataDestination,
+  rest: Partial<Omit<LlmProviderEntry, "dataHandling">> & { policyUrl?: string } = {},
+): LlmProviderEntry => {
+  const { policyUrl, ...others } = rest;
+  return {
+    id,
+    name,
+    kind,
+    fields: [],
+    ...others,
+    dataHandling: { receives: LLM_RECEIVES, destination, ...(policyUrl ? { policyUrl } : {}) },
+  };
+};
 
 export const LLM_PROVIDERS: readonly LlmProviderEntry[] = [
-  entry("openai", "OpenAI", "cloud", {
+  entry("openai", "OpenAI", "cloud", vendor("api.openai.com"), {
+    policyUrl: "https://openai.com/policies/privacy-policy/",
     fields: [
       { key: "OpenAiKey", type: "password", required: true, placeholder: "sk-..." },
       { key: "OpenAiModelPref", type: "model", required: true, defaultValue: "gpt-4o-mini" },
@@ -119,7 +142,8 @@ export const LLM_PROVIDERS: readonly LlmProviderEntry[] = [
     defaultTokenLimit: 128_000,
     lookup: { provider: "openai", apiKeyField: "OpenAiKey" },
   }),
-  entry("azure", "Azure OpenAI", "cloud", {
+  entry("azure", "Azure OpenAI", "cloud", endpoint("AzureOpenAiEndpoint"), {
+    policyUrl: "https://privacy.microsoft.com/privacystatement",
     fields: [
       {
         key: "AzureOpenAiEndpoint",
@@ -140,7 +164,8 @@ export const LLM_PROVIDERS: readonly LlmProviderEntry[] = [
     modelKey: "AzureOpenAiModelPref",
     tokenLimitKey: "AzureOpenAiTokenLimit",
   }),
-  entry("anthropic", "Anthropic", "cloud", {
+  entry("anthropic", "Anthropic", "cloud", vendor("api.anthropic.com"), {
+    policyUrl: "https://www.anthropic.com/privacy",
     fields: [
       { key: "AnthropicApiKey", type: "password", required: true, placeholder: "sk-ant-..." },
       { key: "AnthropicModelPref", type: "model", required: true, defaultValue: "claude-2" },
@@ -149,9 +174,11 @@ export const LLM_PROVIDERS: readonly LlmProviderEntry[] = [
     defaultTokenLimit: 200_000,
     lookup: { provider: "anthropic", apiKeyField: "AnthropicApiKey" },
   }),
-  entry("gemini", "Gemini", "cloud"),
-  entry("huggingface", "HuggingFace", "cloud"),
-  entry("ollama", "Ollama", "local", {
+  entry("gemini", "Gemini", "cloud", vendor("generativelanguage.googleapis.com"), {
+    policyUrl: "https://policies.google.com/privacy",
+  }),
+  entry("huggingface", "HuggingFace", "cloud", endpoint("HuggingFaceLLMEndpoint")),
+  entry("ollama", "Ollama", "local", endpoint("OllamaLLMBasePath"), {
     fields: [
       { key: "OllamaLLMBasePath", type: "url", required: true, placeholder: "http://127.0.0.1:11434" },
       { key: "OllamaLLMModelPref", type: "model", required: true },
@@ -178,8 +205,10 @@ export const LLM_PROVIDERS: readonly LlmProviderEntry[] = [
     autoDetect: { suffix: ":11434" },
     local: true,
   }),
-  entry("novita", "Novita AI", "cloud"),
-  entry("lmstudio", "LM Studio", "local", {
+  entry("novita", "Novita AI", "cloud", vendor("api.novita.ai"), {
+    policyUrl: "https://novita.ai/legal/privacy-policy",
+  }),
+  entry("lmstudio", "LM Studio", "local", endpoint("LMStudioBasePath"), {
     fields: [
       { key: "LMStudioBasePath", type: "url", required: true, placeholder: "http://localhost:1234/v1" },
       { key: "LMStudioModelPref", type: "model", required: true },
@@ -191,7 +220,7 @@ export const LLM_PROVIDERS: readonly LlmProviderEntry[] = [
     autoDetect: { suffix: ":1234/v1" },
     local: true,
   }),
-  entry("localai", "Local AI", "local", {
+  entry("localai", "Local AI", "local", endpoint("LocalAiBasePath"), {
     fields: [
       { key: "LocalAiBasePath", type: "url", required: true, placeholder: "http://localhost:8080/v1" },
       { key: "LocalAiApiKey", type: "password", required: false },
@@ -209,19 +238,33 @@ export const LLM_PROVIDERS: readonly LlmProviderEntry[] = [
     autoDetect: { suffix: ":8080/v1" },
     local: true,
   }),
-  entry("koboldcpp", "KoboldCPP", "local"),
-  entry("textgenwebui", "Oobabooga Web UI", "local"),
-  entry("togetherai", "Together AI", "cloud"),
-  entry("fireworksai", "Fireworks AI", "cloud"),
-  entry("mistral", "Mistral", "cloud"),
-  entry("perplexity", "Perplexity AI", "cloud"),
-  entry("openrouter", "OpenRouter", "cloud"),
-  entry("groq", "Groq", "cloud"),
-  entry("cohere", "Cohere", "cloud"),
-  entry("litellm", "LiteLLM", "self-hosted"),
-  entry("deepseek", "DeepSeek", "cloud"),
-  entry("apipie", "APIpie", "cloud"),
-  entry("generic-openai", "Generic OpenAI", "self-hosted", {
+  entry("koboldcpp", "KoboldCPP", "local", endpoint("KoboldCPPBasePath")),
+  entry("textgenwebui", "Oobabooga Web UI", "local", endpoint("TextGenWebUIBasePath")),
+  entry("togetherai", "Together AI", "cloud", vendor("api.together.xyz"), {
+    policyUrl: "https://www.together.ai/privacy",
+  }),
+  entry("fireworksai", "Fireworks AI", "cloud", vendor("api.fireworks.ai"), {
+    policyUrl: "https://fireworks.ai/privacy-policy",
+  }),
+  entry("mistral", "Mistral", "cloud", vendor("api.mistral.ai"), {
+    policyUrl: "https://legal.mistral.ai/terms/privacy-policy",
+  }),
+  entry("perplexity", "Perplexity AI", "cloud", vendor("api.perplexity.ai"), {
+    policyUrl: "https://www.perplexity.ai/privacy",
+  }),
+  entry("openrouter", "OpenRouter", "cloud", vendor("openrouter.ai"), {
+    policyUrl: "https://openrouter.ai/privacy",
+  }),
+  entry("groq", "Groq", "cloud", vendor("api.groq.com"), { policyUrl: "https://groq.com/privacy-policy/" }),
+  entry("cohere", "Cohere", "cloud", vendor("api.cohere.com"), { policyUrl: "https://cohere.com/privacy" }),
+  entry("litellm", "LiteLLM", "self-hosted", endpoint("LiteLLMBasePath")),
+  entry("deepseek", "DeepSeek", "cloud", vendor("api.deepseek.com"), {
+    policyUrl: "https://cdn.deepseek.com/policies/en-US/deepseek-privacy-policy.html",
+  }),
+  entry("apipie", "APIpie", "cloud", vendor("apipie.ai"), {
+    policyUrl: "https://apipie.ai/docs/Terms/privacy",
+  }),
+  entry("generic-openai", "Generic OpenAI", "self-hosted", endpoint("GenericOpenAiBasePath"), {
     fields: [
       {
         key: "GenericOpenAiBasePath",
@@ -237,9 +280,11 @@ export const LLM_PROVIDERS: readonly LlmProviderEntry[] = [
     modelKey: "GenericOpenAiModelPref",
     tokenLimitKey: "GenericOpenAiTokenLimit",
   }),
-  entry("bedrock", "AWS Bedrock", "cloud"),
-  entry("xai", "xAI", "cloud"),
-  entry("native", "Native", "built-in"),
+  entry("bedrock", "AWS Bedrock", "cloud", vendor(), {
+    policyUrl: "https://aws.amazon.com/bedrock/security-compliance/",
+  }),
+  entry("xai", "xAI", "cloud", vendor("api.x.ai"), { policyUrl: "https://x.ai/legal/privacy-policy" }),
+  entry("native", "Native", "built-in", THIS_MACHINE),
 ];
 
 export function llmProvider(id: string): LlmProviderEntry | undefined {

@@ -22,6 +22,7 @@ import { chatActionRoutes } from "./chat/action_routes.ts";
 import { searchRoutes } from "./search/routes.ts";
 import { promptHistoryRoutes } from "./prompt_history/routes.ts";
 import { presetRoutes } from "./presets/routes.ts";
+import { appearanceRoutes, publicAppearanceRoutes } from "./appearance/routes.ts";
 import { authRoutes, publicAuthRoutes } from "./auth/routes.ts";
 import { accountRoutes } from "./users/account_routes.ts";
 import { publicInviteRoutes } from "./invites/routes.ts";
@@ -79,6 +80,8 @@ export function createApp(deps: Deps): Hono<AppEnv> {
     xFrameOptions: "DENY",
     referrerPolicy: "strict-origin-when-cross-origin",
     strictTransportSecurity: false,
+    // A route may answer with a stricter policy of its own (an SVG logo: server/appearance/routes.ts).
+    overwrite: false,
   }));
 
   // Before the origin guard, so that its refusals reach an allowed origin's page readable.
@@ -124,6 +127,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
     return await jsonBodyLimit(c, next);
   });
   api.route("/", publicSystemRoutes(deps));
+  api.route("/", publicAppearanceRoutes(deps));
   api.route("/", publicAuthRoutes(deps));
   api.route("/", publicInviteRoutes(deps));
   // Developer API clients carry API keys, not sessions: their routes come before the login check, and so does
@@ -148,6 +152,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   api.route("/", threadRoutes(deps));
   api.route("/", chatActionRoutes(deps));
   api.route("/", presetRoutes(deps));
+  api.route("/", appearanceRoutes(deps));
   api.route("/", searchRoutes(deps));
   api.route("/", promptHistoryRoutes(deps));
   api.route("/", defaultPromptRoutes(deps));

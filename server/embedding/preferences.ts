@@ -4,6 +4,8 @@ import { LABELS } from "../settings/service.ts";
 import { chunkSettings, DEFAULT_CHUNK_OVERLAP, splitterProblems } from "../documents/chunker.ts";
 import { VectorCache } from "../documents/vector_cache.ts";
 import type { TextSplitterPreferences } from "../../shared/api/embedding.ts";
+import type { SystemPreferences } from "../../shared/api/appearance.ts";
+import { saveAppearancePreferences } from "../appearance/service.ts";
 
 /** The largest chunk the embedder the settings name takes (the one documents will be embedded with). */
 export function configuredMaximum(deps: Deps): number {
@@ -45,4 +47,21 @@ export async function saveTextSplitterPreferences(deps: Deps, input: TextSplitte
     const removed = await new VectorCache(deps.paths.vectorCache).purge();
     deps.log.info("Text splitter changed; vector cache purged", { ...next, removed });
   }
+}
+
+/**
+ * Saves `POST /api/admin/system-preferences` and `POST /api/v1/admin/preferences` (one schema,
+ * shared/api/appearance.ts `SystemPreferences`): the text splitter when either of its labels is sent, then the
+ * appearance labels. Returns the labels that changed (never their values).
+ */
+export async function saveSystemPreferences(deps: Deps, input: SystemPreferences): Promise<string[]> {
+  const changed: string[] = [];
+  const { text_splitter_chunk_size, text_splitter_chunk_overlap } = input;
+  if (text_splitter_chunk_size !== undefined || text_splitter_chunk_overlap !== undefined) {
+    await saveTextSplitterPreferences(deps, { text_splitter_chunk_size, text_splitter_chunk_overlap });
+    if (text_splitter_chunk_size !== undefined) changed.push("text_splitter_chunk_size");
+    if (text_splitter_chunk_overlap !== undefined) changed.push("text_splitter_chunk_overlap");
+  }
+  changed.push(...await saveAppearancePreferences(deps, input));
+  return changed;
 }

@@ -39,11 +39,6 @@ export const MISSING_CALLS: readonly MissingCall[] = [
     sentence: notYet("Exporting a chat to a file is", ADMINISTRATION),
   },
   {
-    methods: ["GET", "POST"],
-    paths: ["/system/upload-logo", "/system/remove-logo"],
-    sentence: notYet("A custom logo is", "it comes with the appearance settings"),
-  },
-  {
     methods: ["GET", "POST", "DELETE"],
     paths: ["/embeds", "/embeds/new", "/embed/*"],
     sentence: notYet("Chat widgets to embed in other web sites are", ADMINISTRATION),

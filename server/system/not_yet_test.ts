@@ -42,8 +42,6 @@ const FRONTEND_CALLS: [string, string][] = [
   ["DELETE", "/api/system/workspace-chats/-1"],
   ["GET", "/api/system/export-chats?type=jsonl&chatType=workspace"],
   ["POST", "/api/export-chat/pdf"],
-  ["POST", "/api/system/upload-logo"],
-  ["GET", "/api/system/remove-logo"],
   ["GET", "/api/embeds"],
   ["POST", "/api/embeds/new"],
   ["POST", "/api/embed/update/abc"],

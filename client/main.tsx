@@ -10,6 +10,7 @@ import "./styles/workspace_settings.css";
 import "./styles/embedding.css";
 import "./styles/documents.css";
 import "./styles/live_sync.css";
+import "./styles/appearance.css";
 import "./styles/search.css";
 import "./lib/i18n.ts";
 import { guardPage, pageGuard } from "./lib/page_guard.ts";

@@ -20,6 +20,7 @@ const REFERENCE_TEXTS = new Set([
   "Workspace not found",
   "Thread not found",
   "Pin status updated successfully",
+  "Invalid message format. Expected an array of messages.",
 ]);
 
 /** Lowercase words that start a sentence rather than name a field. */

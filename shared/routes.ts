@@ -58,6 +58,7 @@ export const SETTINGS_MENU = [
   },
   { group: "administration", pages: ["users", "invites"] },
   { group: "security", pages: ["security", "privacy"] },
+  { group: "customization", pages: ["appearance"] },
   { group: "tools", pages: ["api-keys"] },
   { group: "experimental", pages: ["beta-features", "beta-features/live-document-sync/manage"] },
 ] as const satisfies readonly { group: string; pages: readonly SettingsPage[] }[];

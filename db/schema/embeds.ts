@@ -16,7 +16,9 @@ export const embedConfigs = sqliteTable("embed_configs", {
   /** JSON array of the origins (scheme and host) allowed to use it; empty or null: any. */
   allowlistDomains: text("allowlist_domains", { mode: "json" }).$type<string[] | null>(),
   allowModelOverride: integer("allow_model_override", { mode: "boolean" }).notNull().default(false),
-  allowTemperatureOverride: integer("allow_temperature_override", { mode: "boolean" }).notNull().default(false),
+  allowTemperatureOverride: integer("allow_temperature_override", { mode: "boolean" }).notNull().default(
+    false,
+  ),
   allowPromptOverride: integer("allow_prompt_override", { mode: "boolean" }).notNull().default(false),
   maxChatsPerDay: integer("max_chats_per_day"),
   maxChatsPerSession: integer("max_chats_per_session"),

@@ -10,8 +10,16 @@ export const LOGO_TOO_LARGE = `The logo is too large: the limit is ${MAX_LOGO_BY
 export const NOT_A_LOGO = "The logo must be a PNG, JPEG, WebP or SVG image.";
 
 const KINDS = [
-  { type: "image/png", extension: ".png", matches: (b: Uint8Array) => b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47 },
-  { type: "image/jpeg", extension: ".jpg", matches: (b: Uint8Array) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
+  {
+    type: "image/png",
+    extension: ".png",
+    matches: (b: Uint8Array) => b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47,
+  },
+  {
+    type: "image/jpeg",
+    extension: ".jpg",
+    matches: (b: Uint8Array) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff,
+  },
   {
     type: "image/webp",
     extension: ".webp",

@@ -5,6 +5,7 @@ import { parseJson } from "../http/body.ts";
 import { readForm, uploadLimit } from "../http/form.ts";
 import { requirePermission } from "../http/auth_guard.ts";
 import { fail, withErrorBody } from "../errors.ts";
+import { LABELS } from "../settings/service.ts";
 import { MAX_LOGO_BYTES, WelcomeMessagesInput } from "../../shared/api/appearance.ts";
 import { LOGO_TOO_LARGE, type LogoTheme } from "./logo.ts";
 import { branding, customLogo, saveWelcomeMessages, setLogo, unsetLogo, welcomeMessages } from "./service.ts";
@@ -13,7 +14,10 @@ import { branding, customLogo, saveWelcomeMessages, setLogo, unsetLogo, welcomeM
 export const DEFAULT_LOGO =
   `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 320 80" role="img" aria-label="Lectern"><rect width="80" height="80" rx="18" fill="#2f5d50"/><path d="M26 20h10v32h22v8H26z" fill="#fff"/><text x="98" y="54" font-family="system-ui, sans-serif" font-size="40" font-weight="800" fill="#2f5d50">Lectern</text></svg>`;
 /** The built-in logo for dark backgrounds: the same, in a lighter tint. */
-export const DEFAULT_LOGO_DARK = DEFAULT_LOGO.replaceAll("#2f5d50", "#8cc7b3").replace('fill="#fff"', 'fill="#10231d"');
+export const DEFAULT_LOGO_DARK = DEFAULT_LOGO.replaceAll("#2f5d50", "#8cc7b3").replace(
+  'fill="#fff"',
+  'fill="#10231d"',
+);
 
 /** An SVG answered to anyone can never run: no script, no outside loads, and never sniffed as HTML. */
 export const SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'";
@@ -51,7 +55,16 @@ export function publicAppearanceRoutes(deps: Deps) {
       cached(c);
       return c.json({ footerData: JSON.stringify(branding(deps).footerLinks) });
     })
-    .get("/system/is-default-logo", (c) => c.json({ isDefaultLogo: branding(deps).logo === null }))
+    .get("/system/is-default-logo", (c) => {
+      const logo = branding(deps).logo;
+      // Besides the reference's flag: which variants are custom, and the stamp of their addresses.
+      return c.json({
+        isDefaultLogo: logo === null,
+        light: Boolean(deps.settings.label(LABELS.logoFilename)),
+        dark: Boolean(deps.settings.label(LABELS.logoDarkFilename)),
+        version: logo?.version ?? null,
+      });
+    })
     .get("/system/logo", async (c) => {
       // The reference reads a missing theme as dark.
       const theme = themeOf(c.req.query("theme"));
@@ -67,7 +80,9 @@ export function publicAppearanceRoutes(deps: Deps) {
       if (type === "image/svg+xml") c.header("Content-Security-Policy", SVG_POLICY);
       const extension = type.split("/")[1].replace("svg+xml", "svg").replace("jpeg", "jpg");
       c.header("Content-Disposition", `inline; filename="${logo ? "logo" : "lectern-logo"}.${extension}"`);
-      if (!logo) return c.body(theme === "dark" ? DEFAULT_LOGO_DARK : DEFAULT_LOGO, 200, { "Content-Type": type });
+      if (!logo) {
+        return c.body(theme === "dark" ? DEFAULT_LOGO_DARK : DEFAULT_LOGO, 200, { "Content-Type": type });
+      }
       return c.body(logo.bytes, 200, { "Content-Type": type });
     });
 }
@@ -94,7 +109,8 @@ export function appearanceRoutes(deps: Deps) {
     )
     .get("/system/remove-logo", requirePermission("settings:manage", refusal), async (c) => {
       const theme = variantOf(c.req.query("theme"));
-      await unsetLogo(deps, theme === "dark" ? "dark" : null);
+      // Without a theme (the reference's client) both variants go: the default logo shows again.
+      await unsetLogo(deps, theme);
       deps.log.info("Logo removed", { theme: theme ?? "all" });
       return c.json({ success: true, error: null, message: "Logo removed successfully." });
     })

@@ -40,7 +40,10 @@ export function branding(deps: SettingsDeps): Branding {
 }
 
 /** Saves the appearance labels of `POST /api/admin/system-preferences`; a label left out keeps its value. */
-export async function saveAppearancePreferences(deps: SettingsDeps, input: SystemPreferences): Promise<string[]> {
+export async function saveAppearancePreferences(
+  deps: SettingsDeps,
+  input: SystemPreferences,
+): Promise<string[]> {
   const values: Record<string, string | null> = {};
   const text = (value: string | undefined) => value === undefined ? undefined : value === "" ? null : value;
   const set = (label: string, value: string | null | undefined) => {
@@ -84,7 +87,7 @@ export async function setLogo(deps: Pick<Deps, "settings" | "paths">, bytes: Uin
   await removeLogo(deps.paths.assets, before);
 }
 
-/** Removes the dark variant, or (no theme) both custom logos: the default logo shows again. */
+/** Removes one variant, or (no theme) both custom logos: the default logo shows again. */
 export async function unsetLogo(deps: Pick<Deps, "settings" | "paths">, theme: LogoTheme | null) {
   const themes: LogoTheme[] = theme ? [theme] : ["light", "dark"];
   const before = themes.map((entry) => deps.settings.label(themeLabel(entry)));

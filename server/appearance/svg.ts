@@ -72,7 +72,9 @@ type Node = Record<string, unknown>;
 function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, name: string) => {
     if (name[0] === "#") {
-      const code = name[1] === "x" || name[1] === "X" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+      const code = name[1] === "x" || name[1] === "X"
+        ? parseInt(name.slice(2), 16)
+        : parseInt(name.slice(1), 10);
       return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : "";
     }
     const named: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
@@ -124,12 +126,15 @@ function keptAttributes(element: string, attributes: Record<string, string>, sco
     if (lower.startsWith("on")) continue;
     if (lower === "href" && (ns === "" || ns === XLINK_NS)) {
       const target = value.trim();
-      if (target.startsWith("#") || (element === "image" && RASTER_DATA.test(target))) kept.push(["href", target]);
+      if (target.startsWith("#") || (element === "image" && RASTER_DATA.test(target))) {
+        kept.push(["href", target]);
+      }
       continue;
     }
     if (ns !== "" || !/^[a-zA-Z][a-zA-Z0-9_.-]*$/.test(local)) continue;
     if (lower === "src" || lower === "srcdoc" || lower === "formaction" || lower === "action") continue;
-    const compact = value.replace(/[\s\u0000-\u001f]+/g, "").toLowerCase();
+    // Browsers skip whitespace and control characters inside a scheme ("java\tscript:").
+    const compact = [...value].filter((char) => char.charCodeAt(0) > 0x20).join("").toLowerCase();
     if (/javascript:|vbscript:|data:/.test(compact)) continue;
     if (lower === "style" ? !safeCss(value) : /url\(/.test(compact) && !safeCss(value)) continue;
     kept.push([local, value]);
@@ -176,7 +181,10 @@ function serialise(nodes: Node[], scope: Map<string, string>, out: string[], par
 export function sanitiseSvg(source: string): string {
   const text = source.replace(/^\uFEFF/, "");
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) {
-    fail("invalid_input", "The SVG declares a DOCTYPE or entities; save it as plain SVG and upload it again.");
+    fail(
+      "invalid_input",
+      "The SVG declares a DOCTYPE or entities; save it as plain SVG and upload it again.",
+    );
   }
   const valid = XMLValidator.validate(text, { allowBooleanAttributes: false });
   if (valid !== true) fail("invalid_input", "The file is not a well-formed SVG image.");
@@ -208,6 +216,11 @@ export function sanitiseSvg(source: string): string {
 
 /** Whether bytes look like an SVG document (text whose first element is svg). */
 export function looksLikeSvg(bytes: Uint8Array): boolean {
-  const head = new TextDecoder("utf-8", { fatal: false }).decode(bytes.subarray(0, 4096)).replace(/^\uFEFF/, "");
-  return /^\s*(<\?xml[^>]*\?>\s*)?(<!--[\s\S]*?-->\s*|<!DOCTYPE[^>]*>\s*)*<([a-z0-9_-]+:)?svg[\s>]/i.test(head);
+  const head = new TextDecoder("utf-8", { fatal: false }).decode(bytes.subarray(0, 4096)).replace(
+    /^\uFEFF/,
+    "",
+  );
+  // A DOCTYPE naming svg counts too, so that sanitiseSvg refuses it with its own sentence.
+  return /^\s*(<\?xml[^>]*\?>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE\s+svg\b|<([a-z0-9_-]+:)?svg[\s>])/i
+    .test(head);
 }

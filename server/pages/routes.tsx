@@ -35,6 +35,8 @@ import Security from "../../client/islands/Security.tsx";
 import BetaFeatures from "../../client/islands/BetaFeatures.tsx";
 import LiveSyncManage from "../../client/islands/LiveSyncManage.tsx";
 import ApiKeys from "../../client/islands/ApiKeys.tsx";
+import Appearance from "../../client/islands/Appearance.tsx";
+import { branding } from "../appearance/service.ts";
 
 const APP_NAME = "Lectern";
 
@@ -54,6 +56,7 @@ const SETTINGS_SCREENS: Record<
   "beta-features/live-document-sync/manage": { name: "LiveSyncManage", component: LiveSyncManage },
   "privacy": { name: "Privacy", component: Privacy },
   "api-keys": { name: "ApiKeys", component: ApiKeys },
+  "appearance": { name: "Appearance", component: Appearance },
 };
 
 /**
@@ -66,12 +69,14 @@ export function pagesApp(deps: Deps): Hono<AppEnv> {
   // What every app-shell page shows around its content: the name, and what the account menu can offer.
   const shell = () => ({
     appName: appName(),
+    brand: { logo: branding(deps).logo, footerLinks: branding(deps).footerLinks },
     account: {
       supportEmail: deps.settings.label(LABELS.supportEmail)?.trim() || null,
       sessions: deps.settings.requiresAuth,
     },
   });
-  app.use("*", documentRenderer(deps.assets, appName));
+  // Browser tabs show the admin's page title (Settings → Appearance) where one is set, else the app name.
+  app.use("*", documentRenderer(deps.assets, () => branding(deps).pageTitle || appName()));
   const notFound = (c: Context<AppEnv>) => {
     c.status(404);
     return c.render(
@@ -102,6 +107,7 @@ export function pagesApp(deps: Deps): Hono<AppEnv> {
           component={Login}
           props={{
             appName: appName(),
+            logo: branding(deps).logo,
             newToken: c.req.query("nt") === "1",
             reason: loginReason(c.req.query("reason")),
           }}

@@ -78,18 +78,27 @@ export const AppearanceFields = {
       try {
         links = value.trim() === "" ? [] : JSON.parse(value);
       } catch {
-        context.addIssue({ code: "custom", message: "footer_data must be the JSON text of a list of links." });
+        context.addIssue({
+          code: "custom",
+          message: "footer_data must be the JSON text of a list of links.",
+        });
         return z.NEVER;
       }
     }
     const parsed = FooterLinks.safeParse(links);
     if (!parsed.success) {
-      context.addIssue({ code: "custom", message: parsed.error.issues[0]?.message ?? "Invalid footer links." });
+      context.addIssue({
+        code: "custom",
+        message: parsed.error.issues[0]?.message ?? "Invalid footer links.",
+      });
       return z.NEVER;
     }
     return parsed.data;
   }),
-  meta_page_title: optionalText(MAX_PAGE_TITLE, `The page title can be at most ${MAX_PAGE_TITLE} characters.`),
+  meta_page_title: optionalText(
+    MAX_PAGE_TITLE,
+    `The page title can be at most ${MAX_PAGE_TITLE} characters.`,
+  ),
   // The pages load images from the instance only (their Content-Security-Policy), so a favicon elsewhere
   // could never show: only clearing it is accepted.
   meta_page_favicon: optionalText(2000, "The favicon address is too long.").refine(
@@ -102,7 +111,14 @@ export const AppearanceFields = {
  * `POST /api/admin/system-preferences` (and the developer API's `/v1/admin/preferences`): the text splitter and
  * the appearance labels, one set of rules. Any other label is refused.
  */
-export const SystemPreferences = TextSplitterPreferences.extend(AppearanceFields).strict();
+export const SystemPreferences = z.strictObject({ ...TextSplitterPreferences.shape, ...AppearanceFields }, {
+  error: (issue) =>
+    issue.code === "unrecognized_keys"
+      ? `Unrecognized key${issue.keys.length > 1 ? "s" : ""}: ${
+        issue.keys.map((key) => `"${key}"`).join(", ")
+      }.`
+      : undefined,
+});
 export type SystemPreferences = z.infer<typeof SystemPreferences>;
 
 export const WelcomeMessage = z.object({
@@ -126,4 +142,18 @@ export const WelcomeMessagesAnswer = z.object({
   welcomeMessages: z.array(z.object({ user: z.string(), response: z.string() })),
 });
 
-export const IsDefaultLogoAnswer = z.object({ isDefaultLogo: z.boolean() });
+export const IsDefaultLogoAnswer = z.object({
+  isDefaultLogo: z.boolean(),
+  light: z.boolean(),
+  dark: z.boolean(),
+  version: z.string().nullable(),
+});
+export type IsDefaultLogoAnswer = z.infer<typeof IsDefaultLogoAnswer>;
+
+/** A custom logo as the pages know it: a stamp that changes with each upload, and whether a dark variant exists. */
+export type LogoInfo = { version: string; dark: boolean } | null;
+
+/** The address of the logo for a theme; the stamp makes it change (and cache for long) with each upload. */
+export function logoUrl(theme: "light" | "dark", version: string): string {
+  return `/api/system/logo?theme=${theme}&v=${encodeURIComponent(version)}`;
+}

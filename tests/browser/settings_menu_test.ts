@@ -108,7 +108,14 @@ Deno.test({
         assert.deepEqual(
           headings,
           role === "admin"
-            ? ["AI Providers", "Administration", "Security & Privacy", "Customization", "Tools", "Experimental"]
+            ? [
+              "AI Providers",
+              "Administration",
+              "Security & Privacy",
+              "Customization",
+              "Tools",
+              "Experimental",
+            ]
             : ["AI Providers", "Security & Privacy", "Experimental"],
           `${role}: the menu's groups`,
         );

@@ -10,6 +10,7 @@ import "./styles/workspace_settings.css";
 import "./styles/embedding.css";
 import "./styles/documents.css";
 import "./styles/live_sync.css";
+import "./styles/appearance.css";
 import "./styles/search.css";
 import "./styles/workspace_chats.css";
 import "./styles/embeds.css";

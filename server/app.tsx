@@ -24,6 +24,7 @@ import { chatActionRoutes } from "./chat/action_routes.ts";
 import { searchRoutes } from "./search/routes.ts";
 import { promptHistoryRoutes } from "./prompt_history/routes.ts";
 import { presetRoutes } from "./presets/routes.ts";
+import { appearanceRoutes, publicAppearanceRoutes } from "./appearance/routes.ts";
 import { authRoutes, publicAuthRoutes } from "./auth/routes.ts";
 import { accountRoutes } from "./users/account_routes.ts";
 import { publicInviteRoutes } from "./invites/routes.ts";
@@ -90,6 +91,8 @@ export function createApp(deps: Deps): Hono<AppEnv> {
     xFrameOptions: "DENY",
     referrerPolicy: "strict-origin-when-cross-origin",
     strictTransportSecurity: false,
+    // A route may answer with a stricter policy of its own (an SVG logo: server/appearance/routes.ts).
+    overwrite: false,
   }));
 
   // Before the origin guard, so that its refusals reach an allowed origin's page readable.
@@ -136,6 +139,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
     return await jsonBodyLimit(c, next);
   });
   api.route("/", publicSystemRoutes(deps));
+  api.route("/", publicAppearanceRoutes(deps));
   api.route("/", publicAuthRoutes(deps));
   api.route("/", publicInviteRoutes(deps));
   // The chat widgets' calls come from other web sites, without a session (their embed's domains decide).
@@ -165,6 +169,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   api.route("/", threadRoutes(deps));
   api.route("/", chatActionRoutes(deps));
   api.route("/", presetRoutes(deps));
+  api.route("/", appearanceRoutes(deps));
   api.route("/", searchRoutes(deps));
   api.route("/", promptHistoryRoutes(deps));
   api.route("/", defaultPromptRoutes(deps));

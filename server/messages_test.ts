@@ -22,6 +22,7 @@ const REFERENCE_TEXTS = new Set([
   "Pin status updated successfully",
   "Folder removed successfully",
   "Documents removed successfully",
+  "Invalid message format. Expected an array of messages.",
 ]);
 
 /** Lowercase words that start a sentence rather than name a field. */

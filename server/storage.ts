@@ -13,6 +13,8 @@ export interface StoragePaths {
   models: string;
   keys: string;
   profilePictures: string;
+  /** The custom logo (assets/, as the reference keeps it). */
+  assets: string;
 }
 
 export function storagePaths(root: string): StoragePaths {
@@ -27,6 +29,7 @@ export function storagePaths(root: string): StoragePaths {
     models: join(root, "models"),
     keys: join(root, "keys"),
     profilePictures: join(root, "assets", "pfp"),
+    assets: join(root, "assets"),
   };
 }
 

@@ -7,6 +7,7 @@ import { NewWorkspaceDialog } from "../features/new_workspace.tsx";
 import { fetchSetup } from "../features/settings/setup.ts";
 import { api } from "../lib/api.ts";
 import { useCanManage } from "../features/auth/use_can_manage.ts";
+import { type WelcomeMessage, WelcomeMessagesAnswer } from "../../shared/api/appearance.ts";
 
 type Props = { appName: string };
 
@@ -25,6 +26,7 @@ export default function Home({ appName }: Props) {
   const [error, setError] = useState<string | null>(null);
   const [needsLlm, setNeedsLlm] = useState(false);
   const [creating, setCreating] = useState(false);
+  const [welcome, setWelcome] = useState<WelcomeMessage[]>([]);
   const canManage = useCanManage();
 
   useEffect(() => {
@@ -34,6 +36,10 @@ export default function Home({ appName }: Props) {
     fetchSetup()
       .then((setup) => setNeedsLlm(setup.LLMProvider === null))
       .catch(() => setNeedsLlm(false));
+    // The admin's welcome messages (Settings → Appearance); none is the usual case, and a failure shows none.
+    api("/system/welcome-messages", { schema: WelcomeMessagesAnswer })
+      .then((answer) => setWelcome(answer.welcomeMessages))
+      .catch(() => setWelcome([]));
   }, []);
 
   const empty = workspaces !== null && workspaces.length === 0;
@@ -44,6 +50,15 @@ export default function Home({ appName }: Props) {
         <h1>{t("home.welcome", { appName })}</h1>
         <p className="muted">{t("home.intro")}</p>
       </header>
+
+      {welcome.length > 0 && (
+        <section className="welcome-bubbles" aria-label={t("appearance.welcome.homeLabel")}>
+          {welcome.flatMap((message, index) => [
+            message.user && <p key={`u${index}`} className="welcome-bubble user">{message.user}</p>,
+            message.response && <p key={`r${index}`} className="welcome-bubble">{message.response}</p>,
+          ]).filter(Boolean)}
+        </section>
+      )}
 
       {needsLlm && (
         <p className="notice warning" role="status">

@@ -2,6 +2,8 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { type LoginReason, paths } from "../../shared/routes.ts";
 import { LoadingBlock } from "../components/LoadingBlock.tsx";
+import { BrandLogo } from "../components/BrandLogo.tsx";
+import type { LogoInfo } from "../../shared/api/appearance.ts";
 import { AuthCard } from "../features/auth/AuthCard.tsx";
 import { CredentialsForm } from "../features/auth/CredentialsForm.tsx";
 import { RecoveryCodesModal } from "../features/auth/RecoveryCodesModal.tsx";
@@ -13,6 +15,8 @@ import { clearSession, readSession, storeSession } from "../lib/auth.ts";
 
 type Props = {
   appName: string;
+  /** The custom logo (Settings → Appearance), shown beside the form on wide screens and above it on phones. */
+  logo?: LogoInfo;
   newToken: boolean;
   /** The admin's own change that sent them here (the query flag `reason`), said above the form. */
   reason: LoginReason | null;
@@ -49,7 +53,7 @@ const REASON_TEXTS: Record<LoginReason, string> = {
  * /login: decides whether a login is needed; single-user asks for the instance password,
  * multi-user for a username and password, with the forgot-password flow and the recovery-codes modal.
  */
-export default function Login({ appName, newToken, reason }: Props) {
+export default function Login({ appName, logo = null, newToken, reason }: Props) {
   const { t } = useTranslation();
   const [mode, setMode] = useState<Mode>("loading");
   const [view, setView] = useState<View>("login");
@@ -95,8 +99,10 @@ export default function Login({ appName, newToken, reason }: Props) {
     reset: t("login.reset.heading"),
   };
   return (
-    <AuthCard brand={appName} tagline={t("login.tagline")}>
-      <p className="auth-mobile-brand" aria-hidden="true">{appName}</p>
+    <AuthCard brand={appName} logo={logo} tagline={t("login.tagline")}>
+      <p className="auth-mobile-brand" aria-hidden="true">
+        <BrandLogo logo={logo} appName={appName} className="auth-mobile-logo" />
+      </p>
       <h1>{headings[view]}</h1>
       {view === "login" && (
         <>

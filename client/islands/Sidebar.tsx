@@ -9,19 +9,28 @@ import { SidebarSearch } from "../features/search/SidebarSearch.tsx";
 import { threadFromPath } from "../features/threads/names.ts";
 import { ThreadList } from "../features/threads/ThreadList.tsx";
 import { useThreads } from "../features/threads/use_threads.ts";
+import type { FooterLink, LogoInfo } from "../../shared/api/appearance.ts";
+import { BrandLogo } from "../components/BrandLogo.tsx";
+import { FooterIcon } from "../components/FooterIcon.tsx";
 
 type Props = {
   activeSlug: string | null;
   /** The thread the page shows (/workspace/<slug>/t/<threadSlug>); null or absent elsewhere. */
   activeThreadSlug?: string | null;
   appName: string;
+  /** The custom logo (Settings → Appearance), or null for the app name as text. */
+  logo?: LogoInfo;
+  /** Up to 3 links the admin set, shown at the foot of the sidebar. */
+  footerLinks?: FooterLink[];
 };
 
 /**
  * The app shell's sidebar: the search over names, the workspace list with the active workspace's threads, New
  * Workspace, settings; a top bar with a menu on phones.
  */
-export default function Sidebar({ activeSlug, activeThreadSlug, appName }: Props) {
+export default function Sidebar(
+  { activeSlug, activeThreadSlug, appName, logo = null, footerLinks = [] }: Props,
+) {
   const { t } = useTranslation();
   const [workspaces, setWorkspaces] = useState<Workspace[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -52,7 +61,9 @@ export default function Sidebar({ activeSlug, activeThreadSlug, appName }: Props
   return (
     <nav className={`sidebar${menuOpen ? " open" : ""}`} aria-label={t("sidebar.label")}>
       <div className="sidebar-top">
-        <a className="brand" href={paths.home()} title={appName}>{appName}</a>
+        <a className={`brand${logo ? " with-logo" : ""}`} href={paths.home()} title={appName}>
+          <BrandLogo logo={logo} appName={appName} />
+        </a>
         <button
           type="button"
           className="icon-button menu-button"
@@ -110,6 +121,24 @@ export default function Sidebar({ activeSlug, activeThreadSlug, appName }: Props
                     current={currentThread}
                   />
                 )}
+              </li>
+            ))}
+          </ul>
+        )}
+        {footerLinks.length > 0 && (
+          <ul className="sidebar-links" aria-label={t("appearance.footer.listLabel")}>
+            {footerLinks.map((link, index) => (
+              <li key={index}>
+                <a
+                  className="icon-button"
+                  href={link.url}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  title={link.url}
+                  aria-label={link.url}
+                >
+                  <FooterIcon name={link.icon} />
+                </a>
               </li>
             ))}
           </ul>

@@ -18,12 +18,12 @@ import {
   WorkspaceMembers,
 } from "../../shared/api/admin.ts";
 import { SuccessAnswer } from "../../shared/api/auth.ts";
-import { TextSplitterPreferences } from "../../shared/api/embedding.ts";
+import { SystemPreferences } from "../../shared/api/appearance.ts";
 import { presentUser } from "../auth/present.ts";
 import { issueSsoToken } from "../auth/service.ts";
 import { chatsPage } from "../chat/all_chats.ts";
 import type { Deps } from "../deps.ts";
-import { saveTextSplitterPreferences } from "../embedding/preferences.ts";
+import { saveSystemPreferences } from "../embedding/preferences.ts";
 import { AppError, withErrorBody } from "../errors.ts";
 import { parseJson } from "../http/body.ts";
 import { createInvite, disableInvite, listInvites, presentInvite } from "../invites/service.ts";
@@ -226,13 +226,15 @@ export function adminRoutesV1(router: V1Router, deps: Deps): void {
     summary: "Update the instance's preferences",
     description: "The same labels and rules as the UI's preferences: `text_splitter_chunk_size` and " +
       "`text_splitter_chunk_overlap` (the overlap smaller than the size, the size at most the embedder's " +
-      `maximum). Any other label is refused with 400 naming it. ${MULTI_USER_ONLY}`,
+      "maximum), and the appearance labels `custom_app_name`, `support_email`, `footer_data` (at most 3 " +
+      "`{icon, url}` links, http(s) only), `meta_page_title` and `meta_page_favicon` (only clearing it). An " +
+      `empty value clears a label. Any other label is refused with 400 naming it. ${MULTI_USER_ONLY}`,
     tag: "Admin",
-    body: TextSplitterPreferences,
+    body: SystemPreferences,
     response: SuccessAnswer,
   }, async (c) => {
     if (!multiUser()) return notMultiUser(c);
-    await saveTextSplitterPreferences(deps, await parseJson(c, TextSplitterPreferences), c.var.actor.userId);
+    await saveSystemPreferences(deps, await parseJson(c, SystemPreferences), c.var.actor.userId);
     return c.json({ success: true, error: null });
   });
 

@@ -471,10 +471,20 @@ Deno.test("v1 admin: preferences take the UI's labels and rules and refuse any o
   assert.equal(app.deps.settings.label("text_splitter_chunk_size"), "600");
   assert.equal(app.deps.settings.label("text_splitter_chunk_overlap"), "50");
 
-  const unknown = await v1(app, full, "/admin/preferences", { json: { support_email: "help@example.com" } });
+  // The appearance labels follow the same rules as the UI's (shared/api/appearance.ts).
+  const email = await v1(app, full, "/admin/preferences", { json: { support_email: "help@example.com" } });
+  assert.equal(email.status, 200);
+  assert.equal(app.deps.settings.label("support_email"), "help@example.com");
+  const badLink = await v1(app, full, "/admin/preferences", {
+    json: { footer_data: JSON.stringify([{ icon: "Globe", url: "javascript:alert(1)" }]) },
+  });
+  assert.equal(badLink.status, 400);
+  assert.match(String(badLink.body.error), /http:\/\/ or https:\/\//);
+
+  const unknown = await v1(app, full, "/admin/preferences", { json: { agent_search_provider: "serpapi" } });
   assert.equal(unknown.status, 400);
   assert.equal(unknown.body.success, false);
-  assert.match(String(unknown.body.error), /support_email/);
+  assert.match(String(unknown.body.error), /agent_search_provider/);
 
   const overlap = await v1(app, full, "/admin/preferences", { json: { text_splitter_chunk_overlap: 600 } });
   assert.equal(overlap.status, 400, "the overlap must stay below the size");

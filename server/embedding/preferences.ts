@@ -5,6 +5,8 @@ import { chunkSettings, DEFAULT_CHUNK_OVERLAP, splitterProblems } from "../docum
 import { VectorCache } from "../documents/vector_cache.ts";
 import type { TextSplitterPreferences } from "../../shared/api/embedding.ts";
 import { logSettingsChanged } from "../events/log.ts";
+import type { SystemPreferences } from "../../shared/api/appearance.ts";
+import { saveAppearancePreferences } from "../appearance/service.ts";
 
 /** The largest chunk the embedder the settings name takes (the one documents will be embedded with). */
 export function configuredMaximum(deps: Deps): number {
@@ -24,11 +26,7 @@ export function configuredMaximum(deps: Deps): number {
  * a label left out keeps its stored value; the pair must fit the embedder's maximum. A change purges the vector
  * cache, whose chunks were cut with the old sizes (docs/api-compat.md#storage-layout).
  */
-export async function saveTextSplitterPreferences(
-  deps: Deps,
-  input: TextSplitterPreferences,
-  userId: number | null,
-): Promise<void> {
+async function saveTextSplitterPreferences(deps: Deps, input: TextSplitterPreferences): Promise<string[]> {
   const maximum = configuredMaximum(deps);
   const stored = (label: string) => {
     const value = Number(deps.settings.label(label));
@@ -46,9 +44,32 @@ export async function saveTextSplitterPreferences(
     [LABELS.textSplitterChunkSize]: String(next.chunkSize),
     [LABELS.textSplitterChunkOverlap]: String(next.chunkOverlap),
   });
-  await logSettingsChanged(deps, changed, userId);
   if (before.chunkSize !== next.chunkSize || before.chunkOverlap !== next.chunkOverlap) {
     const removed = await new VectorCache(deps.paths.vectorCache).purge();
     deps.log.info("Text splitter changed; vector cache purged", { ...next, removed });
   }
+  return changed;
+}
+
+/**
+ * Saves `POST /api/admin/system-preferences` and `POST /api/v1/admin/preferences` (one schema,
+ * shared/api/appearance.ts `SystemPreferences`): the text splitter when either of its labels is sent, then the
+ * appearance labels. Records `settings_updated` with the labels that changed (never their values) and returns
+ * them.
+ */
+export async function saveSystemPreferences(
+  deps: Deps,
+  input: SystemPreferences,
+  userId: number | null,
+): Promise<string[]> {
+  const changed: string[] = [];
+  const { text_splitter_chunk_size, text_splitter_chunk_overlap } = input;
+  if (text_splitter_chunk_size !== undefined || text_splitter_chunk_overlap !== undefined) {
+    changed.push(
+      ...await saveTextSplitterPreferences(deps, { text_splitter_chunk_size, text_splitter_chunk_overlap }),
+    );
+  }
+  changed.push(...await saveAppearancePreferences(deps, input));
+  await logSettingsChanged(deps, changed, userId);
+  return changed;
 }

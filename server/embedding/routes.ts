@@ -7,13 +7,13 @@ import { sseResponse } from "../http/sse.ts";
 import { streamFailureFrame } from "../chat/frames.ts";
 import { messageOf } from "../errors.ts";
 import { chunkSettings } from "../documents/chunker.ts";
-import { configuredMaximum, saveTextSplitterPreferences } from "./preferences.ts";
+import { configuredMaximum, saveSystemPreferences } from "./preferences.ts";
+import { SystemPreferences } from "../../shared/api/appearance.ts";
 import { missingModelFiles } from "../providers/embedders/neural.ts";
 import {
   type EmbeddingProgressFrame,
   NativeModelDownloadInput,
   READABLE_PREFERENCES,
-  TextSplitterPreferences,
 } from "../../shared/api/embedding.ts";
 import { NATIVE_EMBEDDING_MODELS } from "../../shared/providers/embedder_catalog.ts";
 import type { EmbeddingService } from "./service.ts";
@@ -125,15 +125,18 @@ export function embeddingRoutes(deps: Deps) {
         if (label === "text_splitter_chunk_size") settings[label] = splitter.chunkSize;
         else if (label === "text_splitter_chunk_overlap") settings[label] = splitter.chunkOverlap;
         else if (label === "max_embed_chunk_size") settings[label] = maximum;
+        else if (label === "footer_data") settings[label] = deps.settings.label(label) ?? "[]";
         else if (label === "experimental_live_file_sync") {
           settings[label] = deps.settings.label(label) === "enabled" ? "enabled" : "disabled";
         } else settings[label] = deps.settings.label(label) ?? null;
       }
       return c.json({ settings });
     })
+    // Admins only (the reference lets managers too): the appearance and the text splitter are instance settings.
     .post("/admin/system-preferences", requirePermission("settings:manage"), async (c) => {
-      const input = await parseJson(c, TextSplitterPreferences);
-      await saveTextSplitterPreferences(deps, input, c.var.actor.userId);
+      const input = await parseJson(c, SystemPreferences);
+      const changed = await saveSystemPreferences(deps, input, c.var.actor.userId);
+      deps.log.info("System preferences saved", { labels: changed.join(",") || "none" });
       return c.json({ success: true, error: null });
     });
 }

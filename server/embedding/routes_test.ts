@@ -39,7 +39,7 @@ Deno.test("text splitter preferences: defaults, validated saves, the embedder's 
     [{ text_splitter_chunk_size: 10, text_splitter_chunk_overlap: -1 }, /overlap must be a whole number/],
     [{ text_splitter_chunk_size: 2.5 }, /whole number/],
     [{ text_splitter_chunk_size: "abc" }, /must be a number/],
-    [{ custom_app_name: "x" }, /Unrecognized key/],
+    [{ agent_search_provider: "x" }, /Unrecognized key: "agent_search_provider"\./],
     ["not json", /not valid JSON/],
   ];
   for (const [json, message] of refusals) {

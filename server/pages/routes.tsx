@@ -40,6 +40,8 @@ import WorkspaceChats from "../../client/islands/WorkspaceChats.tsx";
 import EmbedConfig from "../../client/islands/EmbedConfig.tsx";
 import EmbedChats from "../../client/islands/EmbedChats.tsx";
 import Workspaces from "../../client/islands/Workspaces.tsx";
+import Appearance from "../../client/islands/Appearance.tsx";
+import { branding } from "../appearance/service.ts";
 
 const APP_NAME = "Lectern";
 
@@ -64,6 +66,7 @@ const SETTINGS_SCREENS: Record<
   "embed-config": { name: "EmbedConfig", component: EmbedConfig },
   "embed-chats": { name: "EmbedChats", component: EmbedChats },
   "workspaces": { name: "Workspaces", component: Workspaces },
+  "appearance": { name: "Appearance", component: Appearance },
 };
 
 /**
@@ -76,12 +79,14 @@ export function pagesApp(deps: Deps): Hono<AppEnv> {
   // What every app-shell page shows around its content: the name, and what the account menu can offer.
   const shell = () => ({
     appName: appName(),
+    brand: { logo: branding(deps).logo, footerLinks: branding(deps).footerLinks },
     account: {
       supportEmail: deps.settings.label(LABELS.supportEmail)?.trim() || null,
       sessions: deps.settings.requiresAuth,
     },
   });
-  app.use("*", documentRenderer(deps.assets, appName));
+  // Browser tabs show the admin's page title (Settings → Appearance) where one is set, else the app name.
+  app.use("*", documentRenderer(deps.assets, () => branding(deps).pageTitle || appName()));
   const notFound = (c: Context<AppEnv>) => {
     c.status(404);
     return c.render(
@@ -112,6 +117,7 @@ export function pagesApp(deps: Deps): Hono<AppEnv> {
           component={Login}
           props={{
             appName: appName(),
+            logo: branding(deps).logo,
             newToken: c.req.query("nt") === "1",
             reason: loginReason(c.req.query("reason")),
           }}

@@ -21,6 +21,13 @@ export const LABELS = {
   customAppName: "custom_app_name",
   supportEmail: "support_email",
   footerData: "footer_data",
+  /** The page title shown instead of the app name in browser tabs (the reference's `meta_page_title`). */
+  metaPageTitle: "meta_page_title",
+  /** The custom logo's file in the assets folder, and its dark-theme variant (names the server chose). */
+  logoFilename: "logo_filename",
+  logoDarkFilename: "logo_dark_filename",
+  /** JSON list of `{user, response}` shown on the home page (the reference's welcome_messages table, v1.9). */
+  welcomeMessages: "welcome_messages",
   onboardingSurvey: "onboarding_survey",
   textSplitterChunkSize: "text_splitter_chunk_size",
   textSplitterChunkOverlap: "text_splitter_chunk_overlap",

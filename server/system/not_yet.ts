@@ -29,11 +29,6 @@ export const MISSING_CALLS: readonly MissingCall[] = [
     sentence: notYet("Exporting a chat to a file is", ADMINISTRATION),
   },
   {
-    methods: ["GET", "POST"],
-    paths: ["/system/upload-logo", "/system/remove-logo"],
-    sentence: notYet("A custom logo is", "it comes with the appearance settings"),
-  },
-  {
     methods: ["GET", "POST", "DELETE"],
     paths: ["/browser-extension/*"],
     sentence: notYet("Browser extension keys are", ADMINISTRATION),

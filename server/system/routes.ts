@@ -13,34 +13,13 @@ import { nativeEmbedderModels } from "../embedding/native_models.ts";
 import { metrics, setupFacts } from "./status.ts";
 import { logSettingsChanged } from "../events/log.ts";
 
-/** The built-in logo: the product's name set in its accent colour. */
-export const DEFAULT_LOGO =
-  `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 320 80" role="img" aria-label="Lectern"><rect width="80" height="80" rx="18" fill="#2f5d50"/><path d="M26 20h10v32h22v8H26z" fill="#fff"/><text x="98" y="54" font-family="system-ui, sans-serif" font-size="40" font-weight="800" fill="#2f5d50">Lectern</text></svg>`;
-
 /** Calls that need no login. */
 export function publicSystemRoutes(deps: Deps) {
   return new Hono<AppEnv>()
     .get("/ping", (c) => c.json({ online: true }))
     // The settings sidebar shows the version from here, before it has a token.
     .get("/utils/metrics", async (c) => c.json(await metrics(deps)))
-    // Branding the login screen and the shell show before anyone signs in (the appearance settings set it).
-    .get("/system/support-email", (c) => {
-      const email = deps.settings.label(LABELS.supportEmail) ?? null;
-      return c.json({ supportEmail: email, email });
-    })
-    .get("/system/custom-app-name", (c) => {
-      const name = deps.settings.label(LABELS.customAppName) ?? null;
-      return c.json({ customAppName: name, appName: name });
-    })
-    .get("/system/footer-data", (c) => c.json({ footerData: deps.settings.label(LABELS.footerData) ?? "[]" }))
-    .get("/system/is-default-logo", (c) => c.json({ isDefaultLogo: true }))
-    .get("/system/logo", (c) => {
-      c.header("X-Is-Custom-Logo", "false");
-      c.header("Access-Control-Expose-Headers", "X-Is-Custom-Logo, Content-Disposition");
-      c.header("Content-Disposition", 'inline; filename="lectern-logo.svg"');
-      c.header("Cache-Control", "public, max-age=3600");
-      return c.body(DEFAULT_LOGO, 200, { "Content-Type": "image/svg+xml" });
-    })
+    // The branding calls (app name, support email, footer, logo) are in server/appearance/routes.ts.
     .get(
       "/onboarding",
       (c) => c.json({ onboardingComplete: deps.settings.label(LABELS.onboardingComplete) === "true" }),

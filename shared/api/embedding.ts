@@ -67,6 +67,8 @@ export const READABLE_PREFERENCES = [
   "custom_app_name",
   "support_email",
   "footer_data",
+  "meta_page_title",
+  "meta_page_favicon",
   "experimental_live_file_sync",
 ] as const;
 

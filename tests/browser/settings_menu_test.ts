@@ -108,7 +108,14 @@ Deno.test({
         assert.deepEqual(
           headings,
           role === "admin"
-            ? ["AI Providers", "Administration", "Security & Privacy", "Tools", "Experimental"]
+            ? [
+              "AI Providers",
+              "Administration",
+              "Security & Privacy",
+              "Customization",
+              "Tools",
+              "Experimental",
+            ]
             : ["AI Providers", "Security & Privacy", "Tools", "Experimental"],
           `${role}: the menu's groups`,
         );

@@ -758,6 +758,16 @@ export const FIXTURES: Record<string, Fixture> = {
     calls: (w) =>
       Promise.resolve([{ method: "POST", path: "/api/system/upload-pfp", form: w.pictureForm() }]),
   },
+  "POST /api/system/upload-logo": {
+    calls: () => {
+      const form = new FormData();
+      form.append("logo", new File([PNG], "logo.png", { type: "image/png" }));
+      return Promise.resolve([{ method: "POST", path: "/api/system/upload-logo", form }]);
+    },
+  },
+  "GET /api/system/remove-logo": {
+    calls: () => Promise.resolve([get("/api/system/remove-logo")]),
+  },
   "GET /api/system/footer-data": {
     calls: () => Promise.resolve([get("/api/system/footer-data", { as: "none" })]),
   },

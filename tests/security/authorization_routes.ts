@@ -333,6 +333,38 @@ export const ROUTES: Record<string, RouteRule> = {
     status: 200,
     why: "the reference: none",
   },
+  "POST /api/system/upload-logo": {
+    least: "admin",
+    call: () => ({
+      method: "POST",
+      path: "/api/system/upload-logo",
+      form: () => {
+        const form = new FormData();
+        form.append("logo", picture());
+        return form;
+      },
+    }),
+    status: 200,
+    why: "settings:manage: /settings/appearance is admin only (the reference lets managers upload too)",
+  },
+  "GET /api/system/remove-logo": {
+    least: "admin",
+    call: () => get("/api/system/remove-logo"),
+    status: 200,
+    why: "settings:manage: /settings/appearance is admin only (the reference lets managers remove too)",
+  },
+  "GET /api/system/welcome-messages": {
+    least: "default",
+    call: () => get("/api/system/welcome-messages"),
+    status: 200,
+    why: "the home page shows them to everyone signed in (the reference: all roles)",
+  },
+  "POST /api/system/set-welcome-messages": {
+    least: "admin",
+    call: () => post("/api/system/set-welcome-messages", { messages: [{ user: "Hi", response: "Hello." }] }),
+    status: 200,
+    why: "settings:manage: /settings/appearance is admin only (the reference: admin or manager)",
+  },
   "GET /api/onboarding": {
     least: "public",
     call: () => get("/api/onboarding"),

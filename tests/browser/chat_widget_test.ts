@@ -7,19 +7,8 @@ import { browserTestOptions, launchChromium, SCREENSHOTS, watchErrors } from "./
 
 /**
  * The widget on other web sites: host pages served from two more loopback origins (other ports of 127.0.0.1),
- * one of them allowed by the embed. It needs the server's embed calls (server/embeds/, built in parallel with
- * the widget): without them this test is skipped, saying so.
+ * one of them allowed by the embed.
  */
-const EMBEDS_ON_SERVER = await Deno.stat(new URL("../../server/embeds/", import.meta.url)).then(
-  () => true,
-  () => false,
-);
-if (!EMBEDS_ON_SERVER) {
-  console.warn(
-    "Chat widget browser test skipped: the server's embed calls (server/embeds/) are not in this tree yet.",
-  );
-}
-
 const FREEDONIA =
   "Freedonia is a small country. The capital of Freedonia is Fredville, on the Blue River.\n\n" +
   "Freedonia exports cheese and violins. Its national bird is the grey heron.";
@@ -52,7 +41,6 @@ Deno.test({
   name:
     "browser: the chat widget on another site streams an answer with its sources, keeps the session, resets it, and is refused on a site the embed does not allow",
   ...browserTestOptions,
-  ignore: browserTestOptions.ignore || !EMBEDS_ON_SERVER,
   async fn() {
     await using llm = startFakeOpenAi();
     llm.setReply(() => ({

@@ -2,6 +2,7 @@ import { AwsV4Signer } from "aws4fetch";
 import { EventStreamCodec, getChunkedStream } from "@smithy/core/event-streams";
 import { fromUtf8, toUtf8 } from "@smithy/core/serde";
 import { ProviderError } from "../../errors.ts";
+import type { ModelInfo } from "./models.ts";
 import type { ChatMessage, ChatModel, ChatPart, ChatRequest } from "./types.ts";
 import {
   asSentence,
@@ -92,7 +93,9 @@ export function toConverseRequest(
 }
 
 /** The credentials to sign with, or a ProviderError naming the missing setting. */
-function credentials(options: BedrockOptions) {
+function credentials(
+  options: Pick<BedrockOptions, "connectionMethod" | "accessKeyId" | "secretAccessKey" | "sessionToken">,
+) {
   if (!options.accessKeyId) {
     throw new ProviderError(`${NAME} is not configured: AwsBedrockLLMAccessKeyId is not set.`);
   }
@@ -107,6 +110,16 @@ function credentials(options: BedrockOptions) {
     secretAccessKey: options.secretAccessKey,
     ...(options.connectionMethod === "sessionToken" ? { sessionToken: options.sessionToken } : {}),
   };
+}
+
+/** The request signed with Signature V4 for the `bedrock` service (aws4fetch's signer). */
+async function signRequest(
+  options: Pick<BedrockOptions, "connectionMethod" | "accessKeyId" | "secretAccessKey" | "sessionToken">,
+  region: string,
+  url: string,
+  init: { method: "GET" | "POST"; headers: Record<string, string>; body?: string },
+) {
+  return await new AwsV4Signer({ url, ...init, ...credentials(options), service: "bedrock", region }).sign();
 }
 
 /** The runtime's address for `region`, or the one given. */
@@ -150,7 +163,6 @@ export function bedrockChatModel(options: BedrockOptions): ChatModel {
     contextWindow: options.contextWindow,
     maxTokens: options.maxTokens,
     async *stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatPart> {
-      const keys = credentials(options);
       const region = options.region || DEFAULT_BEDROCK_REGION;
       const url = `${bedrockRuntimeEndpoint(region, options.endpoint)}/model/${
         encodeURIComponent(options.modelId)
@@ -159,15 +171,11 @@ export function bedrockChatModel(options: BedrockOptions): ChatModel {
         maxTokens: request.maxTokens ?? options.maxTokens,
         temperature: request.temperature,
       }));
-      const signed = await new AwsV4Signer({
+      const signed = await signRequest(options, region, url, {
         method: "POST",
-        url,
         headers: { "Content-Type": "application/json", Accept: "application/vnd.amazon.eventstream" },
         body,
-        ...keys,
-        service: "bedrock",
-        region,
-      }).sign();
+      });
       const call = providerCall(NAME, signal, options.timeoutMs);
       let response: Response;
       try {
@@ -250,4 +258,90 @@ export function bedrockChatModel(options: BedrockOptions): ChatModel {
       if (usage) yield { type: "usage", ...usage };
     },
   };
+}
+
+export interface BedrockLookupOptions {
+  connectionMethod: BedrockConnectionMethod;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  sessionToken?: string;
+  region?: string;
+  /** The control plane's address; `https://bedrock.{region}.amazonaws.com` when not given (tests: the fake). */
+  endpoint?: string;
+  fetch?: typeof fetch;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+interface FoundationModel {
+  modelId?: string;
+  modelName?: string;
+  providerName?: string;
+  outputModalities?: string[];
+  inferenceTypesSupported?: string[];
+  responseStreamingSupported?: boolean;
+  modelLifecycle?: { status?: string };
+}
+
+/**
+ * The text models the keys may call on demand with streaming (ListFoundationModels, signed like a chat), grouped
+ * by their maker. AwsBedrockLLMModel stays free text: inference profiles and ARNs are not listed here.
+ */
+export async function bedrockModels(options: BedrockLookupOptions): Promise<ModelInfo[]> {
+  if (!options.accessKeyId || !options.secretAccessKey) return [];
+  if (options.connectionMethod === "sessionToken" && !options.sessionToken) return [];
+  const region = options.region || DEFAULT_BEDROCK_REGION;
+  let base = options.endpoint?.replace(/\/+$/, "");
+  if (!base) {
+    if (!REGION.test(region)) {
+      throw new ProviderError(`${NAME}: "${region}" is not the name of an AWS region.`);
+    }
+    base = `https://bedrock.${region}.amazonaws.com`;
+  }
+  const signed = await signRequest(
+    {
+      connectionMethod: options.connectionMethod,
+      accessKeyId: options.accessKeyId,
+      secretAccessKey: options.secretAccessKey,
+      sessionToken: options.sessionToken,
+    },
+    region,
+    `${base}/foundation-models?byOutputModality=TEXT`,
+    { method: "GET", headers: { Accept: "application/json" } },
+  );
+  const call = providerCall(
+    NAME,
+    options.signal ?? new AbortController().signal,
+    options.timeoutMs ?? 10_000,
+  );
+  let response: Response;
+  try {
+    response = await (options.fetch ?? fetch)(signed.url.href, {
+      headers: signed.headers,
+      signal: call.signal,
+    });
+  } catch (error) {
+    throw call.failure(error, "connect");
+  }
+  if (!response.ok) throw await awsError(response);
+  let body: { modelSummaries?: FoundationModel[] };
+  try {
+    body = await response.json();
+  } catch (error) {
+    throw call.failure(error, "read");
+  }
+  return (body.modelSummaries ?? [])
+    .filter((model) =>
+      typeof model.modelId === "string" &&
+      (model.outputModalities ?? ["TEXT"]).includes("TEXT") &&
+      (model.inferenceTypesSupported ?? ["ON_DEMAND"]).includes("ON_DEMAND") &&
+      model.responseStreamingSupported !== false &&
+      (model.modelLifecycle?.status ?? "ACTIVE") === "ACTIVE"
+    )
+    .map((model) => ({
+      id: model.modelId!,
+      name: model.modelName || model.modelId!,
+      organization: model.providerName || "AWS Bedrock",
+    }))
+    .sort((a, b) => a.organization.localeCompare(b.organization) || a.name.localeCompare(b.name));
 }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { ProviderError } from "../../errors.ts";
-import { bedrockChatModel, type BedrockOptions, bedrockRuntimeEndpoint } from "./bedrock.ts";
+import { bedrockChatModel, bedrockModels, type BedrockOptions, bedrockRuntimeEndpoint } from "./bedrock.ts";
 import { sigV4Signature, startFakeBedrock } from "./testing/fake_bedrock.ts";
 import type { ChatPart, ChatRequest } from "./types.ts";
 
@@ -270,4 +270,45 @@ Deno.test("Bedrock: the region names the runtime's host; anything else is refuse
     name: "ProviderError",
     message: 'AWS Bedrock: "evil.example/x" is not the name of an AWS region.',
   });
+});
+
+Deno.test("Bedrock: the lookup lists on-demand streaming text models by maker, signed like a chat", async () => {
+  const summary = (modelId: string, providerName: string, extra: Record<string, unknown> = {}) => ({
+    modelArn: `arn:aws:bedrock:us-west-2::foundation-model/${modelId}`,
+    modelId,
+    modelName: modelId.split(".")[1],
+    providerName,
+    inputModalities: ["TEXT"],
+    outputModalities: ["TEXT"],
+    responseStreamingSupported: true,
+    inferenceTypesSupported: ["ON_DEMAND"],
+    modelLifecycle: { status: "ACTIVE" },
+    ...extra,
+  });
+  await using fake = startFakeBedrock({
+    credentials,
+    foundationModels: [
+      summary("meta.llama3-8b-instruct-v1:0", "Meta"),
+      summary(MODEL, "Anthropic"),
+      summary("amazon.titan-embed-text-v2:0", "Amazon", { outputModalities: ["EMBEDDING"] }),
+      summary("anthropic.claude-v2", "Anthropic", { modelLifecycle: { status: "LEGACY" } }),
+      summary("anthropic.claude-sonnet-4", "Anthropic", { inferenceTypesSupported: ["INFERENCE_PROFILE"] }),
+    ],
+  });
+  const lookup = {
+    connectionMethod: "iam" as const,
+    accessKeyId: ID,
+    secretAccessKey: SECRET,
+    endpoint: fake.endpoint,
+  };
+  assert.deepEqual(await bedrockModels(lookup), [
+    { id: MODEL, name: "claude-3-haiku-20240307-v1:0", organization: "Anthropic" },
+    { id: "meta.llama3-8b-instruct-v1:0", name: "llama3-8b-instruct-v1:0", organization: "Meta" },
+  ]);
+  assert.deepEqual(fake.listQueries, ["?byOutputModality=TEXT"]);
+  assert.deepEqual(await bedrockModels({ ...lookup, secretAccessKey: undefined }), [], "no keys, no lookup");
+  await assert.rejects(
+    bedrockModels({ ...lookup, secretAccessKey: "wrong" }),
+    /^ProviderError: AWS Bedrock answered 403 \(InvalidSignatureException\)/,
+  );
 });

@@ -198,6 +198,8 @@ export interface FakeBedrock {
   requests: { modelId: string; body: Record<string, unknown>; headers: Headers }[];
   /** Requests refused, with what was answered. */
   refusals: Refusal[];
+  /** The query strings of the model-list calls. */
+  listQueries: string[];
   setReply(reply: (body: Record<string, unknown>) => BedrockReply): void;
   clientGone: Promise<void>;
   close(): Promise<void>;
@@ -211,8 +213,15 @@ export interface FakeBedrock {
  * them: messageStart, contentBlockDelta…, contentBlockStop, messageStop, metadata.
  */
 export function startFakeBedrock(
-  options: { credentials: Record<string, AwsCredential>; region?: string; models?: string[] },
+  options: {
+    credentials: Record<string, AwsCredential>;
+    region?: string;
+    models?: string[];
+    /** ListFoundationModels' summaries, served at `GET /foundation-models`. */
+    foundationModels?: Record<string, unknown>[];
+  },
 ): FakeBedrock {
+  const listQueries: string[] = [];
   const region = options.region ?? "us-west-2";
   let reply: (body: Record<string, unknown>) => BedrockReply = () => ({
     chunks: ["Hello ", "from ", "Bedrock."],
@@ -261,6 +270,15 @@ export function startFakeBedrock(
     if (refusal) {
       refusals.push(refusal);
       return awsError(refusal);
+    }
+    if (request.method === "GET" && url.pathname === "/foundation-models") {
+      listQueries.push(url.search);
+      const modality = url.searchParams.get("byOutputModality");
+      return Response.json({
+        modelSummaries: (options.foundationModels ?? []).filter((model) =>
+          !modality || (model.outputModalities as string[] | undefined)?.includes(modality)
+        ),
+      });
     }
     const route = url.pathname.match(/^\/model\/([^/]+)\/converse-stream$/);
     if (request.method !== "POST" || !route) {
@@ -345,6 +363,7 @@ export function startFakeBedrock(
     endpoint: `http://127.0.0.1:${server.addr.port}`,
     requests,
     refusals,
+    listQueries,
     setReply: (next) => (reply = next),
     clientGone,
     close,

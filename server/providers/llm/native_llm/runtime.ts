@@ -8,9 +8,10 @@ export interface RuntimeSettings {
   /** "auto" lets llama.cpp use a CUDA or Vulkan build when the machine has one; false keeps to the CPU. */
   gpu?: "auto" | false;
   /**
-   * Most threads llama.cpp evaluates tokens with; unset: the machine's logical CPUs. (node-llama-cpp's own
-   * default, at least 4, oversubscribes small servers: its threads spin, and on a busy 2-CPU machine a token
-   * took seconds instead of milliseconds.)
+   * Most threads llama.cpp evaluates tokens with; unset: half the logical CPUs (about the physical cores,
+   * llama.cpp's own advice), at least 1. node-llama-cpp's default (at least 4) oversubscribes small servers:
+   * llama.cpp's threads spin while they wait for each other, and on a busy 2-CPU machine the tiny test model made
+   * 3.6 tokens/s with 2 threads against 1,385 with 1 (bench/native_llm.ts).
    */
   threads?: number;
   /** Where llama.cpp's warnings and errors go (the server's log); unset: nowhere. */
@@ -78,7 +79,7 @@ function backend(): Promise<Llama> {
         if (error && recentErrors.push(message.trim()) > 10) recentErrors.shift();
         settings.log?.(error ? "error" : "warn", `llama.cpp: ${message.trim()}`);
       },
-      maxThreads: settings.threads ?? Math.max(1, navigator.hardwareConcurrency || 1),
+      maxThreads: settings.threads ?? Math.max(1, Math.floor((navigator.hardwareConcurrency || 1) / 2)),
     });
   })().catch((error) => {
     llama = undefined;
@@ -210,6 +211,12 @@ function runExclusive(work: () => Promise<void>): Promise<void> {
   const run = queue.then(work, work);
   queue = run.catch(() => {});
   return run;
+}
+
+/** Starts the llama.cpp backend now rather than on the first answer; says which build runs and with how many threads. */
+export async function startNativeRuntime(): Promise<{ gpu: string | false; threads: number }> {
+  const instance = await backend();
+  return { gpu: instance.gpu, threads: instance.maxThreads };
 }
 
 /** The model in memory, if any (for the settings screen, tests and benchmarks). */

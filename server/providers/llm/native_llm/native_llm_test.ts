@@ -11,7 +11,7 @@ import {
   unloadNativeModel,
   whenNativeModelUnloaded,
 } from "./runtime.ts";
-import { TINY_WORDS, writeTinyLlamaGguf } from "./testing/gguf_writer.ts";
+import { CHATML_TEMPLATE, TINY_WORDS, writeTinyLlamaGguf } from "./testing/gguf_writer.ts";
 
 // llama.cpp's worker threads and the addon's handles outlive a single test by design (the model stays loaded).
 const native = { sanitizeOps: false, sanitizeResources: false };
@@ -233,6 +233,30 @@ Deno.test({
     // The failures left nothing half-loaded in the way of a good model.
     const { usage } = await collect(model().stream({ messages, maxTokens: 1 }, signal));
     assert.ok(usage?.type === "usage");
+  },
+});
+
+Deno.test({
+  name: "a model that carries its chat template (ChatML) is prompted through it",
+  ...native,
+  fn: async () => {
+    await writeTinyLlamaGguf(join(modelsDir, "chatml.gguf"), { chatTemplate: CHATML_TEMPLATE });
+    const short = [{ role: "system" as const, content: "Be brief." }, {
+      role: "user" as const,
+      content: "hi",
+    }];
+    const { text, usage } = await collect(
+      model({ modelId: "chatml.gguf" }).stream(
+        { messages: short, maxTokens: 4, temperature: 0 },
+        new AbortController().signal,
+      ),
+    );
+    assert.equal(text.join("").trim().split(/\s+/).length, 4);
+    // <s>, five <|im_…|> control tokens, and the 35 characters of "system\nBe brief.\n user\nhi\n assistant\n" (one
+    // token each in this vocabulary) plus a word-start mark per segment: 46. Spelled out, the 5 markers alone would be 60.
+    assert.ok(usage?.type === "usage");
+    assert.equal(usage.inputTokens, 46);
+    await Deno.remove(join(modelsDir, "chatml.gguf"));
   },
 });
 

@@ -151,7 +151,7 @@ export function acquire(
   const turn = Promise.withResolvers<void>();
   const previous = queue;
   queue = previous.then(() => turn.promise);
-  const started = (async (): Promise<Lease> => {
+  const started = alive(async (): Promise<Lease> => {
     await abortable(previous, signal);
     signal.throwIfAborted();
     let entry = loaded;
@@ -186,7 +186,7 @@ export function acquire(
         turn.resolve();
       },
     };
-  })();
+  });
   started.catch(() => turn.resolve());
   return started;
 }
@@ -207,8 +207,22 @@ function abortable(promise: Promise<unknown>, signal: AbortSignal): Promise<void
   });
 }
 
+/**
+ * Keeps the process alive while `work` runs, so a script or test with nothing else to do does not end while it
+ * waits for a load, an unload or the idle timer (which is unref'd, so that it never holds a server open).
+ */
+async function alive<T>(work: () => Promise<T>): Promise<T> {
+  const timer = setInterval(() => {}, 60_000);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
 function runExclusive(work: () => Promise<void>): Promise<void> {
-  const run = queue.then(work, work);
+  const guarded = () => alive(work);
+  const run = queue.then(guarded, guarded);
   queue = run.catch(() => {});
   return run;
 }
@@ -225,15 +239,10 @@ export function loadedNativeModel(): { path: string; contextSize: number } | nul
 }
 
 /** Resolves when the model now in memory is unloaded (at once when none is); the process waits for it. */
-export async function whenNativeModelUnloaded(): Promise<void> {
-  if (!loaded) return;
+export function whenNativeModelUnloaded(): Promise<void> {
+  const entry = loaded;
   // The idle timer does not keep the process alive; whoever waits for it does.
-  const keepAlive = setInterval(() => {}, 60_000);
-  try {
-    await loaded.unloaded.promise;
-  } finally {
-    clearInterval(keepAlive);
-  }
+  return entry ? alive(() => entry.unloaded.promise) : Promise.resolve();
 }
 
 /** Unloads the model now (after the answer being generated, if any), e.g. when its file was replaced. */
@@ -249,6 +258,8 @@ export function shutdownNativeRuntime(): Promise<void> {
     if (loaded) await dispose(loaded);
     const current = llama;
     llama = undefined;
-    if (current) await (await current.catch(() => undefined))?.dispose();
+    // Not awaited: after a model failed to load, node-llama-cpp 3.21.1 keeps a hold on the backend that is never
+    // released (the half-made model's), and Llama.dispose() then waits forever. The process ends regardless.
+    void current?.then((instance) => instance.dispose()).catch(() => {});
   });
 }

@@ -62,7 +62,14 @@ export interface TinyModelOptions {
   feedForward?: number;
   contextLength?: number;
   name?: string;
+  /** A Jinja chat template (tokenizer.chat_template), as real models carry; `CHATML_TEMPLATE` adds its tokens. */
+  chatTemplate?: string;
 }
+
+/** The ChatML template many models carry; with it the vocabulary gains <|im_start|> and <|im_end|>. */
+export const CHATML_TEMPLATE = "{% for message in messages %}{{'<|im_start|>' + message['role'] + '\\n' + " +
+  "message['content'] + '<|im_end|>' + '\\n'}}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}" +
+  "{% endif %}";
 
 interface Tensor {
   name: string;
@@ -182,10 +189,12 @@ function random(seed: number): () => number {
   };
 }
 
-/** The vocabulary: <unk> <s> </s>, the 256 byte tokens, ▁ and the letters, then the words. */
-export function tinyVocabulary(): { tokens: string[]; scores: number[]; types: number[]; firstWord: number } {
-  const tokens = ["<unk>", "<s>", "</s>"];
-  const types = [TOKEN_UNKNOWN, TOKEN_CONTROL, TOKEN_CONTROL];
+/** The vocabulary: <unk> <s> </s>, any other control tokens, the 256 byte tokens, ▁ and the letters, then the words. */
+export function tinyVocabulary(
+  controlTokens: string[] = [],
+): { tokens: string[]; scores: number[]; types: number[]; firstWord: number } {
+  const tokens = ["<unk>", "<s>", "</s>", ...controlTokens];
+  const types = [TOKEN_UNKNOWN, TOKEN_CONTROL, TOKEN_CONTROL, ...controlTokens.map(() => TOKEN_CONTROL)];
   for (let byte = 0; byte < 256; byte++) {
     tokens.push(`<0x${byte.toString(16).toUpperCase().padStart(2, "0")}>`);
     types.push(TOKEN_BYTE);
@@ -211,7 +220,9 @@ export function tinyLlamaGguf(options: TinyModelOptions = {}): Uint8Array {
   const feedForward = options.feedForward ?? 128;
   const contextLength = options.contextLength ?? 512;
   const next = random(options.seed ?? 1);
-  const vocabulary = tinyVocabulary();
+  const vocabulary = tinyVocabulary(
+    options.chatTemplate?.includes("<|im_start|>") ? ["<|im_start|>", "<|im_end|>"] : [],
+  );
   const vocabSize = vocabulary.tokens.length;
 
   const randomTensor = (name: string, dims: number[], scale: number): Tensor => {
@@ -270,6 +281,9 @@ export function tinyLlamaGguf(options: TinyModelOptions = {}): Uint8Array {
     ["tokenizer.ggml.eos_token_id", { type: "u32", value: 2 }],
     ["tokenizer.ggml.add_bos_token", { type: "bool", value: true }],
     ["tokenizer.ggml.add_eos_token", { type: "bool", value: false }],
+    ...(options.chatTemplate
+      ? [["tokenizer.chat_template", { type: "string", value: options.chatTemplate }] as [string, Value]]
+      : []),
   ];
 
   const out = new ByteWriter();

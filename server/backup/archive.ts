@@ -275,7 +275,9 @@ async function addFile(pack: tar.Pack, name: string, path: string, size: number)
     // The manifest promised this size: a file that grew meanwhile (it cannot: it is a snapshot) is cut to it.
     const part = chunk.subarray(0, Math.max(0, size - written));
     written += part.length;
-    if (part.length > 0 && !entry.write(part)) await new Promise<void>((resume) => entry.once("drain", resume));
+    if (part.length > 0 && !entry.write(part)) {
+      await new Promise<void>((resume) => entry.once("drain", resume));
+    }
   }
   if (written !== size) throw new BackupError(`The staged file ${name} changed while it was being archived.`);
   entry.end();
@@ -291,8 +293,11 @@ function archiveStream(
   const produce = async () => {
     const json = new TextEncoder().encode(JSON.stringify(manifest, null, 2));
     await new Promise<void>((done, failed) =>
-      pack.entry({ name: "manifest.json", size: json.length, mode: 0o600 }, json, (error) =>
-        error ? failed(error) : done())
+      pack.entry(
+        { name: "manifest.json", size: json.length, mode: 0o600 },
+        json,
+        (error) => error ? failed(error) : done(),
+      )
     );
     for (const file of manifest.files) {
       await addFile(pack, `storage/${file.path}`, join(tree, file.path), file.size);

@@ -4,10 +4,10 @@ import { basename, dirname, join } from "node:path";
 import tar from "tar-stream";
 import {
   BACKUP_FORMAT,
-  type ByteSink,
   BACKUP_FORMAT_VERSION,
   BackupError,
   BackupManifest,
+  type ByteSink,
   KNOWN_MIGRATIONS,
   schemaOf,
   stamp,
@@ -152,7 +152,9 @@ async function unpack(archive: string, target: string): Promise<BackupManifest> 
     }
   }
   for (const path of seen.keys()) {
-    if (!listed.has(path)) throw new BackupError(`The backup holds ${path}, which its manifest does not list.`);
+    if (!listed.has(path)) {
+      throw new BackupError(`The backup holds ${path}, which its manifest does not list.`);
+    }
   }
   if (!listed.has("lectern.db")) throw new BackupError("The backup is incomplete: it holds no database.");
   return manifest;
@@ -228,7 +230,9 @@ export async function restoreBackup(archive: string, root: string, now = new Dat
     try {
       await verifyLance(join(target, "lancedb"));
     } catch (error) {
-      throw new BackupError(`The backup's vector database cannot be read: ${messageOf(error)}`, { cause: error });
+      throw new BackupError(`The backup's vector database cannot be read: ${messageOf(error)}`, {
+        cause: error,
+      });
     }
     let previous: string | null = join(parent, `${basename(root)}.before-restore-${time}`);
     try {

@@ -45,7 +45,9 @@ async function refuseNewer(database: string): Promise<number> {
 async function refuseWhileServing(root: string, action: string): Promise<void> {
   if (await serverRunning(root)) {
     throw new CliError(
-      `A Lectern server is running on ${root} (it answers on ${controlPath(root)}). Stop it before you ${action}.`,
+      `A Lectern server is running on ${root} (it answers on ${
+        controlPath(root)
+      }). Stop it before you ${action}.`,
     );
   }
 }
@@ -126,7 +128,9 @@ export async function restore(root: string, file: string): Promise<void> {
       `${manifest.files.length} files) into ${root}.`,
   );
   if (previous) {
-    console.log(`The storage that was there is kept in ${previous}; delete it once the restored instance works.`);
+    console.log(
+      `The storage that was there is kept in ${previous}; delete it once the restored instance works.`,
+    );
   }
 }
 
@@ -187,7 +191,9 @@ export async function migrate(root: string): Promise<void> {
       console.log(`The database is up to date (${KNOWN_MIGRATIONS} migrations).`);
     } else {
       console.log(
-        `${existed ? "Applied" : "Created the database with"} ${applied.length} migrations: ${applied.join(", ")}.`,
+        `${existed ? "Applied" : "Created the database with"} ${applied.length} migrations: ${
+          applied.join(", ")
+        }.`,
       );
       if (backupPath) console.log(`The database as it was before is kept in ${backupPath}.`);
     }

@@ -123,9 +123,12 @@ export async function startControlSocket(deps: Deps): Promise<ControlSocket | nu
   const other = await connect(deps.paths.root);
   if (other) {
     other.close();
-    deps.log.warn("Another Lectern server answers on this storage's control socket; this one runs without it", {
-      socket: path,
-    });
+    deps.log.warn(
+      "Another Lectern server answers on this storage's control socket; this one runs without it",
+      {
+        socket: path,
+      },
+    );
     return null;
   }
   await Deno.remove(path).catch(() => {});

@@ -43,7 +43,10 @@ interface Parsed {
 }
 
 /** Reads the arguments; a usage error is thrown as a CliError with exit code 2. */
-export function parseCommand(args: string[], env: { get(name: string): string | undefined } = Deno.env): Parsed {
+export function parseCommand(
+  args: string[],
+  env: { get(name: string): string | undefined } = Deno.env,
+): Parsed {
   let values;
   let positionals;
   try {

@@ -269,6 +269,8 @@ async function addFile(pack: tar.Pack, name: string, path: string, size: number)
       resolve(sink as unknown as ByteSink);
     });
   });
+  // A reader that goes away destroys the archive and the entry with it: the rejection is awaited below.
+  finished.catch(() => {});
   using file = await Deno.open(path);
   let written = 0;
   for await (const chunk of file.readable) {

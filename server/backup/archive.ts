@@ -14,7 +14,7 @@ import { messageOf } from "../errors.ts";
 export interface ByteSink {
   write(chunk: Uint8Array): boolean;
   end(): void;
-  once(event: "drain", listener: () => void): unknown;
+  once(event: "drain" | "close", listener: () => void): unknown;
   destroy(error?: unknown): void;
 }
 
@@ -48,6 +48,11 @@ export class BackupError extends Error {
     super(message, options);
     this.name = "BackupError";
   }
+}
+
+/** A message as a sentence: native errors (LanceDB, gzip) end without a period. */
+export function sentence(message: string): string {
+  return message.trim().replace(/[.!?]?$/, (end) => end || ".");
 }
 
 /** Migrations this build knows (the schema it creates). */
@@ -235,7 +240,7 @@ export async function stageBackup(source: SnapshotSource, now = new Date()): Pro
     try {
       await verifyLance(lance);
     } catch (error) {
-      throw new BackupError(`The copy of the vector database cannot be read: ${messageOf(error)}`, {
+      throw new BackupError(`The copy of the vector database cannot be read: ${sentence(messageOf(error))}`, {
         cause: error,
       });
     }
@@ -271,6 +276,8 @@ async function addFile(pack: tar.Pack, name: string, path: string, size: number)
   });
   // A reader that goes away destroys the archive and the entry with it: the rejection is awaited below.
   finished.catch(() => {});
+  let closed = false;
+  entry.once("close", () => (closed = true));
   using file = await Deno.open(path);
   let written = 0;
   for await (const chunk of file.readable) {
@@ -278,7 +285,12 @@ async function addFile(pack: tar.Pack, name: string, path: string, size: number)
     const part = chunk.subarray(0, Math.max(0, size - written));
     written += part.length;
     if (part.length > 0 && !entry.write(part)) {
-      await new Promise<void>((resume) => entry.once("drain", resume));
+      // A destroyed archive never drains: its close ends the wait, and `finished` says why.
+      await new Promise<void>((resume) => {
+        entry.once("drain", resume);
+        entry.once("close", resume);
+      });
+      if (closed) return await finished;
     }
   }
   if (written !== size) throw new BackupError(`The staged file ${name} changed while it was being archived.`);

@@ -10,6 +10,7 @@ import {
   type ByteSink,
   KNOWN_MIGRATIONS,
   schemaOf,
+  sentence,
   stamp,
   verifyLance,
 } from "./archive.ts";
@@ -165,23 +166,24 @@ export async function readManifest(archive: string): Promise<BackupManifest> {
   using file = await Deno.open(archive);
   const extract = extractor();
   const feeding = feed(file, extract);
+  // The first entry only; the iterator is not closed (that would wait for the rest): the extractor is destroyed.
+  const iterator = extract[Symbol.asyncIterator]();
   try {
-    for await (const entry of extract) {
-      if (entry.header.name !== "manifest.json") break;
-      const text = new TextDecoder().decode(await readAll(entry));
-      let json: unknown = null;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        // checkManifest names it
-      }
-      return checkManifest(json);
+    const first = await iterator.next();
+    if (first.done || first.value.header.name !== "manifest.json") {
+      throw new BackupError("This file is not a Lectern backup: it does not start with its manifest.");
     }
+    let json: unknown = null;
+    try {
+      json = JSON.parse(new TextDecoder().decode(await readAll(first.value)));
+    } catch {
+      // checkManifest names it
+    }
+    return checkManifest(json);
   } finally {
-    await feeding.stop();
     extract.destroy();
+    void feeding.stop();
   }
-  throw new BackupError("This file is not a Lectern backup: it does not start with its manifest.");
 }
 
 /** PRAGMA integrity_check on the restored database, and its schema against the manifest's. */
@@ -196,7 +198,9 @@ async function checkDatabase(path: string, manifest: BackupManifest): Promise<vo
     }
   } catch (error) {
     if (error instanceof BackupError) throw error;
-    throw new BackupError(`The backup's database cannot be read: ${messageOf(error)}`, { cause: error });
+    throw new BackupError(`The backup's database cannot be read: ${sentence(messageOf(error))}`, {
+      cause: error,
+    });
   } finally {
     client.close();
   }
@@ -224,13 +228,16 @@ export async function restoreBackup(archive: string, root: string, now = new Dat
       manifest = await unpack(archive, target);
     } catch (error) {
       if (error instanceof BackupError) throw error;
-      throw new BackupError(`The backup file cannot be read: ${messageOf(error)}`, { cause: error });
+      throw new BackupError(
+        `The backup file cannot be read (is it a whole Lectern backup?): ${sentence(messageOf(error))}`,
+        { cause: error },
+      );
     }
     await checkDatabase(join(target, "lectern.db"), manifest);
     try {
       await verifyLance(join(target, "lancedb"));
     } catch (error) {
-      throw new BackupError(`The backup's vector database cannot be read: ${messageOf(error)}`, {
+      throw new BackupError(`The backup's vector database cannot be read: ${sentence(messageOf(error))}`, {
         cause: error,
       });
     }

@@ -23,7 +23,9 @@ Deno.test("POST /api/admin/backup streams one file with a name; a second at the 
         first.headers.get("content-disposition") ?? "",
         /^attachment; filename="lectern-backup-\d{8}T\d{6}Z\.tar\.gz"$/,
       );
-      const second = await app.json<{ success: boolean; error: string }>("/api/admin/backup", { method: "POST" });
+      const second = await app.json<{ success: boolean; error: string }>("/api/admin/backup", {
+        method: "POST",
+      });
       assert.equal(second.status, 409);
       assert.equal(second.body.error, "A backup is already being taken. Try again when it has finished.");
 
@@ -50,7 +52,9 @@ Deno.test("POST /api/admin/backup streams one file with a name; a second at the 
       const created = events.body.logs.filter((row) => row.event === "backup_created");
       assert.equal(created.length, 2);
       assert.match(JSON.stringify(created[0].metadata), /lectern-backup-/);
-      const staged = [...Deno.readDirSync(app.storageDir)].filter((entry) => entry.name.startsWith(".backup-"));
+      const staged = [...Deno.readDirSync(app.storageDir)].filter((entry) =>
+        entry.name.startsWith(".backup-")
+      );
       assert.deepEqual(staged, [], "no staged snapshot is left behind");
     }
 

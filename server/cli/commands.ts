@@ -4,7 +4,7 @@ import { LECTERN_VERSION } from "../../shared/version.ts";
 import { storagePaths } from "../storage.ts";
 import { createLogger } from "../log.ts";
 import { backupFileName, KNOWN_MIGRATIONS, schemaOf, stageBackup } from "../backup/archive.ts";
-import { readManifest, restoreBackup } from "../backup/restore.ts";
+import { restoreBackup } from "../backup/restore.ts";
 import { askServer, controlPath, serverRunning } from "./control.ts";
 import { randomPassword, resetPassword } from "./reset_password.ts";
 import { CliError } from "./errors.ts";
@@ -121,7 +121,6 @@ export async function backup(root: string, file: string): Promise<void> {
 export async function restore(root: string, file: string): Promise<void> {
   await refuseWhileServing(root, "restore a backup");
   if (!(await exists(file))) throw new CliError(`There is no file ${file}.`);
-  await readManifest(file);
   const { manifest, previous } = await restoreBackup(file, root);
   console.log(
     `Restored the backup of ${manifest.createdAt} (Lectern ${manifest.lecternVersion}, ` +

@@ -1056,7 +1056,8 @@ export const ROUTES: Record<string, RouteRule> = {
     least: "admin",
     call: () => post("/api/admin/backup"),
     status: 200,
-    why: "the whole instance (keys, every workspace's documents and chats) in one file: admin only (issue 19)",
+    why:
+      "the whole instance (keys, every workspace's documents and chats) in one file: admin only (issue 19)",
   },
   "POST /api/admin/users/new": {
     least: "admin",

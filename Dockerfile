@@ -1,17 +1,27 @@
-# Lectern in a container: `docker build -t lectern . && docker run -p 3001:3001 -v lectern:/data lectern`
+# Lectern in a container: `docker build -t lectern . && docker run -p 3001:3001 -v lectern:/data lectern`.
+# The entry is the `lectern` command (serve by default): `docker exec CONTAINER lectern backup /data/b.tar.gz`.
+# deploy/compose.yaml runs it with Ollama.
+
+# Build: dependencies and the client bundle.
 FROM denoland/deno:2.9.6 AS build
 WORKDIR /app
 COPY deno.json deno.lock* package.json ./
 COPY . .
-RUN deno install && deno task build
+RUN deno install && deno task build && deno cache server/main.ts
 
+# Run: the built app, owned by root and read-only to the server's user; the storage is the only writable place.
 FROM denoland/deno:2.9.6
 WORKDIR /app
 COPY --from=build /app /app
-RUN mkdir -p /data && chown -R deno:deno /data /app
+COPY --from=build /deno-dir /deno-dir
+RUN printf '#!/bin/sh\nexec deno run -A --cached-only /app/server/main.ts "$@"\n' > /usr/local/bin/lectern \
+  && chmod 0755 /usr/local/bin/lectern \
+  && mkdir -p /data && chown deno:deno /data && chmod 0700 /data
 ENV STORAGE_DIR=/data HOST=0.0.0.0 PORT=3001 LANCEDB_LOG=error
 VOLUME ["/data"]
 EXPOSE 3001
 USER deno
-HEALTHCHECK --interval=30s --timeout=5s CMD ["deno", "eval", "const r = await fetch('http://127.0.0.1:3001/api/ping'); Deno.exit(r.ok ? 0 : 1)"]
-CMD ["run", "-A", "server/main.ts"]
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s \
+  CMD ["deno", "eval", "const r = await fetch('http://127.0.0.1:3001/api/ping'); Deno.exit(r.ok ? 0 : 1)"]
+ENTRYPOINT ["lectern"]
+CMD ["serve"]

@@ -29,6 +29,7 @@ import { authRoutes, publicAuthRoutes } from "./auth/routes.ts";
 import { accountRoutes } from "./users/account_routes.ts";
 import { publicInviteRoutes } from "./invites/routes.ts";
 import { adminRoutes } from "./admin_routes.ts";
+import { backupRoutes } from "./backup/routes.ts";
 import { embeddingRoutes } from "./embedding/routes.ts";
 import { embedProgressRoutes } from "./embedding/progress_routes.ts";
 import { attachmentRoutes } from "./attachments/routes.ts";
@@ -155,6 +156,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   api.route("/", apiKeyRoutes(deps)); // before adminRoutes: /admin/api-keys is for admins only
   api.route("/", embeddingRoutes(deps)); // before adminRoutes: system-preferences serves single-user too
   api.route("/", embedRoutes(deps));
+  api.route("/", backupRoutes(deps)); // before adminRoutes: a single-user owner may take a backup too
   api.route("/", adminRoutes(deps));
   api.route("/", systemRoutes(deps));
   api.route("/", eventLogRoutes(deps));

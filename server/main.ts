@@ -1,3 +1,5 @@
+// The entry point, and the `lectern` executable when compiled (`deno compile server/main.ts`): the command line
+// is read by server/cli/main.ts; with no command it serves. Worker processes start through it too.
 if (Deno.args[0] === "parse-worker") {
   // One file's parse in a process of its own (documents/parse_worker.ts); the server is never loaded here.
   const { runParseWorker } = await import("./documents/parse_worker.ts");
@@ -10,6 +12,7 @@ if (Deno.args[0] === "parse-worker") {
   // LanceDB's native logger reads LANCEDB_LOG when it loads; keep its warnings out of the log by default.
   if (!Deno.env.get("LANCEDB_LOG")) Deno.env.set("LANCEDB_LOG", "error");
 
-  const { serve } = await import("./serve.ts");
-  await serve();
+  const { runCli } = await import("./cli/main.ts");
+  const code = await runCli(Deno.args);
+  if (code !== null) Deno.exit(code);
 }

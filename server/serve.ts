@@ -3,6 +3,7 @@ import { boot } from "./boot.ts";
 import { createApp } from "./app.tsx";
 import { messageOf } from "./errors.ts";
 import { startMemoryTrim } from "./memory_trim.ts";
+import { startControlSocket } from "./cli/control.ts";
 
 /** Responses still being delivered; shutdown waits for them so no answer is cut mid-body. */
 class InFlight {
@@ -34,6 +35,8 @@ export async function serve(): Promise<void> {
   const { deps, close } = await boot(config);
   const app = createApp(deps);
   const memoryTrim = startMemoryTrim(config.memoryTrimSeconds);
+  // `lectern` commands find the running server here (server/cli/control.ts).
+  const control = await startControlSocket(deps);
   const shutdown = new AbortController();
   const inFlight = new InFlight();
   const server = Deno.serve({
@@ -69,6 +72,7 @@ export async function serve(): Promise<void> {
     await inFlight.settled(5_000);
     shutdown.abort();
     await server.finished;
+    await control?.close();
     await close();
     memoryTrim.stop();
     clearTimeout(force);

@@ -157,6 +157,14 @@ export class EmbeddingService {
     return this.gate.shared(work);
   }
 
+  /**
+   * Runs `work` while no document is being added or removed (a backup's snapshot): it waits for the additions
+   * and removals under way to end, and new ones wait for it.
+   */
+  whileStill<T>(work: () => Promise<T>): Promise<T> {
+    return this.gate.exclusive(work);
+  }
+
   /** Attaches the finished dependencies and resumes: a job the last process did not finish starts again. */
   async start(deps: EmbeddingJobDeps): Promise<void> {
     this.deps = deps;

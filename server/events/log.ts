@@ -53,7 +53,9 @@ export type EventName =
   | "embed_deleted"
   | "embed_chat_deleted"
   | "embed_origin_refused"
-  | "event_logs_cleared";
+  | "event_logs_cleared"
+  // Operations: `{file, files, bytes, via}` (via: api or cli).
+  | "backup_created";
 
 /** Writes an event log row; a failure to log is reported but never fails the request. */
 export async function logEvent(

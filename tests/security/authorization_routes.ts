@@ -1052,6 +1052,13 @@ export const ROUTES: Record<string, RouteRule> = {
     status: 200,
     why: "a login link for any account: admin only",
   },
+  "POST /api/admin/backup": {
+    least: "admin",
+    call: () => post("/api/admin/backup"),
+    status: 200,
+    why:
+      "the whole instance (keys, every workspace's documents and chats) in one file: admin only (issue 19)",
+  },
   "POST /api/admin/users/new": {
     least: "admin",
     call: (_w, as) => post("/api/admin/users/new", { username: `made-by-${as}`, password: "made-password" }),

@@ -1,0 +1,232 @@
+// The running server's control socket: `<storage>/lectern.sock`, a Unix socket only the storage's owner can open
+// (the folder is 0700, the socket 0600). It tells `lectern` commands that a server holds the storage (one that
+// answers is running; a file left by a killed server refuses connections), and carries out the commands that must
+// run inside that server: a backup (it holds the embed gate) and a password reset (it caches the settings).
+//
+// One request per connection: a JSON line in; a JSON line out (`{ok:true,…}` or `{ok:false,message}`), followed,
+// for a backup, by the archive's bytes until the server closes the connection.
+import { join } from "node:path";
+import type { Deps } from "../deps.ts";
+import { messageOf } from "../errors.ts";
+import { CONTROL_SOCKET } from "../backup/archive.ts";
+import { takeBackup } from "../backup/service.ts";
+import { resetPassword } from "./reset_password.ts";
+import { CliError } from "./errors.ts";
+
+export type ControlRequest =
+  | { command: "ping" }
+  | { command: "backup" }
+  | { command: "reset-password"; user: string | null; password: string };
+
+export type ControlAnswer =
+  | { ok: true; pid: number; name?: string; username?: string | null }
+  | { ok: false; message: string; exitCode?: 1 | 2 };
+
+const encoder = new TextEncoder();
+
+export function controlPath(root: string): string {
+  return join(root, CONTROL_SOCKET);
+}
+
+/** Reads one line; returns it and the bytes read after it. */
+async function readLine(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+): Promise<{ line: string; rest: Uint8Array }> {
+  let buffered = new Uint8Array(0);
+  while (true) {
+    const newline = buffered.indexOf(10);
+    if (newline >= 0) {
+      return {
+        line: new TextDecoder().decode(buffered.subarray(0, newline)),
+        rest: buffered.subarray(newline + 1),
+      };
+    }
+    const { done, value } = await reader.read();
+    if (done) throw new CliError("The Lectern server closed the control connection without answering.");
+    const joined = new Uint8Array(buffered.length + value.length);
+    joined.set(buffered);
+    joined.set(value, buffered.length);
+    buffered = joined;
+    if (buffered.length > 1_000_000) throw new CliError("The control connection sent an overlong line.");
+  }
+}
+
+async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
+  let offset = 0;
+  while (offset < bytes.length) offset += await conn.write(bytes.subarray(offset));
+}
+
+const line = (answer: ControlAnswer) => encoder.encode(`${JSON.stringify(answer)}\n`);
+
+async function handle(deps: Deps, conn: Deno.Conn): Promise<void> {
+  const reader = conn.readable.getReader();
+  try {
+    let request: ControlRequest;
+    try {
+      request = JSON.parse((await readLine(reader)).line) as ControlRequest;
+    } catch {
+      await writeAll(conn, line({ ok: false, message: "The control request is not valid JSON." }));
+      return;
+    }
+    try {
+      if (request.command === "ping") {
+        await writeAll(conn, line({ ok: true, pid: Deno.pid }));
+      } else if (request.command === "backup") {
+        const backup = await takeBackup(deps, { userId: null, via: "cli" });
+        await writeAll(conn, line({ ok: true, pid: Deno.pid, name: backup.name }));
+        for await (const chunk of backup.stream) await writeAll(conn, chunk);
+      } else if (request.command === "reset-password") {
+        const outcome = await resetPassword(deps, request.user, request.password);
+        await writeAll(conn, line({ ok: true, pid: Deno.pid, username: outcome.username }));
+      } else {
+        await writeAll(conn, line({ ok: false, message: "The control request names no known command." }));
+      }
+    } catch (error) {
+      const exitCode = error instanceof CliError ? error.exitCode : 1;
+      await writeAll(conn, line({ ok: false, message: messageOf(error), exitCode })).catch(() => {});
+    }
+  } catch (error) {
+    deps.log.warn("A control connection failed", { error: messageOf(error) });
+  } finally {
+    reader.releaseLock();
+    closeQuietly(conn);
+  }
+}
+
+function closeQuietly(conn: Deno.Conn): void {
+  try {
+    conn.close();
+  } catch {
+    // already closed
+  }
+}
+
+/** Opens a connection to the server holding `root`, or null when none answers there. */
+async function connect(root: string): Promise<Deno.UnixConn | null> {
+  try {
+    return await Deno.connect({ transport: "unix", path: controlPath(root) });
+  } catch {
+    return null;
+  }
+}
+
+export interface ControlSocket {
+  close(): Promise<void>;
+}
+
+/**
+ * Listens on the storage's control socket. When another live server already answers there (several processes on
+ * one storage), this one runs without it; a socket file left by a killed server is replaced.
+ */
+export async function startControlSocket(deps: Deps): Promise<ControlSocket | null> {
+  const path = controlPath(deps.paths.root);
+  const other = await connect(deps.paths.root);
+  if (other) {
+    other.close();
+    deps.log.warn(
+      "Another Lectern server answers on this storage's control socket; this one runs without it",
+      {
+        socket: path,
+      },
+    );
+    return null;
+  }
+  await Deno.remove(path).catch(() => {});
+  let listener: Deno.Listener;
+  try {
+    listener = Deno.listen({ transport: "unix", path });
+  } catch (error) {
+    deps.log.warn("Cannot open the control socket; lectern commands cannot reach this server", {
+      socket: path,
+      error: messageOf(error),
+    });
+    return null;
+  }
+  await Deno.chmod(path, 0o600).catch(() => {});
+  const open = new Set<Promise<void>>();
+  const accepting = (async () => {
+    try {
+      for await (const conn of listener) {
+        const task = handle(deps, conn);
+        open.add(task);
+        task.finally(() => open.delete(task));
+      }
+    } catch {
+      // closed
+    }
+  })();
+  return {
+    async close() {
+      try {
+        listener.close();
+      } catch {
+        // already closed
+      }
+      await accepting;
+      await Promise.allSettled([...open]);
+      await Deno.remove(path).catch(() => {});
+    },
+  };
+}
+
+/** Whether a server answers on the storage's control socket (it holds the storage). */
+export async function serverRunning(root: string): Promise<boolean> {
+  const conn = await connect(root);
+  if (!conn) return false;
+  try {
+    const answer = await ask(conn, { command: "ping" });
+    return answer.header.ok;
+  } catch {
+    return true;
+  } finally {
+    closeQuietly(conn);
+  }
+}
+
+async function ask(
+  conn: Deno.UnixConn,
+  request: ControlRequest,
+): Promise<{ header: ControlAnswer; body: ReadableStream<Uint8Array> }> {
+  await writeAll(conn, encoder.encode(`${JSON.stringify(request)}\n`));
+  const reader = conn.readable.getReader();
+  const { line: text, rest } = await readLine(reader);
+  const header = JSON.parse(text) as ControlAnswer;
+  let first: Uint8Array | null = rest.length > 0 ? rest : null;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (first) {
+        controller.enqueue(first);
+        first = null;
+        return;
+      }
+      const { done, value } = await reader.read();
+      if (done) {
+        controller.close();
+        closeQuietly(conn);
+      } else controller.enqueue(value);
+    },
+    async cancel() {
+      await reader.cancel().catch(() => {});
+      closeQuietly(conn);
+    },
+  });
+  return { header, body };
+}
+
+/**
+ * Sends a request to the server holding `root`. Null when no server answers; a refusal is thrown as a CliError.
+ * The body (a backup's bytes) must be read to the end or cancelled; the connection closes with it.
+ */
+export async function askServer(
+  root: string,
+  request: ControlRequest,
+): Promise<{ header: ControlAnswer & { ok: true }; body: ReadableStream<Uint8Array> } | null> {
+  const conn = await connect(root);
+  if (!conn) return null;
+  const { header, body } = await ask(conn, request);
+  if (!header.ok) {
+    await body.cancel().catch(() => {});
+    throw new CliError(header.message, header.exitCode ?? 1);
+  }
+  return { header, body };
+}

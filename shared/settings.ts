@@ -114,8 +114,18 @@ export function schemaOf(field: SettingField): z.ZodType<string, string> {
     schema = oneOf(field.options.map((option) => option.value));
   } else if (field.type === "url") schema = url;
   else schema = field.required ? notEmpty : anyText;
-  return field.required || check === "anyText" ? schema : schema.or(z.literal(""));
+  return field.required || check === "anyText" ? schema : orEmpty(schema);
 }
+
+/** An optional value: empty clears it, anything else passes `schema` (its own message when it does not). */
+const orEmpty = (schema: z.ZodType<string, string>): z.ZodType<string, string> =>
+  z.string().transform((value, context) => {
+    if (value.trim() === "") return "";
+    const checked = schema.safeParse(value);
+    if (checked.success) return checked.data;
+    context.addIssue({ code: "custom", message: checked.error.issues[0]?.message ?? "Invalid value" });
+    return z.NEVER;
+  });
 
 /** The update-env keys of a provider row: each field with its environment variable, check and secrecy. */
 export function settingsOfFields(fields: readonly SettingField[]): SettingDefinition[] {

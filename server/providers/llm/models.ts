@@ -109,7 +109,7 @@ function organizationOf(
 ): string | undefined {
   const rule = listing.organization;
   if (!rule) return undefined;
-  if (rule === "idPrefix") return id.includes("/") ? capitalised(id.split("/")[0]) : undefined;
+  if (rule === "idPrefix") return capitalised(id.split("/")[0]);
   if ("field" in rule) return text(row[rule.field]) || rule.fallback;
   const prefix = Object.keys(rule.byPrefix ?? {}).find((start) => id.startsWith(start));
   return prefix ? rule.byPrefix![prefix] : rule.fixed;

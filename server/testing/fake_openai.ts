@@ -175,7 +175,9 @@ export function startFakeOpenAi(
           controller.enqueue(encoder.encode(frame({ role: "assistant", content: "" })));
           for (const thought of script.reasoning ?? []) {
             if (script.delayMs) await sleep(script.delayMs);
-            controller.enqueue(encoder.encode(frame({ [script.reasoningField ?? "reasoning_content"]: thought })));
+            controller.enqueue(
+              encoder.encode(frame({ [script.reasoningField ?? "reasoning_content"]: thought })),
+            );
           }
           for (const [index, chunk] of (script.chunks ?? []).entries()) {
             if (script.failAfter !== undefined && index >= script.failAfter) {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import {
-  type LlmProviderEntry,
   LLM_PROVIDERS,
+  type LlmProviderEntry,
   type SettingField,
 } from "../../../shared/providers/llm_catalog.ts";
 import { createTestApp, readFrames, type TestApp } from "../../testing/test_app.ts";
@@ -151,11 +151,16 @@ for (const row of OPENAI_ROWS) {
         assert.deepEqual(models.map((model) => model.id), listing.models.map((model) => model.id));
       } else if (listing.source === "openai") {
         const ids = models.map((model) => model.id);
-        if (listing.only) assert.ok(!ids.some((id) => id.includes("embedding")), `${row.id} keeps chat models`);
+        if (listing.only) {
+          assert.ok(!ids.some((id) => id.includes("embedding")), `${row.id} keeps chat models`);
+        }
         if (listing.id) assert.ok(ids.includes("meta/llama-3-8b"), `${row.id} builds ids: ${ids}`);
         if (row.id === "openai") assert.deepEqual(ids, ["gpt-4o-mini"]);
         if (listing.organization === "idPrefix") {
-          assert.equal(models.find((model) => model.id === "meta-llama/llama-3-8b")?.organization, "Meta-llama");
+          assert.equal(
+            models.find((model) => model.id === "meta-llama/llama-3-8b")?.organization,
+            "Meta-llama",
+          );
         }
         if (row.id === "togetherai") {
           assert.deepEqual(models.map((model) => [model.name, model.organization]), [
@@ -192,7 +197,9 @@ for (const row of OPENAI_ROWS) {
     const expectedModel = row.modelKey ? settings[row.modelKey] : row.openai?.fixedModel;
     assert.equal(sent.model, expectedModel);
     const keyField = row.openai?.apiKeyField;
-    if (keyField && settings[keyField]) assert.equal(fake.authorizations.at(-1), `Bearer ${settings[keyField]}`);
+    if (keyField && settings[keyField]) {
+      assert.equal(fake.authorizations.at(-1), `Bearer ${settings[keyField]}`);
+    }
     for (const [name, value] of Object.entries(row.openai?.headers ?? {})) {
       assert.equal(fake.headers.at(-1)?.get(name), value, `${row.id} sends ${name}`);
     }
@@ -214,7 +221,9 @@ Deno.test("a stream that never sends a finish reason ends as complete after the 
     await using _fake = fake;
     await using _app = app;
     assert.equal(app.deps.settings.value(row.openai!.streamTimeoutField!), "4096");
-    const low = await app.json("/api/system/update-env", { json: { [row.openai!.streamTimeoutField!]: "499" } });
+    const low = await app.json("/api/system/update-env", {
+      json: { [row.openai!.streamTimeoutField!]: "499" },
+    });
     assert.equal(low.body.error, `${row.openai!.streamTimeoutField}: Value must be at least 500.`);
     await app.json("/api/system/update-env", { json: { [row.openai!.streamTimeoutField!]: "500" } });
     fake.setReply(() => ({ chunks: ["All ", "there", "never"], hangAfter: 2 }));
@@ -231,7 +240,9 @@ Deno.test("hosted vendors refuse an empty key and a lookup waits for one; keys a
   await using app = await createTestApp({ providerDeps: { endpoints: { groq: fake.baseURL } } });
   const empty = await app.json("/api/system/update-env", { json: { GroqApiKey: "" } });
   assert.equal(empty.body.error, "GroqApiKey: Value cannot be empty");
-  const none = await app.json<{ models: unknown[] }>("/api/system/custom-models", { json: { provider: "groq" } });
+  const none = await app.json<{ models: unknown[] }>("/api/system/custom-models", {
+    json: { provider: "groq" },
+  });
   assert.deepEqual(none.body.models, []);
   assert.equal(fake.authorizations.length, 0, "no lookup without a key");
   const saved = await app.json<{ newValues: Record<string, string> }>("/api/system/update-env", {

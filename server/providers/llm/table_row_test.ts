@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type LlmProviderEntry, LLM_PROVIDERS } from "../../../shared/providers/llm_catalog.ts";
+import { LLM_PROVIDERS, type LlmProviderEntry } from "../../../shared/providers/llm_catalog.ts";
 import { SETTING_KEYS, settingsOfFields } from "../../../shared/settings.ts";
 import { vendor } from "../../../shared/providers/data_handling.ts";
 import { selectableLlms } from "../../../client/features/settings/LlmForm.tsx";
@@ -47,7 +47,10 @@ Deno.test("adding one row to the table makes a new vendor appear in the form, th
     );
     const setup = { MultiUserMode: false, RequiresAuth: false, LLMProvider: null, VectorDB: null };
     const values = { ...initialValues([choice], setup), AcmeApiKey: "acme-key", AcmeModelPref: "acme-1" };
-    assert.deepEqual(fieldSettings(choice, values, [], setup), { AcmeApiKey: "acme-key", AcmeModelPref: "acme-1" });
+    assert.deepEqual(fieldSettings(choice, values, [], setup), {
+      AcmeApiKey: "acme-key",
+      AcmeModelPref: "acme-1",
+    });
     assert.deepEqual(definitions.map((definition) => [definition.key, definition.env, definition.secret]), [
       ["AcmeApiKey", "ACME_API_KEY", true],
       ["AcmeModelPref", "ACME_MODEL_PREF", false],
@@ -79,7 +82,9 @@ Deno.test("adding one row to the table makes a new vendor appear in the form, th
     const frames = await readFrames(
       await app.request("/api/workspace/p/stream-chat", { method: "POST", body: '{"message":"hello"}' }),
     );
-    const text = frames.filter((frame) => frame.type === "textResponseChunk").map((frame) => frame.textResponse)
+    const text = frames.filter((frame) => frame.type === "textResponseChunk").map((frame) =>
+      frame.textResponse
+    )
       .join("");
     assert.match(text, /You asked: hello/);
     assert.equal(fake.chatRequests.at(-1)?.model, "acme-1");

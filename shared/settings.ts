@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LLM_PROVIDER_IDS, llmProvider } from "./providers/llm_catalog.ts";
+import { type FieldCheck, LLM_PROVIDERS, llmProvider, type SettingField } from "./providers/llm_catalog.ts";
 import {
   embedder,
   EMBEDDING_ENGINE_IDS,
@@ -40,10 +40,8 @@ const oneOf = (values: readonly string[]) =>
   z.string().trim().refine((value) => values.includes(value), `Value must be one of ${values.join(", ")}`);
 
 const llmProviderId = z.string().trim().superRefine((value, context) => {
-  if (!(LLM_PROVIDER_IDS as readonly string[]).includes(value)) {
+  if (!llmProvider(value)) {
     context.addIssue({ code: "custom", message: `${value} is not a valid LLM provider.` });
-  } else if ((llmProvider(value)?.fields.length ?? 0) === 0) {
-    context.addIssue({ code: "custom", message: `${value} is not available in this version of Lectern.` });
   }
 });
 const embeddingEngineId = z.string().trim().superRefine((value, context) => {
@@ -87,44 +85,71 @@ const setting = (
   defaultValue: options.defaultValue,
 });
 
-/** Every instance setting this version accepts through `POST /api/system/update-env`. */
-export const SETTING_KEYS: readonly SettingDefinition[] = [
+const atLeast = (min: number) =>
+  z.string().trim().regex(/^\d+$/, "Value must be a whole number.").refine(
+    (value) => Number(value) >= min,
+    `Value must be at least ${min}.`,
+  ).transform((value) => String(Number(value)));
+
+const CHECKS: Record<Exclude<FieldCheck, { startsWith: string }>, z.ZodType<string, string>> = {
+  url,
+  urlWithV1,
+  notEmpty,
+  anyText,
+  wholeNumber,
+};
+
+/**
+ * A provider field's check: the one it names, else by its type: a number at least `min` (1), a select one of
+ * its options, a URL a URL, a required value not empty. An optional value may be cleared.
+ */
+export function schemaOf(field: SettingField): z.ZodType<string, string> {
+  const check = field.check;
+  let schema: z.ZodType<string, string>;
+  if (typeof check === "object") schema = startsWith(check.startsWith, check.message);
+  else if (check) schema = CHECKS[check];
+  else if (field.type === "number") {
+    schema = field.min && field.min > 1 ? atLeast(field.min) : positiveInteger;
+  } else if (field.type === "select" && field.options) {
+    schema = oneOf(field.options.map((option) => option.value));
+  } else if (field.type === "url") schema = url;
+  else schema = field.required ? notEmpty : anyText;
+  return field.required || check === "anyText" ? schema : orEmpty(schema);
+}
+
+/** An optional value: empty clears it, anything else passes `schema` (its own message when it does not). */
+const orEmpty = (schema: z.ZodType<string, string>): z.ZodType<string, string> =>
+  z.string().transform((value, context) => {
+    if (value.trim() === "") return "";
+    const checked = schema.safeParse(value);
+    if (checked.success) return checked.data;
+    context.addIssue({ code: "custom", message: checked.error.issues[0]?.message ?? "Invalid value" });
+    return z.NEVER;
+  });
+
+/** The update-env keys of a provider row: each field with its environment variable, check and secrecy. */
+export function settingsOfFields(fields: readonly SettingField[]): SettingDefinition[] {
+  return fields.filter((field) => field.env).map((field) =>
+    setting(field.key, field.env!, schemaOf(field), {
+      secret: field.type === "password",
+      defaultValue: field.defaultValue,
+    })
+  );
+}
+
+/** Definitions in order, the first of a key kept (providers share some: CohereApiKey, the LiteLLM keys). */
+function unique(definitions: readonly SettingDefinition[]): SettingDefinition[] {
+  const seen = new Set<string>();
+  return definitions.filter((definition) => !seen.has(definition.key) && seen.add(definition.key));
+}
+
+/**
+ * Every instance setting this version accepts through `POST /api/system/update-env`: the LLM provider and
+ * every field of every row of the provider table (shared/providers/llm_catalog.ts), then the rest.
+ */
+export const SETTING_KEYS: SettingDefinition[] = unique([
   setting("LLMProvider", "LLM_PROVIDER", llmProviderId),
-  setting("GenericOpenAiBasePath", "GENERIC_OPEN_AI_BASE_PATH", url),
-  setting("GenericOpenAiKey", "GENERIC_OPEN_AI_API_KEY", anyText, { secret: true }),
-  setting("GenericOpenAiModelPref", "GENERIC_OPEN_AI_MODEL_PREF", notEmpty),
-  setting("GenericOpenAiTokenLimit", "GENERIC_OPEN_AI_MODEL_TOKEN_LIMIT", positiveInteger),
-  setting("GenericOpenAiMaxTokens", "GENERIC_OPEN_AI_MAX_TOKENS", positiveInteger, { defaultValue: "1024" }),
-  setting("OpenAiKey", "OPEN_AI_KEY", startsWith("sk-", "OpenAI Key must start with sk-"), { secret: true }),
-  setting("OpenAiModelPref", "OPEN_MODEL_PREF", notEmpty, { defaultValue: "gpt-4o-mini" }),
-  setting("AzureOpenAiEndpoint", "AZURE_OPENAI_ENDPOINT", url),
-  setting("AzureOpenAiKey", "AZURE_OPENAI_KEY", notEmpty, { secret: true }),
-  setting("AzureOpenAiModelPref", "AZURE_OPENAI_MODEL_PREF", notEmpty),
-  setting("AzureOpenAiTokenLimit", "AZURE_OPENAI_TOKEN_LIMIT", positiveInteger, { defaultValue: "4096" }),
-  setting(
-    "AnthropicApiKey",
-    "ANTHROPIC_API_KEY",
-    startsWith("sk-ant-", "Anthropic Key must start with sk-ant-"),
-    {
-      secret: true,
-    },
-  ),
-  setting("AnthropicModelPref", "ANTHROPIC_MODEL_PREF", notEmpty, { defaultValue: "claude-2" }),
-  setting("OllamaLLMBasePath", "OLLAMA_BASE_PATH", url),
-  setting("OllamaLLMModelPref", "OLLAMA_MODEL_PREF", notEmpty),
-  setting("OllamaLLMTokenLimit", "OLLAMA_MODEL_TOKEN_LIMIT", positiveInteger, { defaultValue: "4096" }),
-  setting("OllamaLLMKeepAliveSeconds", "OLLAMA_KEEP_ALIVE_TIMEOUT", wholeNumber, { defaultValue: "300" }),
-  setting("OllamaLLMPerformanceMode", "OLLAMA_PERFORMANCE_MODE", oneOf(["base", "maximum"]), {
-    defaultValue: "base",
-  }),
-  setting("OllamaLLMAuthToken", "OLLAMA_AUTH_TOKEN", anyText, { secret: true }),
-  setting("LMStudioBasePath", "LMSTUDIO_BASE_PATH", urlWithV1),
-  setting("LMStudioModelPref", "LMSTUDIO_MODEL_PREF", notEmpty),
-  setting("LMStudioTokenLimit", "LMSTUDIO_MODEL_TOKEN_LIMIT", positiveInteger, { defaultValue: "4096" }),
-  setting("LocalAiBasePath", "LOCAL_AI_BASE_PATH", urlWithV1),
-  setting("LocalAiApiKey", "LOCAL_AI_API_KEY", anyText, { secret: true }),
-  setting("LocalAiModelPref", "LOCAL_AI_MODEL_PREF", notEmpty),
-  setting("LocalAiTokenLimit", "LOCAL_AI_MODEL_TOKEN_LIMIT", positiveInteger),
+  ...LLM_PROVIDERS.flatMap((provider) => settingsOfFields(provider.fields)),
   setting("EmbeddingEngine", "EMBEDDING_ENGINE", embeddingEngineId, { defaultValue: "native" }),
   setting("EmbeddingBasePath", "EMBEDDING_BASE_PATH", url),
   setting("EmbeddingModelPref", "EMBEDDING_MODEL_PREF", notEmpty),
@@ -140,15 +165,12 @@ export const SETTING_KEYS: readonly SettingDefinition[] = [
     positiveInteger.or(z.literal("")),
   ),
   setting("AzureOpenAiEmbeddingModelPref", "AZURE_OPENAI_EMBEDDING_MODEL_PREF", notEmpty),
-  setting("CohereApiKey", "COHERE_API_KEY", notEmpty, { secret: true }),
   setting("VoyageAiApiKey", "VOYAGEAI_API_KEY", notEmpty, { secret: true }),
-  setting("LiteLLMBasePath", "LITE_LLM_BASE_PATH", url),
-  setting("LiteLLMAPIKey", "LITE_LLM_API_KEY", anyText, { secret: true }),
   setting("VectorDB", "VECTOR_DB", vectorDbId),
   setting("ChromaEndpoint", "CHROMA_ENDPOINT", url),
   setting("ChromaApiHeader", "CHROMA_API_HEADER", anyText),
   setting("ChromaApiKey", "CHROMA_API_KEY", anyText, { secret: true }),
-];
+]);
 
 export function settingDefinition(key: string): SettingDefinition | undefined {
   return SETTING_KEYS.find((definition) => definition.key === key);

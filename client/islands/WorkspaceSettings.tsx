@@ -4,6 +4,7 @@ import { type Workspace, WorkspaceAnswer, type WorkspaceDetail } from "../../sha
 import { paths, WORKSPACE_SETTINGS_TABS, type WorkspaceSettingsTab } from "../../shared/routes.ts";
 import { LoadingBlock } from "../components/LoadingBlock.tsx";
 import { fetchSetup, type SetupResults } from "../features/settings/setup.ts";
+import { configuredProviders } from "../features/workspace_settings/tab_values.ts";
 import { AgentTab } from "../features/workspace_settings/AgentTab.tsx";
 import { updateWorkspace, type WorkspaceChanges } from "../features/workspace_settings/api.ts";
 import { ChatTab } from "../features/workspace_settings/ChatTab.tsx";
@@ -27,6 +28,8 @@ export default function WorkspaceSettings({ slug, tab }: Props) {
   const [notFound, setNotFound] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [setup, setSetup] = useState<SetupResults | null | undefined>(undefined);
+  // Only an admin's setup lists the provider settings; otherwise every provider stays offered.
+  const configured = setup && "LockedSettings" in setup ? configuredProviders(setup) : null;
 
   useEffect(() => {
     api(`/workspace/${encodeURIComponent(slug)}`, { schema: WorkspaceAnswer })
@@ -76,7 +79,9 @@ export default function WorkspaceSettings({ slug, tab }: Props) {
         {error && <p className="form-error" role="alert">{t("workspaceSettings.loadFailed", { error })}</p>}
         {!error && !workspace && <LoadingBlock label={t("workspaceSettings.loading")} />}
         {workspace && current === "general-appearance" && <GeneralTab workspace={workspace} save={save} />}
-        {workspace && current === "chat-settings" && <ChatTab workspace={workspace} save={save} />}
+        {workspace && current === "chat-settings" && (
+          <ChatTab workspace={workspace} save={save} configuredProviders={configured} />
+        )}
         {workspace && current === "vector-database" && (
           <VectorTab
             workspace={workspace}
@@ -91,7 +96,9 @@ export default function WorkspaceSettings({ slug, tab }: Props) {
             multiUserMode={setup === undefined || setup === null ? null : setup.MultiUserMode}
           />
         )}
-        {workspace && current === "agent-config" && <AgentTab workspace={workspace} save={save} />}
+        {workspace && current === "agent-config" && (
+          <AgentTab workspace={workspace} save={save} configuredProviders={configured} />
+        )}
       </div>
       {workspace && (
         <p className="muted small">

@@ -1,8 +1,12 @@
 /** How providers reach the network, shared by the chat model and embedder registries. */
 export interface ProviderDeps {
   fetch?: typeof fetch;
-  /** Where the hosted providers are (tests point them at fakes on loopback). */
-  endpoints?: { openai?: string; anthropic?: string };
+  /**
+   * Where the hosted providers are, by provider id (`openai`, `anthropic`, `togetherai`, …): a hosted
+   * vendor's fixed base URL from the provider table is replaced by this (tests point them at fakes on
+   * loopback).
+   */
+  endpoints?: Readonly<Record<string, string | undefined>>;
 }
 
 export const OPENAI_BASE_URL = "https://api.openai.com/v1";

@@ -13,8 +13,9 @@ export interface ChatCompletionRequest {
 export interface ScriptedReply {
   /** Text deltas, streamed in order. */
   chunks?: string[];
-  /** Reasoning deltas sent before the text (as `reasoning_content`). */
+  /** Reasoning deltas sent before the text (as `reasoning_content`, or as `reasoningField` names it). */
   reasoning?: string[];
+  reasoningField?: "reasoning_content" | "reasoning";
   /** Milliseconds between deltas. */
   delayMs?: number;
   /** Fail before streaming with this status and message. */
@@ -40,6 +41,13 @@ export interface FakeOpenAi {
   embeddingRequests: { model: string; input: string[] }[];
   /** Authorization headers seen, in order. */
   authorizations: (string | null)[];
+  /** Every request's headers, in order. */
+  headers: Headers[];
+  /**
+   * What `GET /v1/models` lists from now on: model objects as a vendor sends them (any fields), in `{data}` or,
+   * with `bare`, as a bare array (Together AI).
+   */
+  setModels(models: Record<string, unknown>[], options?: { bare?: boolean }): void;
   setReply(reply: (request: ChatCompletionRequest) => ScriptedReply): void;
   /** Milliseconds each embeddings call waits before answering (a slow embedder); 0 by default. */
   setEmbeddingDelay(ms: number): void;
@@ -81,6 +89,9 @@ export function startFakeOpenAi(
   const chatRequests: ChatCompletionRequest[] = [];
   const embeddingRequests: { model: string; input: string[] }[] = [];
   const authorizations: (string | null)[] = [];
+  const headers: Headers[] = [];
+  let modelRows: Record<string, unknown>[] | null = null;
+  let bareModels = false;
   const app = new Hono();
   const closing = new AbortController();
 
@@ -89,24 +100,21 @@ export function startFakeOpenAi(
     const azureKey = c.req.header("api-key");
     const authorization = azureKey ? `Bearer ${azureKey}` : c.req.header("authorization") ?? null;
     authorizations.push(authorization);
+    headers.push(c.req.raw.headers);
     if (options.apiKey && authorization !== `Bearer ${options.apiKey}`) {
       return c.json({ error: { message: "Incorrect API key provided", type: "invalid_request_error" } }, 401);
     }
     await next();
   });
-  app.get(
-    "/v1/models",
-    (c) =>
-      c.json({
-        object: "list",
-        data: (options.models ?? ["fake-model"]).map((id) => ({
-          id,
-          object: "model",
-          created: 0,
-          owned_by: "lectern-tests",
-        })),
-      }),
-  );
+  app.get("/v1/models", (c) => {
+    const data = modelRows ?? (options.models ?? ["fake-model"]).map((id) => ({
+      id,
+      object: "model",
+      created: 0,
+      owned_by: "lectern-tests",
+    }));
+    return c.json(bareModels ? data : { object: "list", data });
+  });
   app.post("/v1/embeddings", async (c) => {
     const body = await c.req.json() as { model: string; input: string | string[] };
     const input = Array.isArray(body.input) ? body.input : [body.input];
@@ -167,7 +175,9 @@ export function startFakeOpenAi(
           controller.enqueue(encoder.encode(frame({ role: "assistant", content: "" })));
           for (const thought of script.reasoning ?? []) {
             if (script.delayMs) await sleep(script.delayMs);
-            controller.enqueue(encoder.encode(frame({ reasoning_content: thought })));
+            controller.enqueue(
+              encoder.encode(frame({ [script.reasoningField ?? "reasoning_content"]: thought })),
+            );
           }
           for (const [index, chunk] of (script.chunks ?? []).entries()) {
             if (script.failAfter !== undefined && index >= script.failAfter) {
@@ -234,6 +244,11 @@ export function startFakeOpenAi(
     chatRequests,
     embeddingRequests,
     authorizations,
+    headers,
+    setModels(models, modelOptions = {}) {
+      modelRows = models;
+      bareModels = modelOptions.bare ?? false;
+    },
     setReply(next) {
       reply = next;
     },

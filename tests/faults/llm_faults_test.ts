@@ -129,7 +129,11 @@ Deno.test("LLM answers Content-Type text/html (a proxy's page) with status 200: 
 });
 
 Deno.test("LLM answers HTTP 500 with a JSON error: abort frame with the provider's own message", async () => {
-  await fault({ status: 500, message: "The model is overloaded" }, /^500 The model is overloaded$/, null);
+  await fault(
+    { status: 500, message: "The model is overloaded" },
+    /^Generic OpenAI answered with an error: 500 The model is overloaded\.$/,
+    null,
+  );
 });
 
 Deno.test("LLM stream stops mid-way (no finish reason, no [DONE]): abort then finalize, the words so far saved", async () => {

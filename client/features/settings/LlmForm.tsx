@@ -1,3 +1,4 @@
+import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { LLM_PROVIDERS } from "../../../shared/providers/llm_catalog.ts";
 import { paths } from "../../../shared/routes.ts";
@@ -5,8 +6,8 @@ import { ProviderChoiceForm } from "./ProviderChoiceForm.tsx";
 import { needsEmbedder } from "./provider_form.ts";
 import type { SetupResults } from "./setup.ts";
 
-/** Providers whose catalog entry has a settings form; the others cannot be chosen in this version. */
-export const SELECTABLE_LLMS = LLM_PROVIDERS.filter((provider) => provider.fields.length > 0);
+/** The providers the form offers: every row of the provider table that has a settings form. */
+export const selectableLlms = () => LLM_PROVIDERS.filter((provider) => provider.fields.length > 0);
 
 type Props = {
   setup: SetupResults;
@@ -23,11 +24,12 @@ type Props = {
  */
 export function LlmForm({ setup, formId, onboarding = false, onSaved, onBusyChange }: Props) {
   const { t } = useTranslation();
+  const choices = useMemo(selectableLlms, []);
   return (
     <ProviderChoiceForm
       setup={setup}
       formId={formId}
-      choices={SELECTABLE_LLMS}
+      choices={choices}
       choiceKey="LLMProvider"
       savedChoice={setup.LLMProvider}
       namespace="llm"

@@ -12,6 +12,8 @@ import {
   selectedModel,
 } from "./model_lookup.ts";
 import { useDebounced } from "./use_debounced.ts";
+import { isUnlisted } from "./provider_fields.ts";
+import { OptionList } from "./OptionList.tsx";
 
 export type { ModelListState };
 
@@ -95,6 +97,26 @@ export function ModelSelect(
         aria-describedby={describedBy}
       >
         <option value={value}>{value || t("common.notSet")}</option>
+      </select>
+    );
+  }
+  // A provider with known models (Anthropic) offers them until its lookup lists the account's own.
+  const known = field.options ?? [];
+  const listedNone = list.status !== "ready" || groups.length === 0;
+  if (known.length > 0 && listedNone) {
+    return (
+      <select
+        id={id}
+        className="select"
+        name={field.key}
+        required={field.required}
+        disabled={disabled}
+        value={value}
+        aria-describedby={describedBy}
+        onChange={(event) => onChange(event.target.value)}
+      >
+        {isUnlisted(value, known) && <option value={value}>{value}</option>}
+        <OptionList options={known} />
       </select>
     );
   }

@@ -59,7 +59,10 @@ export function ProviderChoiceForm(props: Props) {
           id: choice.id,
           name: choice.name,
           kind: choice.kind,
-          description: t(`${namespace}.providers.${choice.id}`),
+          // A row added without texts of its own still reads well.
+          description: t(`${namespace}.providers.${choice.id}`, {
+            defaultValue: t("settings.providerDescription", { name: choice.name }),
+          }),
         }))}
         selected={form.selected}
         onSelect={form.select}

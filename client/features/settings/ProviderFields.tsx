@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { SettingField } from "../../../shared/providers/llm_catalog.ts";
 import { EndpointField } from "./EndpointField.tsx";
 import { useModelList } from "./ModelSelect.tsx";
-import { describedByOf, fieldId } from "./provider_fields.ts";
+import { describedByOf, fieldId, fieldTextKeys, visibleFields } from "./provider_fields.ts";
 import { ReadOnlyContext } from "./read_only.ts";
 import { SettingControl } from "./SettingControl.tsx";
 import { useEndpointAutoDetect } from "./use_auto_detect.ts";
@@ -15,6 +15,8 @@ type Props = {
   locked: readonly string[];
   onChange: (key: string, value: string) => void;
   disabled?: boolean;
+  /** Only the keys: the model and limit fields are hidden (a settings object's `credentialsOnly`). */
+  credentialsOnly?: boolean;
 };
 
 /**
@@ -23,10 +25,13 @@ type Props = {
  * and, for a local server, its endpoint found by auto-detect. Fields fixed by the server's environment are
  * disabled with a hint.
  */
-export function ProviderFields({ provider, values, locked, onChange, disabled = false }: Props) {
+export function ProviderFields(
+  { provider, values, locked, onChange, disabled = false, credentialsOnly = false }: Props,
+) {
   const { t, i18n } = useTranslation();
   const readOnly = useContext(ReadOnlyContext);
-  const { fields, lookup } = provider;
+  const { lookup } = provider;
+  const fields = visibleFields(provider.fields, values, credentialsOnly);
   const basePathField = provider.autoDetect ? lookup?.basePathField : undefined;
   const setBasePath = useCallback((value: string) => {
     if (basePathField) onChange(basePathField, value);
@@ -39,18 +44,19 @@ export function ProviderFields({ provider, values, locked, onChange, disabled = 
   });
   const modelField = fields.find((field) => field.type === "model");
   const modelFixed = readOnly || !modelField || locked.includes(modelField.key);
-  const models = useModelList(lookup, fields, values, !modelFixed && detect.state !== "detecting");
+  const models = useModelList(lookup, provider.fields, values, !modelFixed && detect.state !== "detecting");
   // Once the endpoint typed in lists models, the addresses auto-detect tried no longer matter.
   const modelsListed = models.status === "ready" && models.models.length > 0;
 
-  if (fields.length === 0) return <p className="muted">{t("settings.noFields")}</p>;
+  if (provider.fields.length === 0) return <p className="muted">{t("settings.noFields")}</p>;
 
   function renderField(field: SettingField, extra: ReactNode = null) {
     const id = fieldId(field.key);
     const isLocked = locked.includes(field.key);
-    const hintKey = `settings.fields.${field.key}.hint`;
+    const texts = fieldTextKeys(field, (key) => i18n.exists(key));
+    const named = { provider: provider.name };
     const hints = [
-      i18n.exists(hintKey) ? t(hintKey) : null,
+      texts.hint ? t(texts.hint, named) : null,
       isLocked ? t("common.lockedByEnvironment") : null,
     ].filter((hint): hint is string => hint !== null);
     const problem = field.type === "model" && models.status === "failed" && !modelFixed ? models.error : null;
@@ -58,7 +64,7 @@ export function ProviderFields({ provider, values, locked, onChange, disabled = 
     return (
       <div className="field" key={field.key}>
         <label className="field-label" htmlFor={id}>
-          {t(`settings.fields.${field.key}.label`)}
+          {t(texts.label, named)}
           {field.required && !isLocked && <span className="required-mark" aria-hidden="true">*</span>}
         </label>
         <SettingControl

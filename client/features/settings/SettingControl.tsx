@@ -2,6 +2,7 @@ import type { SettingField } from "../../../shared/providers/llm_catalog.ts";
 import { isMaskedSecret } from "../../../shared/settings.ts";
 import { type ModelListState, ModelSelect } from "./ModelSelect.tsx";
 import { inputAttributes, isUnlisted } from "./provider_fields.ts";
+import { OptionList } from "./OptionList.tsx";
 
 /**
  * The control of one provider setting: the model dropdown filled by the model lookup, a dropdown of fixed
@@ -52,7 +53,7 @@ export function SettingControl(
         onChange={(event) => onChange(event.target.value)}
       >
         {isUnlisted(value, options) && <option value={value}>{value}</option>}
-        {options.map((option) => <option key={option.value} value={option.value}>{option.label}</option>)}
+        <OptionList options={options} />
       </select>
     );
   }

@@ -5,10 +5,11 @@ export const AUTO_DETECT_TIMEOUT_MS = 2000;
  * Where a local model server usually listens: localhost, 127.0.0.1, host.docker.internal and the
  * host this page came from, each with the provider's port and path; duplicates removed, order kept.
  */
-export function autoDetectCandidates(suffix: string, pageHostname?: string): string[] {
+export function autoDetectCandidates(suffix: string | readonly string[], pageHostname?: string): string[] {
   const hosts = ["localhost", "127.0.0.1", "host.docker.internal"];
   if (pageHostname) hosts.push(pageHostname);
-  return [...new Set(hosts.map((host) => `http://${host}${suffix}`))];
+  const suffixes = typeof suffix === "string" ? [suffix] : suffix;
+  return [...new Set(suffixes.flatMap((each) => hosts.map((host) => `http://${host}${each}`)))];
 }
 
 /** Asks one endpoint for its models; it must give up when `signal` aborts. */

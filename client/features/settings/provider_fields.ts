@@ -1,4 +1,9 @@
-import type { SettingField } from "../../../shared/providers/llm_catalog.ts";
+import {
+  fieldApplies,
+  isModelField,
+  type SettingField,
+  type SettingOption,
+} from "../../../shared/providers/llm_catalog.ts";
 
 const INPUT_TYPES: Record<"url" | "password" | "text" | "number", string> = {
   url: "url",
@@ -35,4 +40,51 @@ export function inputAttributes(field: SettingField, isLocked: boolean) {
 /** Whether a saved value is not among a select's options (it is then offered as it is, so nothing is lost). */
 export function isUnlisted(value: string, options: readonly { value: string }[]): boolean {
   return value !== "" && !options.some((option) => option.value === value);
+}
+
+/**
+ * The locale keys of a field's label and hint: its own (`settings.fields.<key>`), else its role's
+ * (`settings.fieldRoles.<role>`, which name the provider), so a new vendor's row needs no texts of its own.
+ */
+export function fieldTextKeys(
+  field: SettingField,
+  exists: (key: string) => boolean,
+): { label: string; hint: string | null } {
+  const own = `settings.fields.${field.key}`;
+  const role = field.role ? `settings.fieldRoles.${field.role}` : null;
+  const label = exists(`${own}.label`) || !role ? `${own}.label` : `${role}.label`;
+  const hint = exists(`${own}.hint`)
+    ? `${own}.hint`
+    : role && !exists(`${own}.label`) && exists(`${role}.hint`)
+    ? `${role}.hint`
+    : null;
+  return { label, hint };
+}
+
+/**
+ * The fields the form shows with its current values: a field tied to another's value only while it has it
+ * (Bedrock's session token), and without the model and limit fields when only credentials are asked for.
+ */
+export function visibleFields(
+  fields: readonly SettingField[],
+  values: Record<string, string>,
+  credentialsOnly = false,
+): SettingField[] {
+  return fields.filter((field) =>
+    fieldApplies(field, (key) => values[key] || undefined) && !(credentialsOnly && isModelField(field))
+  );
+}
+
+/** A select's options in their groups, in order of first appearance; ungrouped options under null. */
+export function optionGroups(
+  options: readonly SettingOption[],
+): { group: string | null; options: SettingOption[] }[] {
+  const groups: { group: string | null; options: SettingOption[] }[] = [];
+  for (const option of options) {
+    const group = option.group ?? null;
+    const last = groups.find((entry) => entry.group === group);
+    if (last) last.options.push(option);
+    else groups.push({ group, options: [option] });
+  }
+  return groups;
 }

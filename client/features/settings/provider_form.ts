@@ -5,6 +5,7 @@ import type {
   SettingField,
 } from "../../../shared/providers/llm_catalog.ts";
 import { isMaskedSecret, MASKED_SECRET } from "../../../shared/settings.ts";
+import { visibleFields } from "./provider_fields.ts";
 import type { SetupResults } from "./setup.ts";
 
 export interface ProviderChoice {
@@ -56,7 +57,8 @@ export function fieldSettings(
   setup: SetupResults | null,
 ): Record<string, string> {
   const settings: Record<string, string> = {};
-  for (const field of choice?.fields ?? []) {
+  // A field tied to another's value (Bedrock's session token) is only sent while it applies.
+  for (const field of visibleFields(choice?.fields ?? [], values)) {
     if (locked.includes(field.key)) continue;
     const value = values[field.key] ?? "";
     if (field.type === "password" && isMaskedSecret(value)) continue;

@@ -46,7 +46,10 @@ export function useEndpointAutoDetect({ provider, initialBasePath, setBasePath, 
     setState("detecting");
     setFailed([]);
     setManualShown(false);
-    const candidates = autoDetectCandidates(provider.autoDetect.suffix, globalThis.location?.hostname);
+    const candidates = autoDetectCandidates(
+      [provider.autoDetect.suffix, ...(provider.autoDetect.suffixes ?? [])],
+      globalThis.location?.hostname,
+    );
     detectEndpoint(
       candidates,
       (endpoint, signal) => fetchCustomModels({ provider: lookup.provider, basePath: endpoint }, signal),

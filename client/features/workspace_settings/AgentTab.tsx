@@ -6,7 +6,7 @@ import type { TabProps } from "./types.ts";
 import { WorkspaceForm } from "./WorkspaceForm.tsx";
 
 /** The agent-config tab: the language model the workspace's agent uses (agentProvider, agentModel). */
-export function AgentTab({ workspace, save }: TabProps) {
+export function AgentTab({ workspace, save, configuredProviders = null }: TabProps) {
   const { t } = useTranslation();
   const [values, setValues] = useState(() => agentValuesOf(workspace));
 
@@ -26,6 +26,7 @@ export function AgentTab({ workspace, save }: TabProps) {
         id="ws-agent"
         namespace="agent"
         saved={workspace.agentProvider}
+        configured={configuredProviders}
         provider={values.provider}
         model={values.model}
         onProvider={(provider) => setValues((current) => ({ ...current, provider }))}

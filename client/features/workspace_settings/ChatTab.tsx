@@ -15,7 +15,7 @@ const MODES = ["chat", "query"] as const;
 const DEFAULT_TEMPERATURE = 0.7;
 
 /** The chat-settings tab: how the workspace's assistant answers. */
-export function ChatTab({ workspace, save }: TabProps) {
+export function ChatTab({ workspace, save, configuredProviders = null }: TabProps) {
   const { t } = useTranslation();
   const k = (key: string, options?: Record<string, unknown>) =>
     t(`workspaceSettings.chat.${key}`, options ?? {});
@@ -143,6 +143,7 @@ export function ChatTab({ workspace, save }: TabProps) {
         id="ws-chat"
         namespace="chat.override"
         saved={workspace.chatProvider}
+        configured={configuredProviders}
         provider={values.provider}
         model={values.model}
         onProvider={set("provider")}

@@ -13,10 +13,14 @@ type Props = {
   model: string;
   onProvider: (provider: string) => void;
   onModel: (model: string) => void;
+  /** The providers the instance has set up (null while unknown, or when the caller may not read them). */
+  configured?: readonly string[] | null;
 };
 
 /** A provider select ("Use the instance's LLM" or a provider) and the model's name, typed in. */
-export function ModelOverride({ id, namespace, saved, provider, model, onProvider, onModel }: Props) {
+export function ModelOverride(
+  { id, namespace, saved, provider, model, onProvider, onModel, configured = null }: Props,
+) {
   const { t } = useTranslation();
   const k = (key: string) => t(`workspaceSettings.${namespace}.${key}`);
   const usesInstance = provider === INSTANCE_LLM;
@@ -29,7 +33,7 @@ export function ModelOverride({ id, namespace, saved, provider, model, onProvide
         hint={k("providerHint")}
         value={provider}
         onValue={onProvider}
-        options={providerOptions(saved, t("workspaceSettings.instanceLlm"))}
+        options={providerOptions(saved, t("workspaceSettings.instanceLlm"), configured)}
       />
       <TextField
         id={`${id}-model`}

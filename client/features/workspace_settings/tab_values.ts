@@ -1,5 +1,10 @@
 import { DEFAULT_REFUSAL, DEFAULT_SYSTEM_PROMPT, type Workspace } from "../../../shared/api/workspaces.ts";
-import { LLM_PROVIDERS, llmProvider } from "../../../shared/providers/llm_catalog.ts";
+import {
+  fieldApplies,
+  isModelField,
+  LLM_PROVIDERS,
+  llmProvider,
+} from "../../../shared/providers/llm_catalog.ts";
 import type { WorkspaceChanges } from "./api.ts";
 import { orNull } from "./types.ts";
 
@@ -29,12 +34,34 @@ export function thresholdOption(value: number): string {
 export function providerOptions(
   saved: string | null,
   instanceLabel: string,
+  configured: readonly string[] | null = null,
 ): { value: string; label: string }[] {
-  const usable = LLM_PROVIDERS.filter((provider) => provider.fields.length > 0 || provider.id === saved);
+  const usable = LLM_PROVIDERS.filter((provider) =>
+    provider.id === saved || (provider.fields.length > 0 && (!configured || configured.includes(provider.id)))
+  );
   const options = [{ value: INSTANCE_LLM, label: instanceLabel }];
   options.push(...usable.map((provider) => ({ value: provider.id, label: provider.name })));
   if (saved && !llmProvider(saved)) options.push({ value: saved, label: saved });
   return options;
+}
+
+/**
+ * The providers the instance has set up, from the saved settings (`setup-complete`): every required field
+ * that is not the model or a limit has a value (a saved secret reads `true`). A workspace can only use those.
+ */
+export function configuredProviders(results: Readonly<Record<string, unknown>>): string[] {
+  const has = (key: string) => {
+    const value = results[key];
+    return value === true || (typeof value === "string" && value !== "") || typeof value === "number";
+  };
+  const value = (key: string) => (typeof results[key] === "string" ? results[key] as string : undefined);
+  return LLM_PROVIDERS.filter((provider) =>
+    provider.fields.length > 0 &&
+    provider.fields.every((field) =>
+      !field.required || isModelField(field) || !fieldApplies(field, value) || has(field.key) ||
+      field.defaultValue !== undefined
+    )
+  ).map((provider) => provider.id);
 }
 
 /**

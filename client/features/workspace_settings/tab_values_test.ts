@@ -5,6 +5,7 @@ import {
   agentValuesOf,
   chatChanges,
   chatValuesOf,
+  configuredProviders,
   historyTooLong,
   INSTANCE_LLM,
   ownText,
@@ -173,4 +174,28 @@ Deno.test("vectorValuesOf() and vectorChanges() carry topN, the threshold option
     hybridSearch: "false",
   });
   assert.equal(vectorChanges({ ...values, hybrid: true }).hybridSearch, "true");
+});
+
+Deno.test("configuredProviders() lists the providers whose required keys are saved; providerOptions() offers only those", () => {
+  const results = {
+    LLMProvider: "ollama",
+    OllamaLLMBasePath: "http://127.0.0.1:11434",
+    GroqApiKey: true,
+    TogetherAiApiKey: false,
+    AwsBedrockLLMConnectionMethod: "sessionToken",
+    AwsBedrockLLMAccessKeyId: true,
+    AwsBedrockLLMAccessKey: true,
+    AwsBedrockLLMRegion: "us-west-2",
+  };
+  const configured = configuredProviders(results);
+  assert.ok(configured.includes("ollama"));
+  assert.ok(configured.includes("groq"), "a saved secret reads true");
+  assert.ok(!configured.includes("togetherai"), "no key, not configured");
+  assert.ok(!configured.includes("bedrock"), "a session token is needed with sessionToken");
+  assert.ok(configuredProviders({ ...results, AwsBedrockLLMConnectionMethod: "iam" }).includes("bedrock"));
+  const options = providerOptions(null, "Instance", configured).map((option) => option.value);
+  assert.deepEqual(options, ["default", ...configured]);
+  assert.ok(
+    providerOptions("togetherai", "Instance", configured).some((option) => option.value === "togetherai"),
+  );
 });

@@ -1,9 +1,14 @@
-import { llmProvider } from "../../../shared/providers/llm_catalog.ts";
+import {
+  llmProviderByLookup,
+  type LlmProviderEntry,
+  type ModelListing,
+} from "../../../shared/providers/llm_catalog.ts";
 import { isMaskedSecret } from "../../../shared/settings.ts";
 import type { SettingsService } from "../../settings/service.ts";
 import { AppError, messageOf } from "../../errors.ts";
 import { guardedFetch } from "../../http/url_guard.ts";
-import { OPENAI_BASE_URL, type ProviderDeps } from "../endpoints.ts";
+import type { ProviderDeps } from "../endpoints.ts";
+import { openAiBaseUrl } from "./registry.ts";
 
 export interface ModelInfo {
   id: string;
@@ -18,9 +23,6 @@ export interface ModelLookupInput {
 }
 
 const LOOKUP_TIMEOUT_MS = 10_000;
-const OPENAI_CHAT = /(^gpt|^o\d|^chatgpt|^ft:)/;
-const OPENAI_NOT_CHAT =
-  /(embedding|tts|whisper|dall-e|audio|realtime|transcribe|image|moderation|search|instruct)/;
 
 /** The key to use: the one typed in, or the stored one when the form sends `true` or the mask. */
 /** The key given with the lookup; else the stored one, where it may be used (`storedAllowed`). */
@@ -71,10 +73,78 @@ const idsOf = (
   list = "data",
 ) => (Array.isArray(body[list]) ? body[list] as Record<string, unknown>[] : []);
 
+const text = (
+  value: unknown,
+) => (typeof value === "string" || typeof value === "number" ? String(value) : "");
+const capitalised = (value: string) => value.charAt(0).toUpperCase() + value.slice(1);
+
+/** The models of an OpenAI-style list, read as the provider's row says (filters, id, name, organization). */
+export function modelsOfList(
+  listing: Extract<ModelListing, { source: "openai" }>,
+  body: Record<string, unknown>,
+): ModelInfo[] {
+  // Together AI answers with a bare array; everyone else with `{data: [...]}`.
+  const rows = Array.isArray(body) ? body as Record<string, unknown>[] : idsOf(body);
+  const pattern = listing.idPattern ? new RegExp(listing.idPattern) : null;
+  const models = rows.filter((row) => {
+    if (!listing.only) return true;
+    const value = text(row[listing.only.field]);
+    return listing.only.values.some((wanted) => value.includes(wanted));
+  }).map((row) => {
+    const id = (listing.id ?? ["id"]).map((field) => text(row[field])).join("/");
+    const name = (listing.name ?? []).map((field) => text(row[field])).find(Boolean) || id;
+    const organization = organizationOf(listing, row, id);
+    return { id, name, ...(organization ? { organization } : {}) };
+  }).filter((model) =>
+    model.id !== "" && (!pattern || pattern.test(model.id)) &&
+    !(listing.exclude ?? []).some((part) => model.id.includes(part))
+  );
+  return listing.sort ? models.sort((a, b) => a.id.localeCompare(b.id)) : models;
+}
+
+function organizationOf(
+  listing: Extract<ModelListing, { source: "openai" }>,
+  row: Record<string, unknown>,
+  id: string,
+): string | undefined {
+  const rule = listing.organization;
+  if (!rule) return undefined;
+  if (rule === "idPrefix") return capitalised(id.split("/")[0]);
+  if ("field" in rule) return text(row[rule.field]) || rule.fallback;
+  const prefix = Object.keys(rule.byPrefix ?? {}).find((start) => id.startsWith(start));
+  return prefix ? rule.byPrefix![prefix] : rule.fixed;
+}
+
+/** The lookups of the providers with a protocol of their own (`listing: {source: "native"}`). */
+type NativeLister = (
+  input: { apiKey?: string; basePath?: string; bearer: Record<string, string> },
+  options: { deps: ProviderDeps; signal?: AbortSignal; guarded?: boolean },
+) => Promise<ModelInfo[]>;
+const NATIVE_LISTERS: Record<string, NativeLister> = {
+  anthropic: async ({ apiKey }, options) => {
+    if (!apiKey) return [];
+    const base = options.deps.endpoints?.anthropic ?? "https://api.anthropic.com";
+    const body = await getJson(
+      `${base}/v1/models?limit=100`,
+      { "x-api-key": apiKey, "anthropic-version": "2023-06-01" },
+      { ...options, guarded: false },
+    );
+    return idsOf(body).map((model) => ({
+      id: String(model.id),
+      name: String(model.display_name ?? model.id),
+    }));
+  },
+  ollama: async ({ basePath, bearer }, options) => {
+    if (!basePath) return [];
+    const body = await getJson(`${basePath}/api/tags`, bearer, options);
+    return idsOf(body, "models").map((model) => ({ id: String(model.name), name: String(model.name) }));
+  },
+};
+
 /**
- * `POST /api/system/custom-models`: the provider's models (docs/api-compat.md#model-lookups). The key given
- * is used for this lookup only, never stored. A base path goes through the URL guard; an admin's own LLM
- * server may be on loopback or the LAN.
+ * `POST /api/system/custom-models`: the provider's models (docs/api-compat.md#model-lookups), read as its row
+ * of the provider table says. The key given is used for this lookup only, never stored. A base path the admin
+ * typed goes through the URL guard; an admin's own LLM server may be on loopback or the LAN.
  */
 export async function lookupModels(
   settings: SettingsService,
@@ -83,77 +153,49 @@ export async function lookupModels(
   signal?: AbortSignal,
 ): Promise<ModelInfo[]> {
   const provider = typeof input.provider === "string" ? input.provider : "";
-  const entry = llmProvider(provider);
-  if (!entry?.lookup && provider !== "generic-openai") {
+  const entry: LlmProviderEntry | undefined = provider ? llmProviderByLookup(provider) : undefined;
+  const listing = entry?.listing;
+  const lister = entry && listing?.source === "native" ? NATIVE_LISTERS[entry.id] : undefined;
+  if (!entry?.lookup || !listing || (listing.source === "native" && !lister)) {
     throw new AppError("invalid_input", "Invalid provider for custom models", {
       body: { models: [], error: "Invalid provider for custom models" },
     });
   }
-  const lookup = entry?.lookup;
-  const basePathField = lookup?.basePathField ??
-    (provider === "generic-openai" ? "GenericOpenAiBasePath" : undefined);
+  const lookup = entry.lookup;
+  const basePathField = lookup.basePathField;
   const givenBase = typeof input.basePath === "string" && input.basePath.trim()
     ? trimBase(input.basePath)
     : undefined;
   const storedBase = basePathField ? settings.value(basePathField) : undefined;
-  const basePath = givenBase ?? storedBase;
+  const basePath = basePathField ? givenBase ?? storedBase : undefined;
   // A stored key only ever goes to the base URL it was saved with: a lookup at another address must bring
   // its own key, or the caller could send the instance's key to a server of their choosing.
   const sameBase = givenBase === undefined ||
     (storedBase !== undefined && givenBase === trimBase(storedBase));
-  const apiKey = keyFor(
-    settings,
-    lookup?.apiKeyField ?? (provider === "generic-openai" ? "GenericOpenAiKey" : undefined),
-    input.apiKey,
-    !basePathField || sameBase,
-  );
+  const apiKey = keyFor(settings, lookup.apiKeyField, input.apiKey, !basePathField || sameBase);
   const fail = (message: string) =>
     new AppError("provider_failed", message, { body: { models: [], error: message } });
   const bearer: Record<string, string> = apiKey ? { Authorization: `Bearer ${apiKey}` } : {};
+  const where = basePath ?? "its API";
 
   try {
-    switch (provider) {
-      case "openai": {
-        if (!apiKey) return [];
-        const body = await getJson(`${deps.endpoints?.openai ?? OPENAI_BASE_URL}/models`, bearer, {
-          deps,
-          signal,
-        });
-        return idsOf(body).map((model) => String(model.id))
-          .filter((id) => OPENAI_CHAT.test(id) && !OPENAI_NOT_CHAT.test(id)).sort()
-          .map((id) => ({ id, name: id, organization: id.startsWith("ft:") ? "Your Fine-Tunes" : "OpenAi" }));
-      }
-      case "anthropic": {
-        if (!apiKey) return [];
-        const base = deps.endpoints?.anthropic ?? "https://api.anthropic.com";
-        const body = await getJson(
-          `${base}/v1/models?limit=100`,
-          { "x-api-key": apiKey, "anthropic-version": "2023-06-01" },
-          { deps, signal },
-        );
-        return idsOf(body).map((model) => ({
-          id: String(model.id),
-          name: String(model.display_name ?? model.id),
-        }));
-      }
-      default: {
-        if (!basePath) return [];
-        if (lookup?.basePathMustContain && !basePath.includes(lookup.basePathMustContain)) return [];
-        const options = { deps, signal, guarded: true };
-        if (provider === "ollama") {
-          const body = await getJson(`${basePath}/api/tags`, bearer, options);
-          return idsOf(body, "models").map((model) => ({ id: String(model.name), name: String(model.name) }));
-        }
-        const body = await getJson(`${basePath}/models`, bearer, options);
-        return idsOf(body).map((model) => ({
-          id: String(model.id),
-          name: String(model.id),
-          organization: typeof model.owned_by === "string" ? model.owned_by : undefined,
-        }));
-      }
-    }
+    if (listing.source === "static") return listing.models.map((model) => ({ ...model }));
+    if (basePathField && !basePath) return [];
+    if (basePath && lookup.basePathMustContain && !basePath.includes(lookup.basePathMustContain)) return [];
+    // The admin's own servers go through the URL guard; the hosted vendors' fixed addresses as they are.
+    const options = { deps, signal, guarded: Boolean(basePathField) };
+    if (lister) return await lister({ apiKey, basePath, bearer }, options);
+    if (listing.source !== "openai") return [];
+    if (listing.needsKey && !apiKey) return [];
+    const connection = entry.openai ?? {};
+    const base = basePathField
+      ? `${basePath}${connection.baseUrlSuffix ?? ""}`
+      : openAiBaseUrl(entry, connection, (key) => settings.value(key), deps);
+    if (!base) return [];
+    const headers = { ...connection.headers, ...(listing.anonymous ? {} : bearer) };
+    return modelsOfList(listing, await getJson(`${base}/models`, headers, options));
   } catch (error) {
     if (error instanceof AppError && error.code === "invalid_input") throw fail(error.message);
-    throw fail(`${entry?.name ?? provider} @ ${basePath ?? "its API"} did not answer: ${messageOf(error)}`);
+    throw fail(`${entry.name} @ ${where} did not answer: ${messageOf(error)}`);
   }
 }

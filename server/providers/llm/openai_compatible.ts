@@ -4,6 +4,8 @@ import type { ChatModel, ChatPart, ChatRequest } from "./types.ts";
 
 export interface OpenAiCompatibleOptions {
   providerId: string;
+  /** The provider's name, which its errors carry ("Together AI answered with an error: …"). */
+  providerName?: string;
   baseURL: string;
   apiKey?: string;
   modelId: string;
@@ -11,6 +13,15 @@ export interface OpenAiCompatibleOptions {
   maxTokens: number;
   /** Azure OpenAI: `baseURL` is the resource endpoint and `modelId` the deployment. */
   azure?: { apiVersion: string };
+  /** Headers every request carries (OpenRouter's attribution). */
+  headers?: Readonly<Record<string, string>>;
+  /**
+   * Milliseconds of quiet after which a stream that already yielded something is taken as complete: some
+   * models behind OpenRouter and Novita never send a finish reason (the reference's OPENROUTER_TIMEOUT_MS).
+   */
+  staleCloseMs?: number;
+  /** Asks for the token counts at the end of the stream (hosted vendors; local servers send them unasked). */
+  requestUsage?: boolean;
   fetch?: typeof fetch;
 }
 
@@ -20,14 +31,25 @@ let sdk: Promise<Sdk> | null = null;
 const loadSdk = () => (sdk ??= import("openai"));
 
 /** Turns an SDK failure into the provider's own message, the text the abort frame carries. */
-export function providerErrorFrom(module: Sdk, error: unknown, baseURL: string): Error {
+export function providerErrorFrom(
+  module: Sdk,
+  error: unknown,
+  baseURL: string,
+  providerName?: string,
+): Error {
   const { APIConnectionError, APIError, APIUserAbortError } = module.default;
   if (error instanceof APIUserAbortError) return error;
   if (error instanceof APIConnectionError) {
     const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
     return new ProviderError(`Could not connect to ${baseURL}${cause}`, undefined, { cause: error });
   }
-  if (error instanceof APIError) return new ProviderError(error.message, error.status, { cause: error });
+  if (error instanceof APIError) {
+    if (!providerName) return new ProviderError(error.message, error.status, { cause: error });
+    const text = /[.!?]$/.test(error.message) ? error.message : `${error.message}.`;
+    return new ProviderError(`${providerName} answered with an error: ${text}`, error.status, {
+      cause: error,
+    });
+  }
   return error instanceof Error ? error : new ProviderError(String(error));
 }
 
@@ -38,6 +60,8 @@ export function lazyOpenAiClient(
     apiKey?: string;
     fetch?: typeof fetch;
     azure?: { apiVersion: string; deployment: string };
+    headers?: Readonly<Record<string, string>>;
+    providerName?: string;
   },
 ) {
   let client: OpenAI | null = null;
@@ -49,6 +73,7 @@ export function lazyOpenAiClient(
       maxRetries: 1,
       timeout: 10 * 60 * 1000,
       fetch: options.fetch,
+      defaultHeaders: options.headers,
     };
     client ??= options.azure
       ? new module.AzureOpenAI({
@@ -61,7 +86,7 @@ export function lazyOpenAiClient(
     try {
       return await work(client);
     } catch (error) {
-      throw providerErrorFrom(module, error, options.baseURL);
+      throw providerErrorFrom(module, error, options.baseURL, options.providerName);
     }
   };
 }
@@ -82,6 +107,16 @@ function toOpenAiMessage(message: ChatRequest["messages"][number]) {
 
 type Delta = { content?: string | null; reasoning_content?: string | null; reasoning?: string | null };
 
+/** The next chunk, or "stale" when none comes within `ms` (the pending read is left to the abort). */
+function staleAfter<T>(next: Promise<T>, ms: number): Promise<T | "stale"> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stale = new Promise<"stale">((resolve) => {
+    timer = setTimeout(() => resolve("stale"), ms);
+  });
+  next.catch(() => {});
+  return Promise.race([next, stale]).finally(() => clearTimeout(timer));
+}
+
 /** A chat model behind any OpenAI-compatible `/chat/completions` endpoint, streamed. */
 export function openAiCompatibleChatModel(options: OpenAiCompatibleOptions): ChatModel {
   const call = lazyOpenAiClient({
@@ -93,12 +128,16 @@ export function openAiCompatibleChatModel(options: OpenAiCompatibleOptions): Cha
     modelId: options.modelId,
     contextWindow: options.contextWindow,
     maxTokens: options.maxTokens,
-    async *stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatPart> {
+    async *stream(request: ChatRequest, outer: AbortSignal): AsyncIterable<ChatPart> {
+      // A stale stream taken as complete is closed through this.
+      const local = new AbortController();
+      const signal = AbortSignal.any([outer, local.signal]);
       const { data: stream, response } = await call((client) =>
         client.chat.completions.create({
           model: options.modelId,
           messages: request.messages.map(toOpenAiMessage),
           stream: true,
+          stream_options: options.requestUsage ? { include_usage: true } : undefined,
           temperature: request.temperature,
           max_tokens: request.maxTokens ?? options.maxTokens,
         }, { signal }).withResponse()
@@ -107,12 +146,17 @@ export function openAiCompatibleChatModel(options: OpenAiCompatibleOptions): Cha
       let reasoning = false;
       // A complete answer ends with a finish reason; a stream that stops without one was cut off.
       let finished = false;
+      let yielded = false;
       while (true) {
-        let next: IteratorResult<OpenAI.Chat.Completions.ChatCompletionChunk>;
+        let next: IteratorResult<OpenAI.Chat.Completions.ChatCompletionChunk> | "stale";
         try {
-          next = await call(() => iterator.next());
+          next = await call(() =>
+            options.staleCloseMs && yielded
+              ? staleAfter(iterator.next(), options.staleCloseMs)
+              : iterator.next()
+          );
         } catch (error) {
-          if (error instanceof ProviderError || signal.aborted) throw error;
+          if (error instanceof ProviderError || outer.aborted) throw error;
           throw new ProviderError(
             `The answer from ${options.baseURL} broke off: ${messageOf(error)}`,
             undefined,
@@ -121,11 +165,18 @@ export function openAiCompatibleChatModel(options: OpenAiCompatibleOptions): Cha
             },
           );
         }
+        if (next === "stale") {
+          // Taken as complete, as the reference does: the text so far is the answer.
+          finished = true;
+          local.abort();
+          break;
+        }
         if (next.done) break;
         const chunk = next.value;
         if (chunk.choices?.[0]?.finish_reason) finished = true;
         const delta = chunk.choices?.[0]?.delta as Delta | undefined;
         const thought = delta?.reasoning_content ?? delta?.reasoning;
+        if (thought || delta?.content) yielded = true;
         if (thought) {
           yield { type: "text-delta", text: reasoning ? thought : `<think>${thought}` };
           reasoning = true;

@@ -1,7 +1,11 @@
-import { llmProvider } from "../../../shared/providers/llm_catalog.ts";
+import {
+  llmProvider,
+  type LlmProviderEntry,
+  type OpenAiConnection,
+} from "../../../shared/providers/llm_catalog.ts";
 import { ProviderError } from "../../errors.ts";
 import type { SettingsService } from "../../settings/service.ts";
-import { AZURE_API_VERSION, OPENAI_BASE_URL, type ProviderDeps } from "../endpoints.ts";
+import { AZURE_API_VERSION, type ProviderDeps } from "../endpoints.ts";
 import { openAiCompatibleChatModel } from "./openai_compatible.ts";
 import { ollamaChatModel } from "./ollama.ts";
 import { anthropicChatModel } from "./anthropic.ts";
@@ -16,60 +20,15 @@ interface Context {
   model: (key: string) => string;
   required: (key: string) => string;
   number: (key: string, fallback?: number) => number;
+  /** The workspace's own model, if it names one. */
+  override?: string;
 }
 
-/** One factory per provider that has a settings form (shared/providers/llm_catalog.ts). */
+/**
+ * The providers with a protocol of their own. Every provider that speaks the OpenAI protocol is built from its
+ * row of the provider table instead (`openai` in shared/providers/llm_catalog.ts).
+ */
 const FACTORIES: Record<string, (context: Context) => ChatModel> = {
-  "generic-openai": ({ deps, required, model, number, settings }) =>
-    openAiCompatibleChatModel({
-      providerId: "generic-openai",
-      baseURL: required("GenericOpenAiBasePath"),
-      apiKey: settings.value("GenericOpenAiKey"),
-      modelId: model("GenericOpenAiModelPref"),
-      contextWindow: number("GenericOpenAiTokenLimit"),
-      maxTokens: number("GenericOpenAiMaxTokens", DEFAULT_MAX_TOKENS),
-      fetch: deps.fetch,
-    }),
-  openai: ({ deps, required, model }) =>
-    openAiCompatibleChatModel({
-      providerId: "openai",
-      baseURL: deps.endpoints?.openai ?? OPENAI_BASE_URL,
-      apiKey: required("OpenAiKey"),
-      modelId: model("OpenAiModelPref"),
-      contextWindow: 128_000,
-      maxTokens: DEFAULT_MAX_TOKENS,
-      fetch: deps.fetch,
-    }),
-  azure: ({ deps, required, model, number }) =>
-    openAiCompatibleChatModel({
-      providerId: "azure",
-      baseURL: required("AzureOpenAiEndpoint"),
-      apiKey: required("AzureOpenAiKey"),
-      modelId: model("AzureOpenAiModelPref"),
-      contextWindow: number("AzureOpenAiTokenLimit", 4096),
-      maxTokens: DEFAULT_MAX_TOKENS,
-      azure: { apiVersion: AZURE_API_VERSION },
-      fetch: deps.fetch,
-    }),
-  lmstudio: ({ deps, required, model, number }) =>
-    openAiCompatibleChatModel({
-      providerId: "lmstudio",
-      baseURL: required("LMStudioBasePath"),
-      modelId: model("LMStudioModelPref"),
-      contextWindow: number("LMStudioTokenLimit", 4096),
-      maxTokens: DEFAULT_MAX_TOKENS,
-      fetch: deps.fetch,
-    }),
-  localai: ({ deps, required, model, number, settings }) =>
-    openAiCompatibleChatModel({
-      providerId: "localai",
-      baseURL: required("LocalAiBasePath"),
-      apiKey: settings.value("LocalAiApiKey"),
-      modelId: model("LocalAiModelPref"),
-      contextWindow: number("LocalAiTokenLimit"),
-      maxTokens: DEFAULT_MAX_TOKENS,
-      fetch: deps.fetch,
-    }),
   ollama: ({ deps, required, model, number, settings }) =>
     ollamaChatModel({
       baseURL: required("OllamaLLMBasePath"),
@@ -92,6 +51,55 @@ const FACTORIES: Record<string, (context: Context) => ChatModel> = {
     }),
 };
 
+/** The base URL of a provider of the OpenAI protocol: the field's (plus its suffix), or the vendor's own. */
+export function openAiBaseUrl(
+  entry: LlmProviderEntry,
+  connection: OpenAiConnection,
+  value: (key: string) => string | undefined,
+  deps: ProviderDeps,
+): string | undefined {
+  if (connection.baseUrlField) {
+    const base = value(connection.baseUrlField)?.replace(/\/+$/, "");
+    return base ? `${base}${connection.baseUrlSuffix ?? ""}` : undefined;
+  }
+  return deps.endpoints?.[entry.id] ?? connection.baseUrl;
+}
+
+/** A chat model from a row of the provider table that speaks the OpenAI protocol. */
+function fromRow(entry: LlmProviderEntry, connection: OpenAiConnection, context: Context): ChatModel {
+  const { deps, settings, required, model, number } = context;
+  const baseURL = connection.baseUrlField
+    ? openAiBaseUrl(entry, connection, required, deps)!
+    : openAiBaseUrl(entry, connection, (key) => settings.value(key), deps);
+  if (!baseURL) throw new ProviderError(`${entry.name} has no base URL.`);
+  const keyField = entry.fields.find((field) => field.key === connection.apiKeyField);
+  const apiKey = keyField
+    ? (keyField.required ? required(keyField.key) : settings.value(keyField.key))
+    : undefined;
+  const stale = connection.streamTimeoutField ? Number(settings.value(connection.streamTimeoutField)) : NaN;
+  return openAiCompatibleChatModel({
+    providerId: entry.id,
+    providerName: entry.name,
+    baseURL,
+    apiKey,
+    modelId: entry.modelKey ? model(entry.modelKey) : context.override ?? connection.fixedModel ?? entry.id,
+    contextWindow: entry.tokenLimitKey
+      ? number(entry.tokenLimitKey, entry.defaultTokenLimit)
+      : entry.defaultTokenLimit ?? 4096,
+    maxTokens: connection.maxTokensField
+      ? number(connection.maxTokensField, DEFAULT_MAX_TOKENS)
+      : DEFAULT_MAX_TOKENS,
+    azure: connection.azure ? { apiVersion: AZURE_API_VERSION } : undefined,
+    headers: connection.headers,
+    // At least 500 ms, as the reference has it.
+    staleCloseMs: connection.streamTimeoutField
+      ? Math.max(500, Number.isFinite(stale) ? stale : 500)
+      : undefined,
+    requestUsage: !connection.baseUrlField,
+    fetch: deps.fetch,
+  });
+}
+
 /** The chat model the instance settings describe, or a ProviderError saying what is missing. */
 export function chatModelFromSettings(
   settings: SettingsService,
@@ -102,11 +110,14 @@ export function chatModelFromSettings(
   if (!providerId) {
     throw new ProviderError("No LLM provider is set. Choose one in Settings → LLM Preference.");
   }
-  const factory = FACTORIES[providerId];
+  const entry = llmProvider(providerId);
+  const connection = entry?.openai;
+  const factory = FACTORIES[providerId] ??
+    (entry && connection ? (context: Context) => fromRow(entry, connection, context) : undefined);
   if (!factory) {
     throw new ProviderError(`The LLM provider ${providerId} is not available in this version of Lectern.`);
   }
-  const name = llmProvider(providerId)?.name ?? providerId;
+  const name = entry?.name ?? providerId;
   const required = (key: string) => {
     const value = settings.value(key);
     if (!value) throw new ProviderError(`${name} is not configured: ${key} is not set.`);
@@ -117,6 +128,7 @@ export function chatModelFromSettings(
     deps,
     required,
     model: (key) => override.model || required(key),
+    override: override.model || undefined,
     number: (key, fallback) => {
       const value = Number(settings.value(key));
       if (Number.isFinite(value) && value > 0) return value;
@@ -131,8 +143,7 @@ export function contextWindowFromSettings(settings: SettingsService): number | n
   const providerId = settings.value("LLMProvider");
   const entry = providerId ? llmProvider(providerId) : undefined;
   if (!entry) return null;
-  const value = entry.tokenLimitKey
-    ? Number(settings.value(entry.tokenLimitKey))
-    : entry.defaultTokenLimit ?? NaN;
+  const limit = entry.tokenLimitKey ? Number(settings.value(entry.tokenLimitKey)) : NaN;
+  const value = Number.isFinite(limit) && limit > 0 ? limit : entry.defaultTokenLimit ?? NaN;
   return Number.isFinite(value) && value > 0 ? value : null;
 }

@@ -52,14 +52,11 @@ export async function boot(
     const keys = await loadInstanceKeys(paths.keys);
     const settings = await SettingsService.load(database.db, keys.settings, config.lockedSettings);
     const vectors = await openVectorStores(settings, { lancedbDir: paths.lancedb, log });
-    const embedding = new EmbeddingService(
-      settings,
-      { ...options.providerDeps, modelsDir: paths.models },
-      log,
-    );
+    const providerDeps: ProviderDeps = { ...options.providerDeps, modelsDir: paths.models };
+    const embedding = new EmbeddingService(settings, providerDeps, log);
     const providers: Providers = {
       chatModel: options.providers?.chatModel ??
-        ((override) => chatModelFromSettings(settings, options.providerDeps, override)),
+        ((override) => chatModelFromSettings(settings, providerDeps, override)),
       embedder: options.providers?.embedder ?? (() => embedding.active()),
       targetEmbedder: options.providers?.targetEmbedder ?? (() => embedding.target()),
       embedding,
@@ -77,7 +74,7 @@ export async function boot(
       streams: new StreamRegistry(),
       assets: options.assets ?? loadClientAssets(undefined, { reload: config.dev }),
       limits: createAuthLimits(),
-      providerDeps: options.providerDeps ?? {},
+      providerDeps,
       liveSync: new LiveSync({ intervalMs: options.liveSyncIntervalMs }),
       embedProgress: new EmbedProgress(),
     };

@@ -7,6 +7,8 @@ export interface ProviderDeps {
    * loopback).
    */
   endpoints?: Readonly<Record<string, string | undefined>>;
+  /** The storage's models folder (the built-in embedder's and the `native` LLM's files). */
+  modelsDir?: string;
 }
 
 export const OPENAI_BASE_URL = "https://api.openai.com/v1";

@@ -9,6 +9,7 @@ import { AppError, messageOf } from "../../errors.ts";
 import { guardedFetch } from "../../http/url_guard.ts";
 import type { ProviderDeps } from "../endpoints.ts";
 import { openAiBaseUrl } from "./registry.ts";
+import { listNativeModels, nativeModelsDirectory } from "./native_llm/models.ts";
 
 export interface ModelInfo {
   id: string;
@@ -134,6 +135,8 @@ const NATIVE_LISTERS: Record<string, NativeLister> = {
       name: String(model.display_name ?? model.id),
     }));
   },
+  native: async (_input, options) =>
+    options.deps.modelsDir ? await listNativeModels(nativeModelsDirectory(options.deps.modelsDir)) : [],
   ollama: async ({ basePath, bearer }, options) => {
     if (!basePath) return [];
     const body = await getJson(`${basePath}/api/tags`, bearer, options);

@@ -9,6 +9,11 @@ import { AZURE_API_VERSION, type ProviderDeps } from "../endpoints.ts";
 import { openAiCompatibleChatModel } from "./openai_compatible.ts";
 import { ollamaChatModel } from "./ollama.ts";
 import { anthropicChatModel } from "./anthropic.ts";
+import { GEMINI_SAFETY_SETTINGS, geminiChatModel, type GeminiSafetySetting } from "./gemini.ts";
+import { cohereChatModel } from "./cohere.ts";
+import { bedrockChatModel } from "./bedrock.ts";
+import { nativeChatModel } from "./native_llm/chat_model.ts";
+import { nativeModelsDirectory } from "./native_llm/models.ts";
 import type { ChatModel, ModelOverride } from "./types.ts";
 
 const DEFAULT_MAX_TOKENS = 1024;
@@ -49,6 +54,54 @@ const FACTORIES: Record<string, (context: Context) => ChatModel> = {
       baseURL: deps.endpoints?.anthropic,
       fetch: deps.fetch,
     }),
+  gemini: ({ deps, required, model, settings }) => {
+    const safety = settings.value("GeminiSafetySetting");
+    return geminiChatModel({
+      apiKey: required("GeminiLLMApiKey"),
+      modelId: model("GeminiLLMModelPref"),
+      contextWindow: llmProvider("gemini")?.defaultTokenLimit ?? 30_720,
+      maxTokens: DEFAULT_MAX_TOKENS,
+      safetySetting: (GEMINI_SAFETY_SETTINGS as readonly string[]).includes(safety ?? "")
+        ? safety as GeminiSafetySetting
+        : undefined,
+      baseURL: deps.endpoints?.gemini,
+      fetch: deps.fetch,
+    });
+  },
+  cohere: ({ deps, required, model }) =>
+    cohereChatModel({
+      apiKey: required("CohereApiKey"),
+      modelId: model("CohereModelPref"),
+      contextWindow: llmProvider("cohere")?.defaultTokenLimit ?? 128_000,
+      maxTokens: DEFAULT_MAX_TOKENS,
+      baseURL: deps.endpoints?.cohere,
+      fetch: deps.fetch,
+    }),
+  bedrock: ({ deps, required, model, number, settings }) => {
+    const connectionMethod = settings.value("AwsBedrockLLMConnectionMethod") === "sessionToken"
+      ? "sessionToken"
+      : "iam";
+    return bedrockChatModel({
+      connectionMethod,
+      accessKeyId: required("AwsBedrockLLMAccessKeyId"),
+      secretAccessKey: required("AwsBedrockLLMAccessKey"),
+      sessionToken: connectionMethod === "sessionToken" ? required("AwsBedrockLLMSessionToken") : undefined,
+      region: settings.value("AwsBedrockLLMRegion") || "us-west-2",
+      modelId: model("AwsBedrockLLMModel"),
+      contextWindow: number("AwsBedrockLLMTokenLimit", llmProvider("bedrock")?.defaultTokenLimit ?? 8191),
+      maxTokens: DEFAULT_MAX_TOKENS,
+      endpoint: deps.endpoints?.bedrock,
+      fetch: deps.fetch,
+    });
+  },
+  native: ({ deps, model, number }) => {
+    if (!deps.modelsDir) throw new ProviderError("The built-in model has no models folder.");
+    return nativeChatModel({
+      modelsDir: nativeModelsDirectory(deps.modelsDir),
+      modelId: model("NativeLLMModelPref"),
+      contextWindow: number("NativeLLMTokenLimit", 4096),
+    });
+  },
 };
 
 /** The base URL of a provider of the OpenAI protocol: the field's (plus its suffix), or the vendor's own. */

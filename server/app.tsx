@@ -21,6 +21,7 @@ import { liveSyncRoutes } from "./documents/live_sync_routes.ts";
 import { chatRoutes } from "./chat/routes.ts";
 import { threadRoutes } from "./threads/routes.ts";
 import { chatActionRoutes } from "./chat/action_routes.ts";
+import { speechRoutes } from "./speech/routes.ts";
 import { searchRoutes } from "./search/routes.ts";
 import { promptHistoryRoutes } from "./prompt_history/routes.ts";
 import { presetRoutes } from "./presets/routes.ts";
@@ -168,6 +169,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   api.route("/", chatRoutes(deps));
   api.route("/", threadRoutes(deps));
   api.route("/", chatActionRoutes(deps));
+  api.route("/", speechRoutes(deps));
   api.route("/", presetRoutes(deps));
   api.route("/", appearanceRoutes(deps));
   api.route("/", searchRoutes(deps));

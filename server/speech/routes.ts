@@ -10,18 +10,8 @@ import { requireWorkspace } from "../workspaces/service.ts";
 import { parseResponse } from "../chat/history.ts";
 import { idParam } from "../users/routes.ts";
 import { speechMakerFor } from "../providers/tts/registry.ts";
+import { speakableText } from "../../shared/speech.ts";
 import { speechDeps, transcribeMedia, WHISPER_API_MAX_BYTES } from "./transcribe.ts";
-
-/** The text of an answer as it is spoken: no reasoning, no markdown marks. */
-export function speakableText(text: string): string {
-  return text
-    .replace(/<think>[\s\S]*?(<\/think>|$)/g, "")
-    .replace(/```[\s\S]*?```/g, " ")
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/[*_`#>]+/g, "")
-    .replace(/\s+/g, " ")
-    .trim();
-}
 
 /** A chat of this workspace the caller may read: in multi-user mode only their own. */
 async function readableChat(deps: Deps, actor: Actor, workspaceId: number, chatId: number) {

@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from "../testing/test_app.ts";
 import { type FakeAudio, sineWav, startFakeAudio } from "../testing/fake_audio.ts";
 import { addUser, bearer, multiUserInstance } from "../testing/accounts.ts";
 import type { ProviderDeps } from "../providers/endpoints.ts";
-import { speakableText } from "./routes.ts";
+import { speakableText } from "../../shared/speech.ts";
 
 async function speechApp(
   fake: FakeAudio,

@@ -82,6 +82,8 @@ export function createApp(deps: Deps): Hono<AppEnv> {
       scriptSrc: ["'self'"],
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: ["'self'", "data:", "blob:"],
+      // The speak button plays the fetched speech from a blob: URL.
+      mediaSrc: ["'self'", "blob:"],
       connectSrc: ["'self'"],
       fontSrc: ["'self'", "data:"],
       objectSrc: ["'none'"],

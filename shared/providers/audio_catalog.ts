@@ -190,7 +190,7 @@ export const AUDIO_SETTINGS: readonly AudioSetting[] = [
     key: "TTSOpenAIKey",
     env: "TTS_OPEN_AI_KEY",
     secret: true,
-    check: { kind: "prefix", prefix: "sk-", message: "OpenAI Key must start with sk-" },
+    check: { kind: "prefix", prefix: "sk-", message: "OpenAI Key must start with sk-." },
   },
   {
     key: "TTSOpenAIVoiceModel",

@@ -21,6 +21,7 @@ import { liveSyncRoutes } from "./documents/live_sync_routes.ts";
 import { chatRoutes } from "./chat/routes.ts";
 import { threadRoutes } from "./threads/routes.ts";
 import { chatActionRoutes } from "./chat/action_routes.ts";
+import { speechRoutes } from "./speech/routes.ts";
 import { searchRoutes } from "./search/routes.ts";
 import { promptHistoryRoutes } from "./prompt_history/routes.ts";
 import { presetRoutes } from "./presets/routes.ts";
@@ -82,6 +83,8 @@ export function createApp(deps: Deps): Hono<AppEnv> {
       scriptSrc: ["'self'"],
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: ["'self'", "data:", "blob:"],
+      // The speak button plays the fetched speech from a blob: URL.
+      mediaSrc: ["'self'", "blob:"],
       connectSrc: ["'self'"],
       fontSrc: ["'self'", "data:"],
       objectSrc: ["'none'"],
@@ -170,6 +173,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   api.route("/", chatRoutes(deps));
   api.route("/", threadRoutes(deps));
   api.route("/", chatActionRoutes(deps));
+  api.route("/", speechRoutes(deps));
   api.route("/", presetRoutes(deps));
   api.route("/", appearanceRoutes(deps));
   api.route("/", searchRoutes(deps));

@@ -54,7 +54,14 @@ export type SettingsPage = keyof typeof SETTINGS_PAGES;
 export const SETTINGS_MENU = [
   {
     group: "aiProviders",
-    pages: ["llm-preference", "embedding-preference", "text-splitter-preference", "vector-database"],
+    pages: [
+      "llm-preference",
+      "transcription-preference",
+      "audio-preference",
+      "embedding-preference",
+      "text-splitter-preference",
+      "vector-database",
+    ],
   },
   { group: "administration", pages: ["users", "workspaces", "workspace-chats", "invites"] },
   { group: "security", pages: ["security", "privacy"] },

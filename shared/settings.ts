@@ -6,6 +6,7 @@ import {
   isSelectableEmbedder,
   VECTOR_DBS,
 } from "./providers/embedder_catalog.ts";
+import { AUDIO_SETTINGS, type AudioCheck } from "./providers/audio_catalog.ts";
 
 /** What a stored secret looks like in every answer and in the forms (20 asterisks). */
 export const MASKED_SECRET = "*".repeat(20);
@@ -170,7 +171,33 @@ export const SETTING_KEYS: SettingDefinition[] = unique([
   setting("ChromaEndpoint", "CHROMA_ENDPOINT", url),
   setting("ChromaApiHeader", "CHROMA_API_HEADER", anyText),
   setting("ChromaApiKey", "CHROMA_API_KEY", anyText, { secret: true }),
+  ...AUDIO_SETTINGS.map((entry) =>
+    setting(entry.key, entry.env, audioSchema(entry.check), {
+      secret: entry.secret,
+      defaultValue: entry.defaultValue,
+    })
+  ),
 ]);
+
+/** The zod check of a speech setting (shared/providers/audio_catalog.ts keeps them as data). */
+function audioSchema(check: AudioCheck): z.ZodType<string, string> {
+  switch (check.kind) {
+    case "url":
+      return url;
+    case "notEmpty":
+      return notEmpty;
+    case "any":
+      return anyText;
+    case "prefix":
+      return startsWith(check.prefix, check.message);
+    case "oneOf":
+      return z.string().trim().superRefine((value, context) => {
+        if (!check.values.includes(value)) {
+          context.addIssue({ code: "custom", message: check.message(value) });
+        }
+      });
+  }
+}
 
 export function settingDefinition(key: string): SettingDefinition | undefined {
   return SETTING_KEYS.find((definition) => definition.key === key);

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { WorkspaceAnswer, type WorkspaceDetail } from "../../shared/api/workspaces.ts";
 import { paths } from "../../shared/routes.ts";
@@ -10,6 +10,7 @@ import { Composer } from "../features/chat/Composer.tsx";
 import { SuggestedMessages } from "../features/chat/SuggestedMessages.tsx";
 import { DocumentsPanel } from "../features/documents/DocumentsPanel.tsx";
 import { usePermission } from "../features/auth/use_permission.ts";
+import { SpeechScope } from "../features/speech/speech.ts";
 
 type Props = { slug: string; threadSlug: string | null };
 
@@ -20,6 +21,7 @@ export default function WorkspaceChat({ slug, threadSlug }: Props) {
   const [workspaceError, setWorkspaceError] = useState<string | null>(null);
   const [showDocuments, setShowDocuments] = useState(false);
   const chat = useChat(slug, threadSlug);
+  const speechScope = useMemo(() => ({ slug }), [slug]);
   // Known before the documents open: a default user's panel must not ask for what the server refuses her.
   const canManageDocuments = usePermission("documents:manage");
 
@@ -70,17 +72,21 @@ export default function WorkspaceChat({ slug, threadSlug }: Props) {
             {t("documents.toggle", { count: workspace?.documents.length ?? 0 })}
           </button>
         </header>
-        <MessageList messages={chat.messages} busy={chat.busy} actions={chat.actions}>
-          {empty && (
-            <div className="empty-chat">
-              <p>{t("chat.empty")}</p>
-              {workspace && workspace.documents.length === 0 && canManageDocuments !== null && (
-                <p className="muted">{t(canManageDocuments ? "chat.emptyHint" : "chat.emptyHintReadOnly")}</p>
-              )}
-              <SuggestedMessages slug={slug} onPick={(message) => chat.send(message)} />
-            </div>
-          )}
-        </MessageList>
+        <SpeechScope.Provider value={speechScope}>
+          <MessageList messages={chat.messages} busy={chat.busy} actions={chat.actions}>
+            {empty && (
+              <div className="empty-chat">
+                <p>{t("chat.empty")}</p>
+                {workspace && workspace.documents.length === 0 && canManageDocuments !== null && (
+                  <p className="muted">
+                    {t(canManageDocuments ? "chat.emptyHint" : "chat.emptyHintReadOnly")}
+                  </p>
+                )}
+                <SuggestedMessages slug={slug} onPick={(message) => chat.send(message)} />
+              </div>
+            )}
+          </MessageList>
+        </SpeechScope.Provider>
         <Composer
           slug={slug}
           threadSlug={threadSlug}

@@ -8,6 +8,7 @@ import { extensionOf } from "./text.ts";
 import { DEFAULT_FOLDER } from "./store.ts";
 import { parseFile, parseLimits } from "./parse_worker.ts";
 import { type ParsedDocument, ParseFailure } from "./parsers/types.ts";
+import { isMediaFile, transcribeUpload } from "../speech/transcribe.ts";
 
 /**
  * The optional `metadata` of an upload: a JSON object (as text in a form field, or as an object in a JSON body)
@@ -42,8 +43,12 @@ export function uploadFolder(value: unknown): string {
   return name;
 }
 
-/** Parses a file in the parse worker; a file that cannot be read is a 400 saying why. */
+/**
+ * Parses a file in the parse worker; a file that cannot be read is a 400 saying why. Audio and video become
+ * their transcript (server/speech/transcribe.ts).
+ */
 export async function parseUpload(deps: Deps, name: string, bytes: Uint8Array): Promise<ParsedDocument> {
+  if (isMediaFile(name)) return await transcribeUpload(deps, name, bytes);
   try {
     return await parseFile({ name, bytes }, parseLimits(deps.config), deps.log);
   } catch (error) {

@@ -25,6 +25,8 @@ import WorkspaceSettings from "../../client/islands/WorkspaceSettings.tsx";
 import Onboarding from "../../client/islands/Onboarding.tsx";
 import LlmPreference from "../../client/islands/LlmPreference.tsx";
 import EmbeddingPreference from "../../client/islands/EmbeddingPreference.tsx";
+import TranscriptionPreference from "../../client/islands/TranscriptionPreference.tsx";
+import AudioPreference from "../../client/islands/AudioPreference.tsx";
 import TextSplitter from "../../client/islands/TextSplitter.tsx";
 import VectorDatabase from "../../client/islands/VectorDatabase.tsx";
 import Privacy from "../../client/islands/Privacy.tsx";
@@ -52,6 +54,8 @@ const SETTINGS_SCREENS: Record<
 > = {
   "llm-preference": { name: "LlmPreference", component: LlmPreference },
   "embedding-preference": { name: "EmbeddingPreference", component: EmbeddingPreference },
+  "transcription-preference": { name: "TranscriptionPreference", component: TranscriptionPreference },
+  "audio-preference": { name: "AudioPreference", component: AudioPreference },
   "text-splitter-preference": { name: "TextSplitter", component: TextSplitter },
   "vector-database": { name: "VectorDatabase", component: VectorDatabase },
   "security": { name: "Security", component: Security },

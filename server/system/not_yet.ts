@@ -34,11 +34,6 @@ export const MISSING_CALLS: readonly MissingCall[] = [
     sentence: notYet("Browser extension keys are", ADMINISTRATION),
   },
   {
-    methods: ["POST"],
-    paths: ["/system/transcribe-audio"],
-    sentence: notYet("Speech to text on the server is", "use your browser's own speech input meanwhile"),
-  },
-  {
     methods: "ALL",
     paths: ["/utils/dmr/*", "/utils/foundry/*", "/utils/lemonade/*"],
     sentence: notYet(

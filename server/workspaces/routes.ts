@@ -129,11 +129,6 @@ export function workspaceRoutes(deps: Deps) {
       await removeStoredPicture(pictures, workspace.pfpFilename);
       return c.json({ success: true, error: null });
     })
-    .get("/workspace/:slug/tts/:chatId", async (c) => {
-      // No text-to-speech provider is configured in this version: "no audio" is 204, as the spec says.
-      await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
-      return c.body(null, 204);
-    })
     .get("/system/system-vectors", requirePermission("documents:manage"), async (c) => {
       const slug = c.req.query("slug");
       const embedder = deps.providers.embedder();

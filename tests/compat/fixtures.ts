@@ -476,7 +476,8 @@ export const FIXTURES: Record<string, Fixture> = {
   },
   "GET /api/workspace/:slug/tts/:chatId": {
     calls: (w) => Promise.resolve([get(`/api/workspace/${w.workspace.slug}/tts/${w.chatId}`)]),
-    emptyBlob: "204 is the documented 'no audio' until #18 brings text-to-speech providers",
+    emptyBlob:
+      "204: the default text-to-speech provider is the browser's own voice (native), so the server has no audio",
   },
   "POST /api/workspace/:slug/update-chat": {
     calls: (w) =>
@@ -830,6 +831,21 @@ export const FIXTURES: Record<string, Fixture> = {
   },
   "GET /api/system/slash-command-presets": {
     calls: () => Promise.resolve([get("/api/system/slash-command-presets")]),
+  },
+  "POST /api/system/transcribe-audio": {
+    calls: () => {
+      const form = new FormData();
+      form.append(
+        "audio",
+        new File([new Uint8Array([82, 73, 70, 70])], "recording.wav", { type: "audio/wav" }),
+      );
+      // Server transcription is off by default (SpeechToTextProvider native): the refusal carries `error`.
+      return Promise.resolve([{ method: "POST", path: "/api/system/transcribe-audio", form, refusal: 400 }]);
+    },
+    absent: {
+      text:
+        "the transcript comes with a transcription provider, which this world has none of; server/speech/routes_test.ts reads one from a loopback Whisper fake",
+    },
   },
   "POST /api/system/slash-command-presets": {
     calls: () =>
@@ -1277,6 +1293,11 @@ export const FIXTURES: Record<string, Fixture> = {
  * so the keys table's `answered` keys can all be seen. Saved on an open instance besides its language model.
  */
 export const SETUP_VALUES: Record<string, string> = {
+  TTSOpenAICompatibleEndpoint: "http://127.0.0.1:7851/v1",
+  TTSOpenAICompatibleModel: "tts-1",
+  TTSOpenAICompatibleVoiceModel: "alloy",
+  WhisperGenericOpenAiBaseUrl: "http://127.0.0.1:8000/v1",
+  WhisperGenericOpenAiModel: "whisper-1",
   AnthropicModelPref: "claude-3-5-haiku-latest",
   AzureOpenAiEmbeddingModelPref: "text-embedding-3-small",
   AzureOpenAiEndpoint: "https://harbour.openai.azure.example.test",

@@ -515,7 +515,24 @@ export const ROUTES: Record<string, RouteRule> = {
     least: "default",
     call: (w, as) => get(`${team(w)}/tts/${w.chats[own(as)]}`),
     status: 204,
-    why: "the reference: VR * (no speech provider: 204)",
+    why: "the reference: VR *, the caller's own chat (the browser's voice by default: 204, no audio)",
+  },
+  "POST /api/system/transcribe-audio": {
+    least: "default",
+    call: () => ({
+      method: "POST",
+      path: "/api/system/transcribe-audio",
+      form: () => {
+        const form = new FormData();
+        form.append(
+          "audio",
+          new File([new Uint8Array([82, 73, 70, 70])], "recording.wav", { type: "audio/wav" }),
+        );
+        return form;
+      },
+    }),
+    status: 400,
+    why: "the reference: VR * (server transcription off by default: 400 with its sentence)",
   },
   "GET /api/workspace/:slug/is-agent-command-available": {
     least: "default",

@@ -648,10 +648,10 @@ Deno.test("authorization: other users' workspaces, threads, chats, pictures, pre
       assert.equal((await chatRow(w.chats.eve)).include, true);
     },
   );
-  await t.step("[authorization] speech of another member's chat carries no content (204)", async () => {
+  await t.step("[authorization] speech of another member's chat is not found (404)", async () => {
     const answer = await sendUnchanged(app, { method: "GET", path: `${team}/tts/${w.chats.eve}` }, dora);
-    assert.equal(answer.status, 204);
-    assert.equal(answer.text, "");
+    assert.equal(answer.status, 404);
+    assert.ok(!answer.text.includes("audio"));
   });
   await t.step(
     "[authorization] an admin cannot read another user's thread either (threads are personal)",

@@ -15,7 +15,7 @@ function secretValues(): Record<string, string> {
   const values: Record<string, string> = {};
   for (const definition of SETTING_KEYS.filter((entry) => entry.secret)) {
     const marker = `${definition.key.toLowerCase()}-SECRET-${crypto.randomUUID().slice(0, 8)}`;
-    values[definition.key] = definition.key === "OpenAiKey"
+    values[definition.key] = definition.key === "OpenAiKey" || definition.key === "TTSOpenAIKey"
       ? `sk-${marker}`
       : definition.key === "AnthropicApiKey"
       ? `sk-ant-${marker}`

@@ -17,6 +17,7 @@ import { CloseIcon, PaperclipIcon } from "./icons.tsx";
 import { sortAttachments, type ThreadFile } from "./thread_files.ts";
 import { useThreadFiles } from "./use_thread_files.ts";
 import { ThreadFiles } from "./ThreadFiles.tsx";
+import { MicButton } from "../speech/MicButton.tsx";
 
 type Attached = ChatAttachment & { id: string };
 
@@ -192,6 +193,9 @@ export const Composer = memo(function Composer(
           attach(Array.from(event.target.files ?? []));
           event.target.value = "";
         }}
+      />
+      <MicButton
+        onText={(heard) => setText((current) => current.trim() ? `${current.trimEnd()} ${heard}` : heard)}
       />
       <label className="visually-hidden" htmlFor="chat-input">{t("chat.inputLabel")}</label>
       <textarea

@@ -2,6 +2,7 @@ import { type FormEvent, type KeyboardEvent, memo, type ReactNode, useMemo, useS
 import { useTranslation } from "react-i18next";
 import { renderMarkdown, renderMarkdownCached } from "../../lib/markdown.ts";
 import { Citations } from "./Citations.tsx";
+import { SpeakButton } from "../speech/SpeakButton.tsx";
 import type { ChatMessage } from "./messages.ts";
 import {
   CopyIcon,
@@ -138,6 +139,9 @@ export const Message = memo(function Message({ message, canRegenerate, actions }
           >
             <CopyIcon />
           </ActionButton>
+          {assistant && message.chatId !== undefined && (
+            <SpeakButton chatId={message.chatId} text={message.content} />
+          )}
           {saved && assistant && (
             <>
               <ActionButton

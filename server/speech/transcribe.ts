@@ -1,0 +1,59 @@
+import type { Deps } from "../deps.ts";
+import { fail } from "../errors.ts";
+import { MEDIA_EXTENSIONS } from "../../shared/providers/audio_catalog.ts";
+import { type SpeechDeps, transcriberFor } from "../providers/transcription/registry.ts";
+import type { ParsedDocument } from "../documents/parsers/types.ts";
+import { sniffMedia } from "./media.ts";
+
+/** OpenAI's Whisper API takes files up to 25 MB (the reference's limit for recorded speech too). */
+export const WHISPER_API_MAX_BYTES = 25 * 1024 * 1024;
+
+export function isMediaFile(name: string): boolean {
+  const extension = /\.[^./\\]+$/.exec(name)?.[0].toLowerCase() ?? "";
+  return MEDIA_EXTENSIONS.has(extension);
+}
+
+export function speechDeps(deps: Pick<Deps, "providerDeps" | "paths">): SpeechDeps {
+  return { ...deps.providerDeps, modelsDir: deps.paths.models };
+}
+
+/**
+ * The spoken text of an audio or video file, by the transcription provider of the settings. A file that is
+ * not audio, or too large for a hosted API, is refused (400/413) with a sentence before anything is sent.
+ */
+export async function transcribeMedia(
+  deps: Pick<Deps, "providerDeps" | "paths" | "settings">,
+  name: string,
+  bytes: Uint8Array,
+  signal?: AbortSignal,
+): Promise<string> {
+  if (bytes.length === 0) fail("invalid_input", `${name} is empty.`);
+  if (!sniffMedia(bytes)) {
+    fail(
+      "invalid_input",
+      `${name} is not an audio or video file Lectern can transcribe (wav, mp3, ogg, m4a, webm or mp4).`,
+    );
+  }
+  const provider = deps.settings.value("WhisperProvider") ?? "local";
+  if (provider === "openai" && bytes.length > WHISPER_API_MAX_BYTES) {
+    fail("too_large", `${name} is too large for OpenAI Whisper: it takes files up to 25 MB.`);
+  }
+  const transcriber = transcriberFor((key) => deps.settings.value(key), speechDeps(deps));
+  return await transcriber.transcribe({ name, bytes }, signal);
+}
+
+/** An uploaded audio or video file as a document: its transcript, with the reference's audio defaults. */
+export async function transcribeUpload(
+  deps: Pick<Deps, "providerDeps" | "paths" | "settings">,
+  name: string,
+  bytes: Uint8Array,
+): Promise<ParsedDocument> {
+  const text = await transcribeMedia(deps, name, bytes);
+  if (!text) fail("invalid_input", `No text content found in ${name}.`);
+  return {
+    text,
+    docAuthor: "no author found",
+    description: "No description found.",
+    docSource: "audio file uploaded by the user.",
+  };
+}

@@ -2,7 +2,7 @@ import { AwsV4Signer } from "aws4fetch";
 import { EventStreamCodec, getChunkedStream } from "@smithy/core/event-streams";
 import { fromUtf8, toUtf8 } from "@smithy/core/serde";
 import { ProviderError } from "../../errors.ts";
-import type { ModelInfo } from "./models.ts";
+import type { ModelInfo } from "./types.ts";
 import type { ChatMessage, ChatModel, ChatPart, ChatRequest } from "./types.ts";
 import {
   asSentence,

@@ -1,5 +1,5 @@
 import { ProviderError } from "../../errors.ts";
-import type { ModelInfo } from "./models.ts";
+import type { ModelInfo } from "./types.ts";
 import type { ChatMessage, ChatModel, ChatPart, ChatRequest } from "./types.ts";
 import {
   asSentence,

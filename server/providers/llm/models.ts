@@ -9,13 +9,10 @@ import { AppError, messageOf } from "../../errors.ts";
 import { guardedFetch } from "../../http/url_guard.ts";
 import type { ProviderDeps } from "../endpoints.ts";
 import { openAiBaseUrl } from "./registry.ts";
+import type { ModelInfo } from "./types.ts";
 import { listNativeModels, nativeModelsDirectory } from "./native_llm/models.ts";
 
-export interface ModelInfo {
-  id: string;
-  name: string;
-  organization?: string;
-}
+export type { ModelInfo } from "./types.ts";
 
 export interface ModelLookupInput {
   provider?: unknown;

@@ -39,3 +39,10 @@ export interface ChatModel {
   /** Yields the answer as it arrives; throws ProviderError with the provider's own message on failure. */
   stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatPart>;
 }
+
+/** One model of a provider's model list (`POST /api/system/custom-models`). */
+export interface ModelInfo {
+  id: string;
+  name: string;
+  organization?: string;
+}

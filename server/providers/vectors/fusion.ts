@@ -21,13 +21,15 @@ export function reciprocalRankFusion<T>(
   rankings: readonly (readonly T[])[],
   idOf: (item: T) => string,
   k = RRF_K,
+  weights: readonly number[] = [],
 ): Fused<T>[] {
   const merged = new Map<string, Fused<T> & { order: number }>();
   let order = 0;
-  for (const ranking of rankings) {
+  for (const [list, ranking] of rankings.entries()) {
+    const weight = weights[list] ?? 1;
     ranking.forEach((item, index) => {
       const id = idOf(item);
-      const contribution = 1 / (k + index + 1);
+      const contribution = weight / (k + index + 1);
       const seen = merged.get(id);
       if (seen) seen.fused += contribution;
       else merged.set(id, { item, fused: contribution, order: order++ });
@@ -45,4 +47,28 @@ export function reciprocalRankFusion<T>(
 export function fullTextQuery(text: string): string {
   const words = text.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   return [...new Set(words)].slice(0, MAX_QUERY_TERMS).join(" ");
+}
+
+/** How deep each side of a hybrid search ranks for `topK` hits. */
+export function fusionDepth(topK: number): number {
+  return Math.min(1000, Math.max(20, topK * 4));
+}
+
+export interface FusionOptions {
+  k?: number;
+  vectorWeight?: number;
+  textWeight?: number;
+}
+
+/** The hybrid ranking of a vector ranking and a BM25 ranking of the same chunks, cut to `topK`. */
+export function fuseHybrid<T extends { id: string }>(
+  byVector: readonly T[],
+  byText: readonly T[],
+  topK: number,
+  options: FusionOptions = {},
+): T[] {
+  return reciprocalRankFusion([byVector, byText], (hit) => hit.id, options.k ?? RRF_K, [
+    options.vectorWeight ?? 1,
+    options.textWeight ?? 1,
+  ]).slice(0, topK).map(({ item }) => item);
 }

@@ -11,6 +11,7 @@ import { nativeEmbedder } from "../../server/providers/embedders/native.ts";
 import { neuralEmbedder } from "../../server/providers/embedders/neural.ts";
 import type { Embedder } from "../../server/providers/embedders/types.ts";
 import { type LanceStore, openLanceStore } from "../../server/providers/vectors/lancedb.ts";
+import { fusionDepth, reciprocalRankFusion } from "../../server/providers/vectors/fusion.ts";
 import type { VectorHit } from "../../server/providers/vectors/types.ts";
 import { type EvalSet, readSet, SET_NAMES } from "./sets.ts";
 import { evalReranker } from "./reranker.ts";
@@ -92,18 +93,21 @@ async function evaluate(indexed: IndexedSet) {
   const rows: [string, Scores][] = [];
   const vector: string[][] = [];
   const text: string[][] = [];
+  const rrf: string[][] = [];
   const hybrid: string[][] = [];
-  const hybridHits: VectorHit[][] = [];
   for (const [index, question] of set.questions.entries()) {
-    const sides = await store.rankings("eval", queryVectors[index], question.text, 10);
+    const sides = await store.rankings("eval", queryVectors[index], question.text, fusionDepth(10));
     vector.push(ids(sides.byVector));
     text.push(ids(sides.byText));
+    rrf.push(
+      reciprocalRankFusion([sides.byVector, sides.byText], (hit) => hit.id).map(({ item }) => item.id),
+    );
     const hits = await store.search("eval", queryVectors[index], { topK: 10, text: question.text });
     hybrid.push(ids(hits));
-    hybridHits.push(hits);
   }
   rows.push(["vector", scoreRankings(vector, set.questions)]);
   rows.push(["BM25", scoreRankings(text, set.questions)]);
+  rows.push(["hybrid, RRF k=60 (before)", scoreRankings(rrf, set.questions)]);
   rows.push(["hybrid (default)", scoreRankings(hybrid, set.questions)]);
   const reranker = await evalReranker();
   if (reranker) {
@@ -156,7 +160,7 @@ if (import.meta.main) {
     }
   }
   const losses = summary.filter(({ rows }) => {
-    const [vector, bm25, hybrid] = rows.map(([, scores]) => scores);
+    const [vector, bm25, , hybrid] = rows.map(([, scores]) => scores);
     return [0, 1, 2].some((at) => hybrid.recall[at] + 1e-9 < Math.max(vector.recall[at], bm25.recall[at]));
   });
   console.log(

@@ -34,6 +34,8 @@ export interface Rankings {
   byVector: VectorHit[];
   /** Empty when the question has no word or the table has no full-text index yet. */
   byText: VectorHit[];
+  /** The BM25 score of each of `byText`. */
+  textScores: number[];
 }
 
 const HIT_COLUMNS = ["id", "doc_id", "text", "metadata"];
@@ -98,15 +100,18 @@ async function textSide(
   vector: number[],
   text: string,
   limit: number,
-): Promise<VectorHit[]> {
+): Promise<{ hits: VectorHit[]; scores: number[] }> {
   try {
     const rows: Row[] = await table.query().fullTextSearch(text, { columns: ["text"] })
       .select([...HIT_COLUMNS, "vector", "_score"]).limit(limit).toArray();
     // The threshold judges every hit by its vector similarity, so a chunk found by its words gets one too.
-    return rows.map((row) => hitOf(row, cosineSimilarity(vector, vectorOf(row.vector))));
+    return {
+      hits: rows.map((row) => hitOf(row, cosineSimilarity(vector, vectorOf(row.vector)))),
+      scores: rows.map((row) => Number(row._score)),
+    };
   } catch (error) {
     log?.warn("Full-text search failed; searching by vector only", { namespace, error: String(error) });
-    return [];
+    return { hits: [], scores: [] };
   }
 }
 
@@ -137,20 +142,27 @@ export class LanceVectorStore implements LanceStore {
     if (!text || !state.fts) {
       return await this.tables.reading(state, (handle) => vectorSide(handle, state, vector, options.topK));
     }
-    const { byVector, byText } = await this.rankings(namespace, vector, text, fusionDepth(options.topK));
-    return fuseHybrid(byVector, byText, options.topK);
+    const { byVector, byText, textScores } = await this.rankings(
+      namespace,
+      vector,
+      text,
+      fusionDepth(options.topK),
+    );
+    return fuseHybrid(byVector, byText, textScores, options.topK);
   }
 
   async rankings(namespace: string, vector: number[], text: string, depth: number): Promise<Rankings> {
     const state = await this.tables.table(namespace);
-    if (!state) return { byVector: [], byText: [] };
+    if (!state) return { byVector: [], byText: [], textScores: [] };
     const words = fullTextQuery(text);
     return await this.tables.reading(state, async (handle) => {
       const [byVector, byText] = await Promise.all([
         vectorSide(handle, state, vector, depth),
-        words && state.fts ? textSide(this.log, namespace, handle, vector, words, depth) : [],
+        words && state.fts
+          ? textSide(this.log, namespace, handle, vector, words, depth)
+          : { hits: [], scores: [] },
       ]);
-      return { byVector, byText };
+      return { byVector, byText: byText.hits, textScores: byText.scores };
     });
   }
 

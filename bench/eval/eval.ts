@@ -3,7 +3,8 @@
 //
 // Modes: vector only, BM25 only, hybrid (the default search), and hybrid + rerank when a reranker is given:
 //   EVAL_RERANKER=<provider>[:<model>] (with EVAL_RERANKER_URL / EVAL_RERANKER_KEY for the API ones).
-// The embedder is the built-in one unless EVAL_MODELS_DIR holds a neural model (EVAL_EMBEDDER=<model id>).
+// The embedder is the built-in one unless EVAL_EMBEDDER names a neural model in EVAL_MODELS_DIR
+// (default storage/models), which the local reranker reads too.
 // EVAL_SETS=squad-a,squad-b narrows the sets; EVAL_TRACE=1 prints the side rankings' depth study.
 import { fileURLToPath } from "node:url";
 import { chunkHeader } from "../../server/documents/chunker.ts";
@@ -43,9 +44,9 @@ export function scoreRankings(rankings: string[][], questions: EvalSet["question
 }
 
 function embedderOf(): Embedder {
-  const modelsDir = Deno.env.get("EVAL_MODELS_DIR");
-  if (!modelsDir) return nativeEmbedder();
-  const modelId = Deno.env.get("EVAL_EMBEDDER") ?? "Xenova/all-MiniLM-L6-v2";
+  const modelId = Deno.env.get("EVAL_EMBEDDER");
+  if (!modelId) return nativeEmbedder();
+  const modelsDir = Deno.env.get("EVAL_MODELS_DIR") ?? "storage/models";
   return neuralEmbedder({ modelsDir, modelId, dimensions: 384, maxChunkLength: 1000 });
 }
 

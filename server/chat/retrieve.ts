@@ -109,7 +109,10 @@ export interface ChunkSearch {
  */
 function instanceReranker(deps: Deps): Reranker | null {
   try {
-    return rerankerFromSettings(deps.settings, { modelsDir: deps.paths.models, fetch: deps.providerDeps.fetch });
+    return rerankerFromSettings(deps.settings, {
+      modelsDir: deps.paths.models,
+      fetch: deps.providerDeps.fetch,
+    });
   } catch (error) {
     deps.log.warn("No reranker; the search order is kept", { error: messageOf(error) });
     return null;

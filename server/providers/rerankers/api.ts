@@ -32,7 +32,10 @@ async function post(
   });
   const text = await response.text();
   if (!response.ok) {
-    throw new ProviderError(`The ${label} reranker answered ${response.status}: ${text.slice(0, 200)}`);
+    const detail = text.slice(0, 200).trim() || response.statusText;
+    throw new ProviderError(
+      `The ${label} reranker answered ${response.status}: ${detail}${/[.!?]$/.test(detail) ? "" : "."}`,
+    );
   }
   try {
     return JSON.parse(text);

@@ -3,7 +3,8 @@
 //     ../shared/corpus embedded with the built-in embedder (384-d), exact and with the ANN index, and recall@10
 //     of each against an exact brute-force search, twice: as the share of the exact top 10 found, and counting
 //     a hit that scores as high as the exact 10th as right (repeated text gives tied scores). Without the corpus the chunks are random vectors.
-//  2. Hybrid (vector + BM25, reciprocal rank fusion) against vector-only recall@k on a question set built from
+//  3. The local reranker's cost per question, when its model is in BENCH_MODELS_DIR (default storage/models).
+//  2. Hybrid (vector + BM25, score fusion) against vector-only recall@k on a question set built from
 //     public documentation in ../shared/corpus: each Markdown section heading becomes a question whose answer is
 //     the chunk where that section's text starts (headings are left out of the indexed text).
 // BENCH_QUERIES (default 200) sets the latency queries per case; BENCH_SIZES (default "10000,100000") the sizes.
@@ -13,6 +14,9 @@ import { embedLexical, NATIVE_DIMENSIONS } from "../server/providers/embedders/n
 import { type LanceStore, openLanceStore } from "../server/providers/vectors/lancedb.ts";
 import type { VectorRecord } from "../server/providers/vectors/types.ts";
 import { seededRandom as random } from "../server/testing/random.ts";
+import { NATIVE_RERANKER_MODEL, RERANK_CANDIDATES } from "../shared/providers/reranker_catalog.ts";
+import { missingModelFiles } from "../server/providers/embedders/neural.ts";
+import { localReranker } from "../server/providers/rerankers/local.ts";
 
 Deno.env.set("LANCEDB_LOG", "error");
 const CORPUS = fileURLToPath(new URL("../../shared/corpus/", import.meta.url));
@@ -343,7 +347,7 @@ async function hybridVsVector() {
     );
     console.log(`| retrieval | ${ks.map((k) => `recall@${k}`).join(" | ")} | MRR@10 |`);
     console.log(`| --- | ${ks.map(() => "---:").join(" | ")} | ---: |`);
-    for (const [label, result] of [["vector only", vector], ["hybrid (RRF)", hybrid]] as const) {
+    for (const [label, result] of [["vector only", vector], ["hybrid (default fusion)", hybrid]] as const) {
       console.log(
         `| ${label} | ${result.recall.map((value) => value.toFixed(3)).join(" | ")} | ${
           result.mrr.toFixed(3)
@@ -360,6 +364,41 @@ async function hybridVsVector() {
   }
 }
 
+// ---------------------------------------------------------------------------------------------------------
+// Part 3: the local reranker's cost per question (30 candidates of 1000 chars), when its model is installed
+
+async function rerankCost() {
+  const modelsDir = Deno.env.get("BENCH_MODELS_DIR") ?? "storage/models";
+  const reranker = localReranker({ modelsDir, modelId: NATIVE_RERANKER_MODEL });
+  if ((await missingModelFiles(modelsDir, NATIVE_RERANKER_MODEL)).length > 0) {
+    console.log(
+      `\nLocal reranker cost skipped: ${NATIVE_RERANKER_MODEL} is not in ${modelsDir} (BENCH_MODELS_DIR).`,
+    );
+    return;
+  }
+  const texts = hasCorpus
+    ? corpusTexts(2_000)
+    : Array.from({ length: 2_000 }, (_, index) => `chunk ${index}`);
+  const next = random(7);
+  const pick = () =>
+    Array.from({ length: RERANK_CANDIDATES }, () => texts[Math.floor(next() * texts.length)]);
+  await reranker.score("warm up", pick());
+  const times: number[] = [];
+  for (let index = 0; index < 20; index++) {
+    const candidates = pick();
+    const started = performance.now();
+    await reranker.score(candidates[0].slice(0, 80), candidates);
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  console.log(
+    `\nLocal reranker (${NATIVE_RERANKER_MODEL}, ${RERANK_CANDIDATES} candidates of up to 1000 chars, ` +
+      `${navigator.hardwareConcurrency} cores): ${ms(percentile(times, 0.5))} ms per question (p50), ` +
+      `${ms(percentile(times, 0.95))} ms p95`,
+  );
+}
+
 const only = Deno.args[0];
-if (only !== "hybrid") await latency();
-if (only !== "latency") await hybridVsVector();
+if (!only || only === "latency") await latency();
+if (!only || only === "hybrid") await hybridVsVector();
+if (!only || only === "rerank") await rerankCost();

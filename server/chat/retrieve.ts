@@ -9,6 +9,10 @@ import { workspaceNamespace } from "../providers/vectors/namespace.ts";
 import type { WorkspaceRow } from "../workspaces/present.ts";
 import type { StoredResponse } from "./history.ts";
 import { attachedContext, type AttachmentScope } from "../attachments/service.ts";
+import { RERANK_CANDIDATES } from "../../shared/providers/reranker_catalog.ts";
+import { rerankerFromSettings } from "../providers/rerankers/registry.ts";
+import { rerankHits } from "../providers/rerankers/rerank.ts";
+import type { Reranker } from "../providers/rerankers/types.ts";
 
 /** Characters of a pinned document shown in its citation. */
 const PINNED_PREVIEW_CHARS = 1_000;
@@ -100,8 +104,26 @@ export interface ChunkSearch {
 }
 
 /**
+ * The instance's reranker (shared/providers/reranker_catalog.ts), or null with a warning when its settings do
+ * not make one: the search then goes on unreranked.
+ */
+function instanceReranker(deps: Deps): Reranker | null {
+  try {
+    return rerankerFromSettings(deps.settings, {
+      modelsDir: deps.paths.models,
+      fetch: deps.providerDeps.fetch,
+    });
+  } catch (error) {
+    deps.log.warn("No reranker; the search order is kept", { error: messageOf(error) });
+    return null;
+  }
+}
+
+/**
  * The workspace's closest chunks to the message, by vector and (hybrid search) by BM25, without those under the
- * similarity threshold, those of pinned documents, and those whose document row is gone.
+ * similarity threshold, those of pinned documents, and those whose document row is gone. With the "accuracy
+ * optimized" preference (vectorSearchMode "rerank") the search takes RERANK_CANDIDATES (30) candidates, or topN
+ * when larger, and the reranker re-scores them before the cut to topN (rerank.ts: its failure keeps the order).
  */
 export async function searchChunks(
   deps: Deps,
@@ -112,8 +134,10 @@ export async function searchChunks(
   const query = await search.embedder.embedQuery(search.message, signal);
   signal.throwIfAborted();
   const threshold = search.similarityThreshold ?? workspace.similarityThreshold;
+  const topN = search.topN ?? workspace.topN;
+  const reranking = workspace.vectorSearchMode === "rerank";
   const hits = await deps.vectors.search(search.namespace, query, {
-    topK: search.topN ?? workspace.topN,
+    topK: reranking ? Math.max(RERANK_CANDIDATES, topN) : topN,
     text: workspace.hybridSearch ? search.message : undefined,
   });
   // Vectors whose document row is gone (a crash between the two writes) are never cited.
@@ -127,7 +151,8 @@ export async function searchChunks(
     if (search.pinnedIds?.has(identifierOf(hit.metadata))) continue;
     found.push({ ...hit.metadata, id: hit.id, text: hit.text, score: hit.score });
   }
-  return found;
+  if (!reranking) return found;
+  return await rerankHits(instanceReranker(deps), search.message, found, topN, deps.log, signal);
 }
 
 /**

@@ -183,3 +183,73 @@ Deno.test("retrieve: hybrid retrieval through the real store finds a chunk by a 
   assert.ok(typeof result.sources[0].score === "number" && result.sources[0].score > 0);
   assert.ok(result.sources[0].text.includes("<document_metadata>"));
 });
+
+Deno.test("retrieve: the accuracy-optimized mode searches 30 candidates, reranks them and cuts to topN; a failing reranker keeps the order", async () => {
+  await using app = await createTestApp();
+  const slug = await workspace(app, "Rerank");
+  await addDocument(app, slug, "cheese.txt", CHEESE);
+  const row = await rowOf(app, slug);
+  const [document] = await app.deps.db.select().from(workspaceDocuments).where(
+    eq(workspaceDocuments.workspaceId, row.id),
+  );
+  const calls: SearchOptions[] = [];
+  app.deps.vectors.search = (_namespace: string, _vector: number[], options: SearchOptions) => {
+    calls.push(options);
+    return Promise.resolve(
+      ["bread", "violins", "caves for two years", "herons"].map((text, index) => ({
+        id: `c${index}`,
+        docId: document.docId,
+        text,
+        metadata: { title: "cheese.txt", published: "then" },
+        score: 0.9 - index / 10,
+      })).slice(0, options.topK),
+    );
+  };
+  // A /rerank server on loopback that ranks the chunk about caves first.
+  const requests: { query: string; documents: string[] }[] = [];
+  let failing = false;
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
+    const body = await request.json();
+    requests.push(body);
+    if (failing) return new Response("down", { status: 500 });
+    return Response.json({
+      results: body.documents.map((text: string, index: number) => ({
+        index,
+        relevance_score: text.includes("caves") ? 0.99 : 0.01 * index,
+      })),
+    });
+  });
+  try {
+    // The reranker settings are read through the settings view; a stub adds them to the instance's.
+    const value = app.deps.settings.value.bind(app.deps.settings);
+    app.deps.settings.value = (key: string) =>
+      ({ RerankerProvider: "generic", RerankerBasePath: `http://127.0.0.1:${server.addr.port}/v1` } as Record<
+        string,
+        string
+      >)[key] ?? value(key);
+    const reranked = await ask(
+      app,
+      { ...row, topN: 2, similarityThreshold: 0, vectorSearchMode: "rerank" },
+      "Aged?",
+    );
+    assert.deepEqual(calls[0], { topK: 30, text: "Aged?" });
+    assert.equal(requests[0].query, "Aged?");
+    assert.equal(requests[0].documents.length, 4);
+    assert.deepEqual(reranked.sources.map((source) => source.id), ["c2", "c3"]);
+
+    failing = true;
+    const kept = await ask(
+      app,
+      { ...row, topN: 2, similarityThreshold: 0, vectorSearchMode: "rerank" },
+      "Aged?",
+    );
+    assert.deepEqual(kept.sources.map((source) => source.id), ["c0", "c1"], "the search order, cut to topN");
+
+    const plain = await ask(app, { ...row, topN: 2, similarityThreshold: 0 }, "Aged?");
+    assert.deepEqual(calls.at(-1), { topK: 2, text: "Aged?" });
+    assert.deepEqual(plain.sources.map((source) => source.id), ["c0", "c1"]);
+    assert.equal(requests.length, 2, "the default mode does not rerank");
+  } finally {
+    await server.shutdown();
+  }
+});

@@ -115,6 +115,15 @@ export function VectorTab({ workspace, save, vectorDb, onReset }: Props) {
             label: k(`thresholds.${threshold.key}`),
           }))}
         />
+        <SelectField
+          id="ws-vector-search-mode"
+          name="vectorSearchMode"
+          label={k("searchMode")}
+          hint={k("searchModeHint")}
+          value={values.searchMode}
+          onValue={(searchMode) => setValues((current) => ({ ...current, searchMode }))}
+          options={["default", "rerank"].map((mode) => ({ value: mode, label: k(`searchModes.${mode}`) }))}
+        />
         <div className="field">
           <label className="switch">
             <input

@@ -126,6 +126,8 @@ export function vectorValuesOf(workspace: Workspace) {
     topN: String(workspace.topN),
     threshold: thresholdOption(workspace.similarityThreshold),
     hybrid: workspace.hybridSearch,
+    /** The search preference: "default", or "rerank" (accuracy optimized). */
+    searchMode: workspace.vectorSearchMode === "rerank" ? "rerank" : "default",
   };
 }
 
@@ -135,5 +137,6 @@ export function vectorChanges(values: ReturnType<typeof vectorValuesOf>): Worksp
     topN: values.topN.trim(),
     similarityThreshold: values.threshold,
     hybridSearch: values.hybrid ? "true" : "false",
+    vectorSearchMode: values.searchMode,
   };
 }

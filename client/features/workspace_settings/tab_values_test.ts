@@ -167,12 +167,15 @@ Deno.test("agentValuesOf() and agentChanges() store the instance's LLM as no pro
 
 Deno.test("vectorValuesOf() and vectorChanges() carry topN, the threshold option and hybrid search", () => {
   const values = vectorValuesOf({ ...WORKSPACE, similarityThreshold: 0.3, hybridSearch: false });
-  assert.deepEqual(values, { topN: "4", threshold: "0.25", hybrid: false });
+  assert.deepEqual(values, { topN: "4", threshold: "0.25", hybrid: false, searchMode: "default" });
   assert.deepEqual(vectorChanges({ ...values, topN: " 8 " }), {
     topN: "8",
     similarityThreshold: "0.25",
     hybridSearch: "false",
+    vectorSearchMode: "default",
   });
+  assert.equal(vectorValuesOf({ ...WORKSPACE, vectorSearchMode: "rerank" }).searchMode, "rerank");
+  assert.equal(vectorChanges({ ...values, searchMode: "rerank" }).vectorSearchMode, "rerank");
   assert.equal(vectorChanges({ ...values, hybrid: true }).hybridSearch, "true");
 });
 

@@ -1,7 +1,7 @@
 // The VectorStore of LanceDB: writes through the tables' queue, searches by vector and by BM25, fused.
 import type { Table } from "@lancedb/lancedb";
 import type { Logger } from "../../../log.ts";
-import { fullTextQuery, reciprocalRankFusion } from "../fusion.ts";
+import { fullTextQuery, fuseHybrid, fusionDepth } from "../fusion.ts";
 import {
   cosineSimilarity,
   type SearchOptions,
@@ -26,6 +26,16 @@ export interface LanceStore extends VectorStore {
   indexState(namespace: string): Promise<IndexState | null>;
   /** Connections opened so far (one, plus one per move to a fresh connection). */
   connectionsOpened(): number;
+  /** Both rankings before fusion, `depth` deep each (the evaluation measures each side alone). */
+  rankings(namespace: string, vector: number[], text: string, depth: number): Promise<Rankings>;
+}
+
+export interface Rankings {
+  byVector: VectorHit[];
+  /** Empty when the question has no word or the table has no full-text index yet. */
+  byText: VectorHit[];
+  /** The BM25 score of each of `byText`. */
+  textScores: number[];
 }
 
 const HIT_COLUMNS = ["id", "doc_id", "text", "metadata"];
@@ -90,15 +100,18 @@ async function textSide(
   vector: number[],
   text: string,
   limit: number,
-): Promise<VectorHit[]> {
+): Promise<{ hits: VectorHit[]; scores: number[] }> {
   try {
     const rows: Row[] = await table.query().fullTextSearch(text, { columns: ["text"] })
       .select([...HIT_COLUMNS, "vector", "_score"]).limit(limit).toArray();
     // The threshold judges every hit by its vector similarity, so a chunk found by its words gets one too.
-    return rows.map((row) => hitOf(row, cosineSimilarity(vector, vectorOf(row.vector))));
+    return {
+      hits: rows.map((row) => hitOf(row, cosineSimilarity(vector, vectorOf(row.vector)))),
+      scores: rows.map((row) => Number(row._score)),
+    };
   } catch (error) {
     log?.warn("Full-text search failed; searching by vector only", { namespace, error: String(error) });
-    return [];
+    return { hits: [], scores: [] };
   }
 }
 
@@ -126,17 +139,30 @@ export class LanceVectorStore implements LanceStore {
     const state = await this.tables.table(namespace);
     if (!state) return [];
     const text = options.text ? fullTextQuery(options.text) : "";
+    if (!text || !state.fts) {
+      return await this.tables.reading(state, (handle) => vectorSide(handle, state, vector, options.topK));
+    }
+    const { byVector, byText, textScores } = await this.rankings(
+      namespace,
+      vector,
+      text,
+      fusionDepth(options.topK),
+    );
+    return fuseHybrid(byVector, byText, textScores, options.topK);
+  }
+
+  async rankings(namespace: string, vector: number[], text: string, depth: number): Promise<Rankings> {
+    const state = await this.tables.table(namespace);
+    if (!state) return { byVector: [], byText: [], textScores: [] };
+    const words = fullTextQuery(text);
     return await this.tables.reading(state, async (handle) => {
-      if (!text || !state.fts) return await vectorSide(handle, state, vector, options.topK);
-      // Each side ranks more candidates than asked, so a chunk ranked fairly by both can win the fusion.
-      const depth = Math.min(1000, Math.max(20, options.topK * 4));
       const [byVector, byText] = await Promise.all([
         vectorSide(handle, state, vector, depth),
-        textSide(this.log, namespace, handle, vector, text, depth),
+        words && state.fts
+          ? textSide(this.log, namespace, handle, vector, words, depth)
+          : { hits: [], scores: [] },
       ]);
-      return reciprocalRankFusion([byVector, byText], (hit) => hit.id)
-        .slice(0, options.topK)
-        .map(({ item }) => item);
+      return { byVector, byText: byText.hits, textScores: byText.scores };
     });
   }
 

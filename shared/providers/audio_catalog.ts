@@ -1,4 +1,11 @@
 import type { ProviderKind, SettingField } from "./llm_catalog.ts";
+import {
+  type DataHandling,
+  endpoint,
+  THIS_MACHINE,
+  TRANSCRIPTION_RECEIVES,
+  vendor,
+} from "./data_handling.ts";
 
 /**
  * The speech providers: transcription of uploaded audio and video (`WhisperProvider`), text-to-speech behind
@@ -12,6 +19,8 @@ export interface AudioProviderEntry {
   kind: ProviderKind;
   /** The settings form (the update-env keys, spelt as the reference spells them). */
   fields: SettingField[];
+  /** What the provider is sent and where it goes (the privacy screen); transcription providers say it. */
+  dataHandling?: DataHandling;
 }
 
 /** The local Whisper models, with the size of their download (the reference's warning shows it). */
@@ -26,6 +35,7 @@ export const TRANSCRIPTION_PROVIDERS: readonly AudioProviderEntry[] = [
     id: "local",
     name: "Lectern Built-In",
     kind: "built-in",
+    dataHandling: { receives: TRANSCRIPTION_RECEIVES, destination: THIS_MACHINE },
     fields: [{
       key: "WhisperModelPref",
       type: "select",
@@ -38,6 +48,11 @@ export const TRANSCRIPTION_PROVIDERS: readonly AudioProviderEntry[] = [
     id: "openai",
     name: "OpenAI",
     kind: "cloud",
+    dataHandling: {
+      receives: TRANSCRIPTION_RECEIVES,
+      destination: vendor("api.openai.com"),
+      policyUrl: "https://openai.com/policies/privacy-policy/",
+    },
     // The reference's OpenAI Whisper reads the LLM's OpenAI key; the model is fixed (whisper-1).
     fields: [{ key: "OpenAiKey", type: "password", required: true, placeholder: "OpenAI API Key" }],
   },
@@ -45,6 +60,7 @@ export const TRANSCRIPTION_PROVIDERS: readonly AudioProviderEntry[] = [
     id: "generic-openai",
     name: "OpenAI Compatible",
     kind: "self-hosted",
+    dataHandling: { receives: TRANSCRIPTION_RECEIVES, destination: endpoint("WhisperGenericOpenAiBaseUrl") },
     fields: [
       {
         key: "WhisperGenericOpenAiBaseUrl",

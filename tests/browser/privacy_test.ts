@@ -59,6 +59,10 @@ Deno.test({
         "The text of each chunk, with its document's title and source",
       ]);
       assert.equal(vectors.where, "This machine: it stays on the server running Lectern.");
+      const transcription = await card(page, "Transcription");
+      assert.equal(transcription.name, "Lectern Built-In");
+      assert.deepEqual(transcription.receives, ["Recorded audio to transcribe"]);
+      assert.equal(transcription.where, "This machine: it stays on the server running Lectern.");
       await page.getByText("Lectern sends no telemetry or usage data anywhere.").waitFor();
       await page.screenshot({ path: new URL("privacy.png", SCREENSHOTS).pathname, fullPage: true });
 

@@ -1,6 +1,7 @@
 import type { DataHandling, SentData } from "../../../shared/providers/data_handling.ts";
 import { embedder, VECTOR_DBS } from "../../../shared/providers/embedder_catalog.ts";
 import { llmProvider } from "../../../shared/providers/llm_catalog.ts";
+import { TRANSCRIPTION_PROVIDERS } from "../../../shared/providers/audio_catalog.ts";
 import type { SetupResults } from "./setup.ts";
 
 export type PrivacyArea = "llm" | "embedder" | "vectorDb" | "transcription";
@@ -116,20 +117,27 @@ function row(
   };
 }
 
+function transcriptionRow(id: string): CatalogRow {
+  const found = TRANSCRIPTION_PROVIDERS.find((entry) => entry.id === id);
+  return found?.dataHandling ? { name: found.name, dataHandling: found.dataHandling } : undefined;
+}
+
 /**
  * The services the privacy screen and the data-handling step describe: the language model, the embedding
  * engine (openai when unset, as the reference) and the vector database (lancedb when unset), each from its
- * catalog row: its name, what it receives, where that goes and its vendor's privacy policy. A transcription
- * provider would be a fourth row; this version transcribes nothing (audio is not accepted), so there is none.
+ * catalog row: its name, what it receives, where that goes and its vendor's privacy policy; and the
+ * transcription provider of audio and video uploads (the built-in model when unset, as the reference).
  */
 export function privacyRows(setup: SetupResults): PrivacyRow[] {
   const llmId = setup.LLMProvider;
   const embedderId = setup.EmbeddingEngine ?? "openai";
   const vectorDbId = setup.VectorDB ?? "lancedb";
+  const transcriptionId = typeof setup.WhisperProvider === "string" ? setup.WhisperProvider : "local";
   return [
     row("llm", llmId, llmId ? llmProvider(llmId) : undefined, setup),
     row("embedder", embedderId, embedder(embedderId), setup),
     row("vectorDb", vectorDbId, VECTOR_DBS.find((database) => database.id === vectorDbId), setup),
+    row("transcription", transcriptionId, transcriptionRow(transcriptionId), setup),
   ];
 }
 

@@ -32,6 +32,8 @@ Deno.test("privacyRows() names each chosen service and says what it receives and
     EmbeddingEngine: "native",
     VectorDB: "chroma",
     ChromaEndpoint: "https://chroma.example.org:8443/api",
+    WhisperProvider: "generic-openai",
+    WhisperGenericOpenAiBaseUrl: "http://192.168.1.20:8000/v1",
   });
   assert.deepEqual(rows, [
     {
@@ -61,6 +63,15 @@ Deno.test("privacyRows() names each chosen service and says what it receives and
       destination: { kind: "host", host: "chroma.example.org:8443", reach: "internet", vendor: false },
       policyUrl: null,
     },
+    {
+      area: "transcription",
+      id: "generic-openai",
+      name: "OpenAI Compatible",
+      known: true,
+      receives: ["audio"],
+      destination: { kind: "host", host: "192.168.1.20:8000", reach: "privateNetwork", vendor: false },
+      policyUrl: null,
+    },
   ]);
 });
 
@@ -70,6 +81,7 @@ Deno.test("privacyRows() takes openai and lancedb when unset; a hosted vendor go
     ["llm", null, null, false],
     ["embedder", "openai", "OpenAI", true],
     ["vectorDb", "lancedb", "LanceDB", true],
+    ["transcription", "local", "Lectern Built-In", true],
   ]);
   assert.deepEqual(rows[1].destination, {
     kind: "host",
@@ -79,6 +91,14 @@ Deno.test("privacyRows() takes openai and lancedb when unset; a hosted vendor go
   });
   assert.equal(rows[1].policyUrl, "https://openai.com/policies/privacy-policy/");
   assert.deepEqual(rows[2].destination, { kind: "thisMachine" });
+  assert.deepEqual(rows[3].destination, { kind: "thisMachine" }, "the built-in transcription stays here");
+  const [, , , openai] = privacyRows({ ...SETUP, WhisperProvider: "openai" });
+  assert.deepEqual(openai.destination, {
+    kind: "host",
+    host: "api.openai.com",
+    reach: "internet",
+    vendor: true,
+  });
 });
 
 Deno.test("privacyRows(): an unknown id is shown as it is, with no facts; an unset address is said so", () => {

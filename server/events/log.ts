@@ -53,6 +53,9 @@ export type EventName =
   | "embed_deleted"
   | "embed_chat_deleted"
   | "embed_origin_refused"
+  // The browser extension's keys: `{}` when made, `{id}` when revoked (`disconnected` when the extension did).
+  | "browser_extension_key_created"
+  | "browser_extension_key_deleted"
   | "event_logs_cleared";
 
 /** Writes an event log row; a failure to log is reported but never fails the request. */

@@ -29,11 +29,6 @@ export const MISSING_CALLS: readonly MissingCall[] = [
     sentence: notYet("Exporting a chat to a file is", ADMINISTRATION),
   },
   {
-    methods: ["GET", "POST", "DELETE"],
-    paths: ["/browser-extension/*"],
-    sentence: notYet("Browser extension keys are", ADMINISTRATION),
-  },
-  {
     methods: ["POST"],
     paths: ["/system/transcribe-audio"],
     sentence: notYet("Speech to text on the server is", "use your browser's own speech input meanwhile"),

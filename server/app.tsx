@@ -41,6 +41,7 @@ import { apiKeyRoutes } from "./api_keys/routes.ts";
 import { workspaceChatRoutes } from "./workspace_chats/routes.ts";
 import { developerApi, developerApiRoutes } from "./developer_api/routes.ts";
 import { docsRoutes } from "./developer_api/openapi.ts";
+import { threadExportRoutes } from "./chat_export/thread_routes.ts";
 import { embedRoutes } from "./embeds/routes.ts";
 import { embedWidgetRoutes } from "./embeds/widget_routes.ts";
 import { embedCorsDecider, isWidgetCall } from "./embeds/access.ts";
@@ -178,6 +179,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   api.route("/", chatRoutes(deps));
   api.route("/", threadRoutes(deps));
   api.route("/", chatActionRoutes(deps));
+  api.route("/", threadExportRoutes(deps));
   api.route("/", presetRoutes(deps));
   api.route("/", appearanceRoutes(deps));
   api.route("/", searchRoutes(deps));

@@ -19,15 +19,8 @@ const notYet = (what: string, comesWith?: string) =>
   `${what} ${comesWith ? `not available yet: ${comesWith}.` : "not available yet."}`;
 const notOffered = (what: string) => `${what} not offered by Lectern.`;
 
-const ADMINISTRATION = "they come with the instance administration pages";
-
 /** The families, answered after the login check (and after the real routes, which win). */
 export const MISSING_CALLS: readonly MissingCall[] = [
-  {
-    methods: ["POST"],
-    paths: ["/export-chat/:type"],
-    sentence: notYet("Exporting a chat to a file is", ADMINISTRATION),
-  },
   {
     methods: ["POST"],
     paths: ["/system/transcribe-audio"],

@@ -296,6 +296,13 @@ function browserExtensionRows(): Record<string, RouteRule> {
     "public with a key: the extension's key (brx-…), not a session, decides; none sent here, so 403";
   const page = { textContent: "The harbour opens at seven.", metadata: { title: "Harbour" } };
   return {
+    "POST /api/export-chat/:type": {
+      least: "default",
+      call: (w, as) =>
+        post("/api/export-chat/markdown", { workspaceSlug: w.team.slug, threadSlug: w.threads[own(as)] }),
+      status: 200,
+      why: "the reference: any signed-in user, for their own chats of a workspace and thread they may see",
+    },
     "GET /api/browser-extension/api-keys": {
       least: "admin",
       call: () => get("/api/browser-extension/api-keys"),

@@ -114,7 +114,8 @@ export function createApp(deps: Deps): Hono<AppEnv> {
     trustProxy: deps.config.trustProxy,
     corsOrigins: deps.config.corsOrigins,
     // The widgets check the Origin themselves; the browser extension's calls carry its key, not a session.
-    checksOwnOrigin: (method, path) => isWidgetCall(method, path) || isExtensionCall(method, path),
+    checksOwnOrigin: (method, path, origin) =>
+      isWidgetCall(method, path) || isExtensionCall(method, path, origin),
   }));
 
   // One table (http/error_map.ts) says what every error class answers.

@@ -32,16 +32,16 @@ import {
 const EXTENSION_CALL =
   /^\/api\/browser-extension\/(check|workspaces|embed-content|upload-content|disconnect)$/;
 
-/**
- * For the origin guard: the extension's calls carry a key, not a session, so another site cannot make them for
- * a visitor; they come from the extension's own origin (`chrome-extension://…`).
- */
-export function isExtensionCall(_method: string, path: string): boolean {
-  return EXTENSION_CALL.test(path);
-}
-
 /** Origins of browser extensions (Chromium, Firefox, Safari). */
 const EXTENSION_ORIGIN = /^(chrome-extension|moz-extension|safari-web-extension):\/\/[^/]+$/;
+
+/**
+ * For the origin guard: the extension's calls from an extension's own origin (`chrome-extension://…`) carry its
+ * key, not a session, so they pass; from a web page they are refused like any other cross-site request.
+ */
+export function isExtensionCall(_method: string, path: string, origin?: string): boolean {
+  return EXTENSION_CALL.test(path) && origin !== undefined && EXTENSION_ORIGIN.test(origin);
+}
 
 /**
  * CORS for the extension's calls: an extension's origin may read their answers (they need its key anyway).

@@ -290,6 +290,15 @@ Deno.test("the extension's calls come from its own origin: not refused by the or
     headers: { Origin: "http://127.0.0.1:9", Authorization: `Bearer ${key}` },
   });
   assert.equal(site.headers.get("access-control-allow-origin"), null);
+  // A web page cannot make the extension's calls through a visitor's browser, even with a key.
+  const fromSite = await app.request("/api/browser-extension/upload-content", {
+    method: "POST",
+    headers: { Origin: "https://evil.test", Authorization: `Bearer ${key}` },
+    body: JSON.stringify({ textContent: "Planted.", metadata: { title: "Planted" } }),
+  });
+  assert.equal(fromSite.status, 403);
+  assert.match((await fromSite.json()).error, /^Requests from other web sites are refused/);
+  assert.equal(await rowCount(app, documents), 1, "only the extension's page was stored");
   const screen = await app.request("/api/browser-extension/api-keys/new", {
     method: "POST",
     headers: { Origin: origin },

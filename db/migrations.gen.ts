@@ -84,6 +84,13 @@ const migrations: EmbeddedMigration[] = [
     "breakpoints": true,
     "sql": "CREATE INDEX `workspace_chats_workspace_idx` ON `workspace_chats` (`workspace_id`,`id`);",
   },
+  {
+    "tag": "0012_browser_extension_keys",
+    "when": 1795614731230,
+    "breakpoints": true,
+    "sql":
+      "CREATE TABLE `browser_extension_keys` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`secret_hash` text NOT NULL,\n\t`masked` text NOT NULL,\n\t`user_id` integer,\n\t`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,\n\t`last_used_at` integer,\n\t`last_updated_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,\n\tFOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX `browser_extension_keys_secret_hash_unique` ON `browser_extension_keys` (`secret_hash`);--> statement-breakpoint\nCREATE INDEX `browser_extension_keys_user_idx` ON `browser_extension_keys` (`user_id`);",
+  },
 ];
 
 export default migrations;

@@ -7,3 +7,4 @@ export * from "./schema/prompt_variables.ts";
 export * from "./schema/prompt_history.ts";
 export * from "./schema/api_keys.ts";
 export * from "./schema/embeds.ts";
+export * from "./schema/browser_extension.ts";

@@ -43,9 +43,16 @@ import { apiKeyRoutes } from "./api_keys/routes.ts";
 import { workspaceChatRoutes } from "./workspace_chats/routes.ts";
 import { developerApi, developerApiRoutes } from "./developer_api/routes.ts";
 import { docsRoutes } from "./developer_api/openapi.ts";
+import { threadExportRoutes } from "./chat_export/thread_routes.ts";
 import { embedRoutes } from "./embeds/routes.ts";
 import { embedWidgetRoutes } from "./embeds/widget_routes.ts";
 import { embedCorsDecider, isWidgetCall } from "./embeds/access.ts";
+import {
+  browserExtensionKeyRoutes,
+  browserExtensionRoutes,
+  extensionCorsDecider,
+  isExtensionCall,
+} from "./browser_extension/routes.ts";
 
 export const PAGES_MODULE = "./pages/routes.tsx";
 
@@ -100,7 +107,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   }));
 
   // Before the origin guard, so that its refusals reach an allowed origin's page readable.
-  app.use(cors(deps.config.corsOrigins, embedCorsDecider(deps)));
+  app.use(cors(deps.config.corsOrigins, extensionCorsDecider(embedCorsDecider(deps))));
   const bindName = hostName(deps.config.host);
   app.use(originGuard({
     allowedHosts: [
@@ -110,7 +117,9 @@ export function createApp(deps: Deps): Hono<AppEnv> {
     ],
     trustProxy: deps.config.trustProxy,
     corsOrigins: deps.config.corsOrigins,
-    checksOwnOrigin: isWidgetCall,
+    // The widgets check the Origin themselves; the browser extension's calls carry its key, not a session.
+    checksOwnOrigin: (method, path, origin) =>
+      isWidgetCall(method, path) || isExtensionCall(method, path, origin),
   }));
 
   // One table (http/error_map.ts) says what every error class answers.
@@ -148,6 +157,8 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   api.route("/", publicInviteRoutes(deps));
   // The chat widgets' calls come from other web sites, without a session (their embed's domains decide).
   api.route("/", embedWidgetRoutes(deps));
+  // The browser extension's calls carry its key (brx-…), not a session.
+  api.route("/", browserExtensionRoutes(deps));
   // Developer API clients carry API keys, not sessions: their routes come before the login check, and so does
   // their documentation (GET /api/docs, read before signing in, as the reference serves it).
   const v1 = developerApi(deps);
@@ -160,6 +171,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   api.route("/", embeddingRoutes(deps)); // before adminRoutes: system-preferences serves single-user too
   api.route("/", embedRoutes(deps));
   api.route("/", backupRoutes(deps)); // before adminRoutes: a single-user owner may take a backup too
+  api.route("/", browserExtensionKeyRoutes(deps));
   api.route("/", adminRoutes(deps));
   api.route("/", systemRoutes(deps));
   api.route("/", eventLogRoutes(deps));
@@ -174,6 +186,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   api.route("/", threadRoutes(deps));
   api.route("/", chatActionRoutes(deps));
   api.route("/", speechRoutes(deps));
+  api.route("/", threadExportRoutes(deps));
   api.route("/", presetRoutes(deps));
   api.route("/", appearanceRoutes(deps));
   api.route("/", searchRoutes(deps));

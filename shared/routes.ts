@@ -66,7 +66,7 @@ export const SETTINGS_MENU = [
   { group: "administration", pages: ["users", "workspaces", "workspace-chats", "invites"] },
   { group: "security", pages: ["security", "privacy"] },
   { group: "customization", pages: ["appearance"] },
-  { group: "tools", pages: ["event-logs", "embed-config", "embed-chats", "api-keys"] },
+  { group: "tools", pages: ["event-logs", "embed-config", "embed-chats", "api-keys", "browser-extension"] },
   { group: "experimental", pages: ["beta-features", "beta-features/live-document-sync/manage"] },
 ] as const satisfies readonly { group: string; pages: readonly SettingsPage[] }[];
 export type BuiltSettingsPage = (typeof SETTINGS_MENU)[number]["pages"][number];

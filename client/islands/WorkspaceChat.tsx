@@ -11,6 +11,7 @@ import { SuggestedMessages } from "../features/chat/SuggestedMessages.tsx";
 import { DocumentsPanel } from "../features/documents/DocumentsPanel.tsx";
 import { usePermission } from "../features/auth/use_permission.ts";
 import { SpeechScope } from "../features/speech/speech.ts";
+import { ExportChatMenu } from "../features/chat/ExportChatMenu.tsx";
 
 type Props = { slug: string; threadSlug: string | null };
 
@@ -62,15 +63,20 @@ export default function WorkspaceChat({ slug, threadSlug }: Props) {
       <section className="chat" aria-labelledby="workspace-title">
         <header className="chat-header">
           <h1 id="workspace-title" className="chat-title">{workspace?.name ?? t("workspace.loading")}</h1>
-          <button
-            type="button"
-            className="button secondary"
-            aria-expanded={showDocuments}
-            onClick={() => setShowDocuments(!showDocuments)}
-            disabled={!workspace || canManageDocuments === null}
-          >
-            {t("documents.toggle", { count: workspace?.documents.length ?? 0 })}
-          </button>
+          <div className="chat-header-actions">
+            {chat.messages !== null && chat.messages.length > 0 && (
+              <ExportChatMenu slug={slug} threadSlug={threadSlug} disabled={chat.busy} />
+            )}
+            <button
+              type="button"
+              className="button secondary"
+              aria-expanded={showDocuments}
+              onClick={() => setShowDocuments(!showDocuments)}
+              disabled={!workspace || canManageDocuments === null}
+            >
+              {t("documents.toggle", { count: workspace?.documents.length ?? 0 })}
+            </button>
+          </div>
         </header>
         <SpeechScope.Provider value={speechScope}>
           <MessageList messages={chat.messages} busy={chat.busy} actions={chat.actions}>

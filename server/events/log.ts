@@ -53,6 +53,8 @@ export type EventName =
   | "embed_deleted"
   | "embed_chat_deleted"
   | "embed_origin_refused"
+  | "browser_extension_key_created"
+  | "browser_extension_key_deleted"
   | "event_logs_cleared"
   // Operations: `{file, files, bytes, via}` (via: api or cli).
   | "backup_created";

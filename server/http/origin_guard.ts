@@ -13,9 +13,10 @@ export interface OriginPolicy {
   corsOrigins?: readonly string[];
   /**
    * Calls meant for other web sites that check the Origin themselves (the embed widgets' public calls, against
-   * their embed's allowed domains; they carry no session to abuse). The Host check still applies.
+   * their embed's allowed domains; they carry no session to abuse). The Host check still applies. `origin` is
+   * the request's Origin header, if any.
    */
-  checksOwnOrigin?: (method: string, path: string) => boolean;
+  checksOwnOrigin?: (method: string, path: string, origin?: string) => boolean;
 }
 
 /** The name of a Host header or an origin's host, without its port, lower case; brackets kept for IPv6. */
@@ -75,7 +76,10 @@ export function originGuard(policy: OriginPolicy) {
           `or add the name to ALLOWED_HOSTS.`,
       );
     }
-    if (!SAFE_METHODS.has(c.req.method) && !policy.checksOwnOrigin?.(c.req.method, c.req.path)) {
+    if (
+      !SAFE_METHODS.has(c.req.method) &&
+      !policy.checksOwnOrigin?.(c.req.method, c.req.path, c.req.header("origin"))
+    ) {
       const origin = c.req.header("origin");
       const site = c.req.header("sec-fetch-site");
       let trusted: boolean;

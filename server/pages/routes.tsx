@@ -37,6 +37,7 @@ import Security from "../../client/islands/Security.tsx";
 import BetaFeatures from "../../client/islands/BetaFeatures.tsx";
 import LiveSyncManage from "../../client/islands/LiveSyncManage.tsx";
 import ApiKeys from "../../client/islands/ApiKeys.tsx";
+import BrowserExtension from "../../client/islands/BrowserExtension.tsx";
 import EventLogs from "../../client/islands/EventLogs.tsx";
 import WorkspaceChats from "../../client/islands/WorkspaceChats.tsx";
 import EmbedConfig from "../../client/islands/EmbedConfig.tsx";
@@ -71,6 +72,7 @@ const SETTINGS_SCREENS: Record<
   "embed-chats": { name: "EmbedChats", component: EmbedChats },
   "workspaces": { name: "Workspaces", component: Workspaces },
   "appearance": { name: "Appearance", component: Appearance },
+  "browser-extension": { name: "BrowserExtension", component: BrowserExtension },
 };
 
 /**

@@ -19,20 +19,8 @@ const notYet = (what: string, comesWith?: string) =>
   `${what} ${comesWith ? `not available yet: ${comesWith}.` : "not available yet."}`;
 const notOffered = (what: string) => `${what} not offered by Lectern.`;
 
-const ADMINISTRATION = "they come with the instance administration pages";
-
 /** The families, answered after the login check (and after the real routes, which win). */
 export const MISSING_CALLS: readonly MissingCall[] = [
-  {
-    methods: ["POST"],
-    paths: ["/export-chat/:type"],
-    sentence: notYet("Exporting a chat to a file is", ADMINISTRATION),
-  },
-  {
-    methods: ["GET", "POST", "DELETE"],
-    paths: ["/browser-extension/*"],
-    sentence: notYet("Browser extension keys are", ADMINISTRATION),
-  },
   {
     methods: "ALL",
     paths: ["/utils/dmr/*", "/utils/foundry/*", "/utils/lemonade/*"],

@@ -36,10 +36,6 @@ Deno.test("every call of a feature still to come answers 501 with its sentence",
 
 /** Calls of the reference's web client (frontend/src/models, read at 72aabbd) that later features bring. */
 const FRONTEND_CALLS: [string, string][] = [
-  ["POST", "/api/export-chat/pdf"],
-  ["GET", "/api/browser-extension/api-keys"],
-  ["POST", "/api/browser-extension/api-keys/new"],
-  ["DELETE", "/api/browser-extension/api-keys/2"],
   ["POST", "/api/system/transcribe-audio"],
   ["POST", "/api/utils/dmr/download-model"],
   ["POST", "/api/utils/foundry/capabilities"],

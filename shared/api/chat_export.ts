@@ -34,3 +34,44 @@ export function chatExportType(value: string | undefined): ChatExportType | null
 export function unknownExportTypeMessage(type: string): string {
   return `The export type "${type}" is not one of ${CHAT_EXPORT_TYPES.join(", ")}.`;
 }
+
+/**
+ * One workspace's or thread's chat exported from the chat-settings menu (`POST /api/export-chat/:type`, body
+ * `{workspaceSlug, threadSlug?}`): the reference's five formats.
+ */
+export const THREAD_EXPORT_TYPES = ["pdf", "markdown", "plaintext", "json", "html"] as const;
+export type ThreadExportType = (typeof THREAD_EXPORT_TYPES)[number];
+
+export const THREAD_EXPORT_CONTENT_TYPES: Record<ThreadExportType, string> = {
+  pdf: "application/pdf",
+  markdown: "text/markdown; charset=utf-8",
+  plaintext: "text/plain; charset=utf-8",
+  json: "application/json; charset=utf-8",
+  html: "text/html; charset=utf-8",
+};
+
+export const THREAD_EXPORT_EXTENSIONS: Record<ThreadExportType, string> = {
+  pdf: "pdf",
+  markdown: "md",
+  plaintext: "txt",
+  json: "json",
+  html: "html",
+};
+
+export function threadExportType(value: string): ThreadExportType | null {
+  return (THREAD_EXPORT_TYPES as readonly string[]).includes(value) ? value as ThreadExportType : null;
+}
+
+export function unknownThreadExportTypeMessage(type: string): string {
+  return `The export type "${type}" is not one of ${THREAD_EXPORT_TYPES.join(", ")}.`;
+}
+
+export const ThreadExportInput = z.object({
+  workspaceSlug: z.string({ error: "workspaceSlug must name a workspace." }).trim().min(
+    1,
+    "workspaceSlug must name a workspace.",
+  ).max(500, "workspaceSlug must name a workspace."),
+  threadSlug: z.string({ error: "threadSlug must name a thread." }).max(500, "threadSlug must name a thread.")
+    .nullish(),
+});
+export type ThreadExportInput = z.infer<typeof ThreadExportInput>;

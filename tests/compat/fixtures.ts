@@ -966,6 +966,25 @@ export const FIXTURES: Record<string, Fixture> = {
     },
   },
 
+  // ---- models/browserExtensionApiKey.js: Settings → Browser Extension
+  "GET /api/browser-extension/api-keys": {
+    async calls(w) {
+      await w.api(w.multi, "POST", "/api/browser-extension/api-keys/new");
+      return [get("/api/browser-extension/api-keys")];
+    },
+  },
+  "POST /api/browser-extension/api-keys/new": {
+    calls: () => Promise.resolve([post("/api/browser-extension/api-keys/new", {})]),
+  },
+  "DELETE /api/browser-extension/api-keys/:id": {
+    async calls(w) {
+      await w.api(w.multi, "POST", "/api/browser-extension/api-keys/new");
+      const listed = await w.api(w.multi, "GET", "/api/browser-extension/api-keys");
+      const [newest] = listed.apiKeys as { id: number }[];
+      return [del(`/api/browser-extension/api-keys/${newest.id}`)];
+    },
+  },
+
   // ---- models/embed.js: the embed widgets' screens (Settings → Chat Embed Widgets, Embed Chat History)
   "GET /api/embeds": {
     async calls(w) {

@@ -285,6 +285,76 @@ export const MIDDLEWARE: Record<string, string> = {
 };
 
 /**
+ * The browser extension (server/browser_extension/): the screen's key calls for admins only (spec 02's route
+ * table), and the extension's own calls, public to the session guard but authenticated by the extension's key
+ * (`brx-…`): without one they answer 403 `No valid API key found.` (server/browser_extension/routes_test.ts
+ * covers them with keys).
+ */
+function browserExtensionRows(): Record<string, RouteRule> {
+  const why = "settings:manage (spec 02's route table: /settings/browser-extension is admin-only)";
+  const withKey =
+    "public with a key: the extension's key (brx-…), not a session, decides; none sent here, so 403";
+  const page = { textContent: "The harbour opens at seven.", metadata: { title: "Harbour" } };
+  return {
+    "POST /api/export-chat/:type": {
+      least: "default",
+      call: (w, as) =>
+        post("/api/export-chat/markdown", { workspaceSlug: w.team.slug, threadSlug: w.threads[own(as)] }),
+      status: 200,
+      why: "the reference: any signed-in user, for their own chats of a workspace and thread they may see",
+    },
+    "GET /api/browser-extension/api-keys": {
+      least: "admin",
+      call: () => get("/api/browser-extension/api-keys"),
+      status: 200,
+      why,
+    },
+    "POST /api/browser-extension/api-keys/new": {
+      least: "admin",
+      call: () => post("/api/browser-extension/api-keys/new"),
+      status: 200,
+      why,
+    },
+    "DELETE /api/browser-extension/api-keys/:id": {
+      least: "admin",
+      call: () => del(`/api/browser-extension/api-keys/${UNKNOWN_ID}`),
+      status: 404,
+      why,
+    },
+    "GET /api/browser-extension/check": {
+      least: "public",
+      call: () => get("/api/browser-extension/check"),
+      status: 403,
+      why: withKey,
+    },
+    "GET /api/browser-extension/workspaces": {
+      least: "public",
+      call: () => get("/api/browser-extension/workspaces"),
+      status: 403,
+      why: withKey,
+    },
+    "DELETE /api/browser-extension/disconnect": {
+      least: "public",
+      call: () => del("/api/browser-extension/disconnect"),
+      status: 403,
+      why: withKey,
+    },
+    "POST /api/browser-extension/upload-content": {
+      least: "public",
+      call: () => post("/api/browser-extension/upload-content", page),
+      status: 403,
+      why: withKey,
+    },
+    "POST /api/browser-extension/embed-content": {
+      least: "public",
+      call: (w) => post("/api/browser-extension/embed-content", { ...page, workspaceId: w.team.id }),
+      status: 403,
+      why: withKey,
+    },
+  };
+}
+
+/**
  * Every route the app serves (`createApp(deps).routes`, method ALL left out), with the least role allowed in
  * multi-user mode. Sources: server/http/auth_guard.ts (the session guard on everything after the public
  * routes), requirePermission in each route file with shared/roles.ts, and
@@ -1198,6 +1268,7 @@ export const ROUTES: Record<string, RouteRule> = {
   ...apiKeyRows(),
   ...eventLogRows(),
   ...embedRows(),
+  ...browserExtensionRows(),
 
   // --- features still to come: 501 with a sentence, to any caller past the guards in front of them ---
   ...notYetRows(),

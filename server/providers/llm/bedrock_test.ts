@@ -3,7 +3,8 @@ import { createHash } from "node:crypto";
 import { ProviderError } from "../../errors.ts";
 import { bedrockChatModel, bedrockModels, type BedrockOptions, bedrockRuntimeEndpoint } from "./bedrock.ts";
 import { sigV4Signature, startFakeBedrock } from "./testing/fake_bedrock.ts";
-import type { ChatPart, ChatRequest } from "./types.ts";
+import type { ChatRequest } from "./types.ts";
+import { collectParts } from "./testing/parts.ts";
 
 const ID = "AKIDLECTERNTEST0001";
 const SECRET = "lectern/secret+key/for-the-fake";
@@ -29,13 +30,6 @@ const model = (endpoint: string, extra: Partial<BedrockOptions> = {}) =>
     endpoint,
     ...extra,
   });
-
-async function collect(parts: AsyncIterable<ChatPart>) {
-  const all: ChatPart[] = [];
-  for await (const part of parts) all.push(part);
-  const text = all.flatMap((part) => part.type === "text-delta" ? [part.text] : []).join("");
-  return { all, text, usage: all.find((part) => part.type === "usage") };
-}
 
 const hello: ChatRequest = {
   messages: [
@@ -72,7 +66,7 @@ Deno.test("SigV4 in the fake: AWS's published get-vanilla example gives AWS's si
 
 Deno.test("Bedrock (iam): a signed ConverseStream answers in event-stream frames, with usage from metadata", async () => {
   await using fake = startFakeBedrock({ credentials, models: [MODEL] });
-  const { text, usage, all } = await collect(
+  const { text, usage, all } = await collectParts(
     model(fake.endpoint).stream(hello, new AbortController().signal),
   );
   assert.equal(text, "Hello from Bedrock.");
@@ -111,14 +105,14 @@ Deno.test("Bedrock (sessionToken): the token is sent and signed; a wrong one is 
     accessKeyId: TEMP_ID,
     secretAccessKey: TEMP_SECRET,
   };
-  const { text } = await collect(
+  const { text } = await collectParts(
     model(fake.endpoint, { ...temporary, sessionToken: TOKEN }).stream(hello, new AbortController().signal),
   );
   assert.equal(text, "Hello from Bedrock.");
   assert.equal(fake.requests[0].headers.get("x-amz-security-token"), TOKEN);
   assert.match(fake.requests[0].headers.get("authorization")!, /SignedHeaders=[^,]*x-amz-security-token/);
   await assert.rejects(
-    collect(
+    collectParts(
       model(fake.endpoint, { ...temporary, sessionToken: "expired" }).stream(
         hello,
         new AbortController().signal,
@@ -130,7 +124,7 @@ Deno.test("Bedrock (sessionToken): the token is sent and signed; a wrong one is 
     },
   );
   await assert.rejects(
-    collect(model(fake.endpoint, temporary).stream(hello, new AbortController().signal)),
+    collectParts(model(fake.endpoint, temporary).stream(hello, new AbortController().signal)),
     {
       name: "ProviderError",
       message: "AWS Bedrock is not configured: AwsBedrockLLMSessionToken is not set.",
@@ -143,7 +137,7 @@ Deno.test("Bedrock: a wrong secret or a request changed after signing is refused
   const mismatch =
     "AWS Bedrock answered 403 (InvalidSignatureException): The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method. Consult the service documentation for details.";
   await assert.rejects(
-    collect(
+    collectParts(
       model(fake.endpoint, { secretAccessKey: "not-the-secret" }).stream(hello, new AbortController().signal),
     ),
     (error: Error) => {
@@ -157,15 +151,17 @@ Deno.test("Bedrock: a wrong secret or a request changed after signing is refused
   const tampering: typeof fetch = (input, init) =>
     fetch(input, { ...init, body: String(init?.body).replace("Hi", "Ho") });
   await assert.rejects(
-    collect(model(fake.endpoint, { fetch: tampering }).stream(hello, new AbortController().signal)),
+    collectParts(model(fake.endpoint, { fetch: tampering }).stream(hello, new AbortController().signal)),
     { message: mismatch },
   );
   await assert.rejects(
-    collect(model(fake.endpoint, { region: "eu-west-1" }).stream(hello, new AbortController().signal)),
+    collectParts(model(fake.endpoint, { region: "eu-west-1" }).stream(hello, new AbortController().signal)),
     /InvalidSignatureException\): Credential should be scoped to a valid region\./,
   );
   await assert.rejects(
-    collect(model(fake.endpoint, { accessKeyId: "AKIDUNKNOWN" }).stream(hello, new AbortController().signal)),
+    collectParts(
+      model(fake.endpoint, { accessKeyId: "AKIDUNKNOWN" }).stream(hello, new AbortController().signal),
+    ),
     /UnrecognizedClientException\): The security token included in the request is invalid\./,
   );
   assert.equal(fake.refusals.length, 4);
@@ -179,7 +175,9 @@ Deno.test("Bedrock: reasoning content comes first, in <think>", async () => {
     chunks: ["Yes."],
     usage: { inputTokens: 2, outputTokens: 9 },
   }));
-  const { text, usage } = await collect(model(fake.endpoint).stream(hello, new AbortController().signal));
+  const { text, usage } = await collectParts(
+    model(fake.endpoint).stream(hello, new AbortController().signal),
+  );
   assert.equal(text, "<think>Weighing it.</think>Yes.");
   assert.deepEqual(usage, { type: "usage", inputTokens: 2, outputTokens: 9 });
 });
@@ -187,15 +185,18 @@ Deno.test("Bedrock: reasoning content comes first, in <think>", async () => {
 Deno.test("Bedrock: AWS's errors, stream exceptions, damaged frames, garbage and a cut stream become ProviderErrors", async () => {
   await using fake = startFakeBedrock({ credentials, models: [MODEL] });
   const signal = new AbortController().signal;
-  await assert.rejects(collect(model(fake.endpoint, { modelId: "no.such-model" }).stream(hello, signal)), {
-    message: "AWS Bedrock answered 400 (ValidationException): The provided model identifier is invalid.",
-  });
+  await assert.rejects(
+    collectParts(model(fake.endpoint, { modelId: "no.such-model" }).stream(hello, signal)),
+    {
+      message: "AWS Bedrock answered 400 (ValidationException): The provided model identifier is invalid.",
+    },
+  );
   fake.setReply(() => ({
     status: 429,
     type: "ThrottlingException",
     message: "Too many requests, please wait before trying again.",
   }));
-  await assert.rejects(collect(model(fake.endpoint).stream(hello, signal)), {
+  await assert.rejects(collectParts(model(fake.endpoint).stream(hello, signal)), {
     message:
       "AWS Bedrock answered 429 (ThrottlingException): Too many requests, please wait before trying again.",
   });
@@ -221,23 +222,23 @@ Deno.test("Bedrock: AWS's errors, stream exceptions, damaged frames, garbage and
   );
   assert.deepEqual(seen, ["Part "]);
   fake.setReply(() => ({ chunks: ["x"], stopReason: "guardrail_intervened" }));
-  await assert.rejects(collect(model(fake.endpoint).stream(hello, signal)), {
+  await assert.rejects(collectParts(model(fake.endpoint).stream(hello, signal)), {
     message: "AWS Bedrock stopped the answer (guardrail_intervened).",
   });
   // A frame whose last byte (its CRC) is wrong.
   const damaged = new Uint8Array([0, 0, 0, 16, 0, 0, 0, 0, 5, 194, 72, 235, 0, 0, 0, 1]);
   fake.setReply(() => ({ raw: { contentType: "application/vnd.amazon.eventstream", body: damaged } }));
   await assert.rejects(
-    collect(model(fake.endpoint).stream(hello, signal)),
+    collectParts(model(fake.endpoint).stream(hello, signal)),
     /^ProviderError: AWS Bedrock sent a damaged event stream: /,
   );
   fake.setReply(() => ({ raw: { contentType: "text/html", body: "<html>captive portal</html>" } }));
   await assert.rejects(
-    collect(model(fake.endpoint).stream(hello, signal)),
+    collectParts(model(fake.endpoint).stream(hello, signal)),
     /AWS Bedrock answered with text\/html instead of a stream of tokens/,
   );
   fake.setReply(() => ({ chunks: ["a", "b"], closeAfter: 3 }));
-  await assert.rejects(collect(model(fake.endpoint).stream(hello, signal)), {
+  await assert.rejects(collectParts(model(fake.endpoint).stream(hello, signal)), {
     message: "The answer from AWS Bedrock ended before it was complete.",
   });
 });

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { ProviderError } from "../../errors.ts";
 import { cohereChatModel, cohereModels, type CohereOptions } from "./cohere.ts";
 import { startFakeCohere } from "./testing/fake_cohere.ts";
-import type { ChatPart, ChatRequest } from "./types.ts";
+import type { ChatRequest } from "./types.ts";
+import { collectParts } from "./testing/parts.ts";
 
 const KEY = "co-test-key";
 const model = (baseURL: string, extra: Partial<CohereOptions> = {}) =>
@@ -14,13 +15,6 @@ const model = (baseURL: string, extra: Partial<CohereOptions> = {}) =>
     baseURL,
     ...extra,
   });
-
-async function collect(parts: AsyncIterable<ChatPart>) {
-  const all: ChatPart[] = [];
-  for await (const part of parts) all.push(part);
-  const text = all.flatMap((part) => part.type === "text-delta" ? [part.text] : []).join("");
-  return { all, text, usage: all.find((part) => part.type === "usage") };
-}
 
 const hello: ChatRequest = {
   messages: [
@@ -38,7 +32,9 @@ const hello: ChatRequest = {
 
 Deno.test("Cohere: streams content deltas with the usage of message-end; roles, images and the key reach /v2/chat", async () => {
   await using fake = startFakeCohere({ apiKey: KEY });
-  const { text, usage, all } = await collect(model(fake.baseURL).stream(hello, new AbortController().signal));
+  const { text, usage, all } = await collectParts(
+    model(fake.baseURL).stream(hello, new AbortController().signal),
+  );
   assert.equal(text, "Hello from Cohere.");
   assert.deepEqual(usage, { type: "usage", inputTokens: 17, outputTokens: 4 });
   assert.equal(all.at(-1)?.type, "usage");
@@ -69,7 +65,7 @@ Deno.test("Cohere: a reasoning model's thinking is wrapped in <think>", async ()
     chunks: ["Yes."],
     usage: { input_tokens: 3, output_tokens: 5 },
   }));
-  const { text } = await collect(model(fake.baseURL).stream(hello, new AbortController().signal));
+  const { text } = await collectParts(model(fake.baseURL).stream(hello, new AbortController().signal));
   assert.equal(text, "<think>Hmm, short.</think>Yes.");
 });
 
@@ -77,7 +73,7 @@ Deno.test("Cohere: the API's own error text, an ERROR end, garbage and a cut str
   await using fake = startFakeCohere({ apiKey: KEY });
   const signal = new AbortController().signal;
   await assert.rejects(
-    collect(model(fake.baseURL, { apiKey: "wrong" }).stream(hello, signal)),
+    collectParts(model(fake.baseURL, { apiKey: "wrong" }).stream(hello, signal)),
     (error: Error) => {
       assert.ok(error instanceof ProviderError);
       assert.equal(error.message, "Cohere answered 401: invalid api token.");
@@ -90,21 +86,21 @@ Deno.test("Cohere: the API's own error text, an ERROR end, garbage and a cut str
     message:
       "model 'command-x' not found, make sure the correct model ID was used and that you have access to the model.",
   }));
-  await assert.rejects(collect(model(fake.baseURL).stream(hello, signal)), {
+  await assert.rejects(collectParts(model(fake.baseURL).stream(hello, signal)), {
     message:
       "Cohere answered 404: model 'command-x' not found, make sure the correct model ID was used and that you have access to the model.",
   });
   fake.setReply(() => ({ chunks: ["Par"], endError: "internal server error, please try again" }));
-  await assert.rejects(collect(model(fake.baseURL).stream(hello, signal)), {
+  await assert.rejects(collectParts(model(fake.baseURL).stream(hello, signal)), {
     message: "Cohere could not finish the answer: internal server error, please try again.",
   });
   fake.setReply(() => ({ raw: { contentType: "application/json", body: '{"text":"not streamed"}' } }));
   await assert.rejects(
-    collect(model(fake.baseURL).stream(hello, signal)),
+    collectParts(model(fake.baseURL).stream(hello, signal)),
     /Cohere answered with application\/json instead of a stream of tokens/,
   );
   fake.setReply(() => ({ chunks: ["a", "b"], closeAfter: 3 }));
-  await assert.rejects(collect(model(fake.baseURL).stream(hello, signal)), {
+  await assert.rejects(collectParts(model(fake.baseURL).stream(hello, signal)), {
     message: "The answer from Cohere ended before it was complete.",
   });
 });

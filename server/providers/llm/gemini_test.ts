@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { ProviderError } from "../../errors.ts";
 import { geminiChatModel, geminiModels, type GeminiOptions } from "./gemini.ts";
 import { startFakeGemini } from "./testing/fake_gemini.ts";
-import type { ChatPart, ChatRequest } from "./types.ts";
+import type { ChatRequest } from "./types.ts";
+import { collectParts } from "./testing/parts.ts";
 
 const KEY = "AIza-test-key";
 const model = (baseURL: string, extra: Partial<GeminiOptions> = {}) =>
@@ -14,13 +15,6 @@ const model = (baseURL: string, extra: Partial<GeminiOptions> = {}) =>
     baseURL,
     ...extra,
   });
-
-async function collect(parts: AsyncIterable<ChatPart>) {
-  const all: ChatPart[] = [];
-  for await (const part of parts) all.push(part);
-  const text = all.flatMap((part) => part.type === "text-delta" ? [part.text] : []).join("");
-  return { all, text, usage: all.find((part) => part.type === "usage") };
-}
 
 const hello: ChatRequest = {
   messages: [
@@ -38,7 +32,7 @@ const hello: ChatRequest = {
 
 Deno.test("Gemini: streams the answer with usage; system, roles, images, safety and the key reach the API", async () => {
   await using fake = startFakeGemini({ apiKey: KEY });
-  const { text, usage, all } = await collect(
+  const { text, usage, all } = await collectParts(
     model(fake.baseURL, { safetySetting: "BLOCK_ONLY_HIGH" }).stream(hello, new AbortController().signal),
   );
   assert.equal(text, "Hello from Gemini.");
@@ -70,7 +64,7 @@ Deno.test("Gemini: streams the answer with usage; system, roles, images, safety 
 
 Deno.test("Gemini: the default safety setting blocks some; a model without system instructions gets a first turn", async () => {
   await using fake = startFakeGemini();
-  await collect(
+  await collectParts(
     model(fake.baseURL, { modelId: "models/gemma-3-4b-it" }).stream(hello, new AbortController().signal),
   );
   const [request] = fake.requests;
@@ -92,7 +86,7 @@ Deno.test("Gemini: a thinking model's thoughts come first, in <think>, and count
     chunks: ["Done."],
     usage: { promptTokenCount: 5, candidatesTokenCount: 1, thoughtsTokenCount: 4 },
   }));
-  const { text, usage } = await collect(
+  const { text, usage } = await collectParts(
     model(fake.baseURL, { modelId: "gemini-2.5-flash" }).stream(hello, new AbortController().signal),
   );
   assert.equal(text, "<think>Let me think.</think>Done.");
@@ -105,7 +99,7 @@ Deno.test("Gemini: the API's own error text, blocks, garbage and a cut stream be
   await using fake = startFakeGemini({ apiKey: KEY });
   const signal = new AbortController().signal;
   await assert.rejects(
-    collect(
+    collectParts(
       geminiChatModel({
         apiKey: "wrong",
         modelId: "gemini-2.0-flash",
@@ -123,7 +117,7 @@ Deno.test("Gemini: the API's own error text, blocks, garbage and a cut stream be
   );
   fake.setReply(() => ({ status: 429, message: "Resource has been exhausted (e.g. check quota)." }));
   await assert.rejects(
-    collect(model(fake.baseURL).stream(hello, signal)),
+    collectParts(model(fake.baseURL).stream(hello, signal)),
     {
       name: "ProviderError",
       message: "Gemini answered 429: Resource has been exhausted (e.g. check quota).",
@@ -131,35 +125,35 @@ Deno.test("Gemini: the API's own error text, blocks, garbage and a cut stream be
   );
   fake.setReply(() => ({ blockReason: "SAFETY" }));
   await assert.rejects(
-    collect(model(fake.baseURL).stream(hello, signal)),
+    collectParts(model(fake.baseURL).stream(hello, signal)),
     /Gemini refused the prompt \(SAFETY\)/,
   );
   fake.setReply(() => ({ chunks: ["Part of it"], finishReason: "SAFETY" }));
   await assert.rejects(
-    collect(model(fake.baseURL).stream(hello, signal)),
+    collectParts(model(fake.baseURL).stream(hello, signal)),
     /Gemini stopped the answer \(SAFETY\)/,
   );
   fake.setReply(() => ({ raw: { contentType: "text/html", body: "<html>proxy</html>" } }));
   await assert.rejects(
-    collect(model(fake.baseURL).stream(hello, signal)),
+    collectParts(model(fake.baseURL).stream(hello, signal)),
     /^ProviderError: Gemini answered with text\/html instead of a stream of tokens/,
   );
   fake.setReply(() => ({ raw: { contentType: "text/event-stream", body: "data: {not json\n\n" } }));
   await assert.rejects(
-    collect(model(fake.baseURL).stream(hello, signal)),
+    collectParts(model(fake.baseURL).stream(hello, signal)),
     /Gemini sent an event that is not JSON/,
   );
   fake.setReply(() => ({ raw: { status: 502, contentType: "text/html", body: "Bad gateway" } }));
-  await assert.rejects(collect(model(fake.baseURL).stream(hello, signal)), {
+  await assert.rejects(collectParts(model(fake.baseURL).stream(hello, signal)), {
     message: "Gemini answered 502: Bad gateway.",
   });
   fake.setReply(() => ({ chunks: ["a", "b", "c"], closeAfter: 2 }));
   await assert.rejects(
-    collect(model(fake.baseURL).stream(hello, signal)),
+    collectParts(model(fake.baseURL).stream(hello, signal)),
     { message: "The answer from Gemini ended before it was complete." },
   );
   await assert.rejects(
-    collect(model("http://127.0.0.1:1").stream(hello, signal)),
+    collectParts(model("http://127.0.0.1:1").stream(hello, signal)),
     /^ProviderError: Could not connect to Gemini: /,
   );
 });
@@ -181,7 +175,7 @@ Deno.test("Gemini: an abort stops the stream and closes the connection; the dead
   assert.deepEqual(seen, ["one "]);
   await fake.clientGone;
   await assert.rejects(
-    collect(model(fake.baseURL, { timeoutMs: 300 }).stream(hello, new AbortController().signal)),
+    collectParts(model(fake.baseURL, { timeoutMs: 300 }).stream(hello, new AbortController().signal)),
     { name: "ProviderError", message: "Gemini did not finish answering within 1 second." },
   );
 });

@@ -23,6 +23,8 @@ const REFERENCE_TEXTS = new Set([
   "Folder removed successfully",
   "Documents removed successfully",
   "Invalid message format. Expected an array of messages.",
+  "OpenAI Key must start with sk-",
+  "Anthropic Key must start with sk-ant-",
 ]);
 
 /** Lowercase words that start a sentence rather than name a field. */

@@ -36,7 +36,6 @@ Deno.test("every call of a feature still to come answers 501 with its sentence",
 
 /** Calls of the reference's web client (frontend/src/models, read at 72aabbd) that later features bring. */
 const FRONTEND_CALLS: [string, string][] = [
-  ["POST", "/api/system/transcribe-audio"],
   ["POST", "/api/utils/dmr/download-model"],
   ["POST", "/api/utils/foundry/capabilities"],
   ["POST", "/api/utils/lemonade/download-model"],
@@ -110,8 +109,6 @@ Deno.test("an unknown /api path is still the generic 404, and real routes win ov
     assert.equal(answer.status, 404, path);
     assert.deepEqual(answer.body, { success: false, error: `Cannot find the API route ${method} ${path}` });
   }
-  const unlisted = await app.json("/api/system/transcribe-audio", { method: "GET" });
-  assert.equal(unlisted.status, 404, "only the listed methods answer 501");
   assert.equal((await app.json("/api/ping")).status, 200);
   assert.equal((await app.json("/api/system/prompt-variables")).status, 200);
 });
@@ -119,9 +116,9 @@ Deno.test("an unknown /api path is still the generic 404, and real routes win ov
 Deno.test("501 answers keep the login check; the developer API's docs, read without a session, answer before it", async () => {
   await using app = await createTestApp();
   const admin = await multiUserInstance(app);
-  const anonymous = await app.json("/api/system/transcribe-audio", { method: "POST", json: {} });
+  const anonymous = await app.json("/api/system/validate-sql-connection", { method: "POST", json: {} });
   assert.equal(anonymous.status, 401, "no session, no hint about the feature");
-  const signedIn = await app.json("/api/system/transcribe-audio", {
+  const signedIn = await app.json("/api/system/validate-sql-connection", {
     ...bearer(admin.token),
     method: "POST",
     json: {},

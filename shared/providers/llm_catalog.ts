@@ -574,7 +574,7 @@ export const LLM_PROVIDERS: LlmProviderEntry[] = [
     modelKey: "LMStudioModelPref",
     tokenLimitKey: "LMStudioTokenLimit",
     lookup: { provider: "lmstudio", basePathField: "LMStudioBasePath" },
-    listing: { source: "openai" },
+    listing: { source: "openai", organization: { field: "owned_by" } },
     openai: { baseUrlField: "LMStudioBasePath" },
     autoDetect: { suffix: ":1234/v1" },
     local: true,

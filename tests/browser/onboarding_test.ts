@@ -433,7 +433,7 @@ Deno.test({
         .waitFor({ state: "attached" });
 
       // LM Studio has no saved base path: auto-detect finds it and hides the manual input behind a toggle.
-      await page.getByRole("radio", { name: /LM Studio/ }).check({ force: true });
+      await chooseProvider(page, "studio", "LM Studio");
       await page.getByText("Provider endpoint discovered automatically.").waitFor({ timeout: 10_000 });
       await page.getByText("Using a locally hosted LLM is experimental. Use with caution.").waitFor();
       assert.equal(

@@ -84,6 +84,8 @@ Deno.test({
       await page.getByRole("button", { name: "Next Page" }).click();
       await page.getByText("Page 2 of 2").waitFor();
       assert.equal(new URL(page.url()).search, "?offset=1");
+      // The page's label moves before its chats arrive: wait for the last chat of page 2.
+      await rows.locator("td:first-child", { hasText: /^1$/ }).waitFor();
       assert.deepEqual(await rows.locator("td:first-child").allInnerTexts(), ["3", "2", "1"]);
       assert.equal(await page.getByRole("button", { name: "Next Page" }).isDisabled(), true);
       await page.getByRole("button", { name: "Previous Page" }).click();

@@ -334,8 +334,9 @@ function archiveStream(
       try {
         const { done, value } = await reader.read();
         if (done) {
-          controller.close();
+          // The staged snapshot is gone before the reader sees the end.
           await cleanUp();
+          controller.close();
         } else controller.enqueue(value);
       } catch (error) {
         controller.error(error);

@@ -33,6 +33,21 @@ function extractor(): ByteSink & AsyncIterable<Entry> {
   return tar.extract() as unknown as ByteSink & AsyncIterable<Entry>;
 }
 
+/** Waits for the extractor's "drain", or 50 ms, whichever comes first. */
+function drainedOrLater(extract: ByteSink): Promise<void> {
+  return new Promise<void>((resume) => {
+    let waiting = true;
+    const go = () => {
+      if (!waiting) return;
+      waiting = false;
+      clearTimeout(timer);
+      resume();
+    };
+    const timer = setTimeout(go, 50);
+    extract.once("drain", go);
+  });
+}
+
 /** Feeds a gzip'd file into an extractor, waiting when it is behind; a read failure destroys it. */
 function feed(file: Deno.FsFile, extract: ByteSink): { done: Promise<void>; stop(): Promise<void> } {
   const reader = file.readable.pipeThrough(new DecompressionStream("gzip")).getReader();
@@ -40,7 +55,9 @@ function feed(file: Deno.FsFile, extract: ByteSink): { done: Promise<void>; stop
     while (true) {
       const { done, value } = await reader.read();
       if (done) return extract.end();
-      if (!extract.write(value)) await new Promise<void>((resume) => extract.once("drain", resume));
+      // tar-stream's extractor can hold back "drain" while it waits for the bytes of its next header: a short
+      // timer keeps the feed going (the chunk written was taken all the same), at one chunk per 50 ms at most.
+      if (!extract.write(value)) await drainedOrLater(extract);
     }
   })().catch((error) => extract.destroy(error));
   return { done, stop: () => reader.cancel().catch(() => {}) };

@@ -3,20 +3,12 @@
 // or copied where links cannot be made), so the live folder can change while the archive is being written.
 import { createHash } from "node:crypto";
 import { dirname, join, relative, sep } from "node:path";
-import tar from "tar-stream";
+import { createTarPacker, type TarPackController } from "modern-tar";
 import { z } from "zod";
 import { LECTERN_VERSION } from "../../shared/version.ts";
 import migrations from "../../db/migrations.gen.ts";
 import type { StoragePaths } from "../storage.ts";
 import { messageOf } from "../errors.ts";
-
-/** What the archive code uses of tar-stream's streams (its typings follow streamx's, not Node's). */
-export interface ByteSink {
-  write(chunk: Uint8Array): boolean;
-  end(): void;
-  once(event: "drain" | "close", listener: () => void): unknown;
-  destroy(error?: unknown): void;
-}
 
 export const BACKUP_FORMAT = "lectern-backup";
 export const BACKUP_FORMAT_VERSION = 1;
@@ -265,37 +257,25 @@ export async function stageBackup(source: SnapshotSource, now = new Date()): Pro
   }
 }
 
-/** Writes one tar entry from a file, waiting whenever the archive's reader is behind. */
-async function addFile(pack: tar.Pack, name: string, path: string, size: number): Promise<void> {
-  let finished!: Promise<void>;
-  const entry = await new Promise<ByteSink>((resolve) => {
-    finished = new Promise((done, failed) => {
-      const sink = pack.entry({ name, size, mode: 0o600 }, (error) => error ? failed(error) : done());
-      resolve(sink as unknown as ByteSink);
-    });
-  });
-  // A reader that goes away destroys the archive and the entry with it: the rejection is awaited below.
-  finished.catch(() => {});
-  let closed = false;
-  entry.once("close", () => (closed = true));
+/** Writes one tar entry from a file; the entry's stream waits whenever the archive's reader is behind. */
+async function addFile(pack: TarPackController, name: string, path: string, size: number): Promise<void> {
+  const body = pack.add({ name, size, mode: 0o600, type: "file" });
   using file = await Deno.open(path);
   let written = 0;
-  for await (const chunk of file.readable) {
-    // The manifest promised this size: a file that grew meanwhile (it cannot: it is a snapshot) is cut to it.
-    const part = chunk.subarray(0, Math.max(0, size - written));
-    written += part.length;
-    if (part.length > 0 && !entry.write(part)) {
-      // A destroyed archive never drains: its close ends the wait, and `finished` says why.
-      await new Promise<void>((resume) => {
-        entry.once("drain", resume);
-        entry.once("close", resume);
-      });
-      if (closed) return await finished;
-    }
-  }
-  if (written !== size) throw new BackupError(`The staged file ${name} changed while it was being archived.`);
-  entry.end();
-  await finished;
+  // The manifest promised this size: a file that grew meanwhile (it cannot: it is a snapshot) is cut to it.
+  const cut = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      const part = chunk.subarray(0, Math.max(0, size - written));
+      written += part.length;
+      if (part.length > 0) controller.enqueue(part);
+    },
+    flush() {
+      if (written !== size) {
+        throw new BackupError(`The staged file ${name} changed while it was being archived.`);
+      }
+    },
+  });
+  await file.readable.pipeThrough(cut).pipeTo(body);
 }
 
 function archiveStream(
@@ -303,25 +283,20 @@ function archiveStream(
   manifest: BackupManifest,
   dispose: () => Promise<void>,
 ): ReadableStream<Uint8Array> {
-  const pack = tar.pack();
+  const { readable, controller: pack } = createTarPacker();
   const produce = async () => {
     const json = new TextEncoder().encode(JSON.stringify(manifest, null, 2));
-    await new Promise<void>((done, failed) =>
-      pack.entry(
-        { name: "manifest.json", size: json.length, mode: 0o600 },
-        json,
-        (error) => error ? failed(error) : done(),
-      )
-    );
+    const writer = pack.add({ name: "manifest.json", size: json.length, mode: 0o600, type: "file" })
+      .getWriter();
+    await writer.write(json);
+    await writer.close();
     for (const file of manifest.files) {
       await addFile(pack, `storage/${file.path}`, join(tree, file.path), file.size);
     }
     pack.finalize();
   };
-  produce().catch((error) => pack.destroy(error));
-  const gzipped = (ReadableStream.from(pack) as ReadableStream<Uint8Array<ArrayBuffer>>).pipeThrough(
-    new CompressionStream("gzip"),
-  );
+  produce().catch((error) => pack.error(error));
+  const gzipped = readable.pipeThrough(new CompressionStream("gzip"));
   const reader = gzipped.getReader();
   let disposed = false;
   const cleanUp = async () => {
@@ -344,7 +319,6 @@ function archiveStream(
       }
     },
     async cancel(reason) {
-      pack.destroy();
       await reader.cancel(reason).catch(() => {});
       await cleanUp();
     },

@@ -1,13 +1,12 @@
 // Restoring a backup file: unpacked and checked in a new folder beside the storage, swapped in only when whole.
 import { createHash } from "node:crypto";
 import { basename, dirname, join } from "node:path";
-import tar from "tar-stream";
+import { createTarDecoder, type ParsedTarEntry } from "modern-tar";
 import {
   BACKUP_FORMAT,
   BACKUP_FORMAT_VERSION,
   BackupError,
   BackupManifest,
-  type ByteSink,
   KNOWN_MIGRATIONS,
   schemaOf,
   sentence,
@@ -23,44 +22,10 @@ export interface RestoreResult {
   previous: string | null;
 }
 
-interface Entry extends AsyncIterable<Uint8Array> {
-  header: { name: string; type?: string | null };
-  resume(): void;
-}
-
-/** tar-stream's extractor as the restore uses it: bytes in, entries out. */
-function extractor(): ByteSink & AsyncIterable<Entry> {
-  return tar.extract() as unknown as ByteSink & AsyncIterable<Entry>;
-}
-
-/** Waits for the extractor's "drain", or 50 ms, whichever comes first. */
-function drainedOrLater(extract: ByteSink): Promise<void> {
-  return new Promise<void>((resume) => {
-    let waiting = true;
-    const go = () => {
-      if (!waiting) return;
-      waiting = false;
-      clearTimeout(timer);
-      resume();
-    };
-    const timer = setTimeout(go, 50);
-    extract.once("drain", go);
-  });
-}
-
-/** Feeds a gzip'd file into an extractor, waiting when it is behind; a read failure destroys it. */
-function feed(file: Deno.FsFile, extract: ByteSink): { done: Promise<void>; stop(): Promise<void> } {
-  const reader = file.readable.pipeThrough(new DecompressionStream("gzip")).getReader();
-  const done = (async () => {
-    while (true) {
-      const { done, value } = await reader.read();
-      if (done) return extract.end();
-      // tar-stream's extractor can hold back "drain" while it waits for the bytes of its next header: a short
-      // timer keeps the feed going (the chunk written was taken all the same), at one chunk per 50 ms at most.
-      if (!extract.write(value)) await drainedOrLater(extract);
-    }
-  })().catch((error) => extract.destroy(error));
-  return { done, stop: () => reader.cancel().catch(() => {}) };
+/** The archive's entries, read from the gzip'd file as they are asked for (Web Streams carry the back-pressure). */
+function entriesOf(file: Deno.FsFile): ReadableStreamDefaultReader<ParsedTarEntry> {
+  return file.readable.pipeThrough(new DecompressionStream("gzip")).pipeThrough(createTarDecoder())
+    .getReader();
 }
 
 /** A name inside the archive's storage/ that stays inside the folder it is unpacked into. */
@@ -93,73 +58,67 @@ function checkManifest(value: unknown): BackupManifest {
   return manifest;
 }
 
-async function readAll(stream: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
-  const parts: Uint8Array[] = [];
-  for await (const part of stream) parts.push(part);
-  const all = new Uint8Array(parts.reduce((total, part) => total + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    all.set(part, offset);
-    offset += part.length;
-  }
-  return all;
-}
-
 /** Unpacks the archive into `target` (which must not exist), checking each file against the manifest. */
 async function unpack(archive: string, target: string): Promise<BackupManifest> {
   using file = await Deno.open(archive).catch((error) => {
     if (error instanceof Deno.errors.NotFound) throw new BackupError(`There is no file ${archive}.`);
     throw error;
   });
-  const extract = extractor();
-  const feeding = feed(file, extract);
+  const entries = entriesOf(file);
 
   let manifest: BackupManifest | null = null;
   const seen = new Map<string, { size: number; sha256: string }>();
   await Deno.mkdir(target, { mode: 0o700 });
-  for await (const entry of extract) {
-    const { name, type } = entry.header;
-    if (manifest === null) {
-      if (name !== "manifest.json" || type !== "file") {
-        throw new BackupError("This file is not a Lectern backup: it does not start with its manifest.");
+  try {
+    while (true) {
+      const next = await entries.read();
+      if (next.done) break;
+      const entry = next.value;
+      const { name, type } = entry.header;
+      if (manifest === null) {
+        if (name !== "manifest.json" || type !== "file") {
+          throw new BackupError("This file is not a Lectern backup: it does not start with its manifest.");
+        }
+        let json: unknown = null;
+        try {
+          json = JSON.parse(await new Response(entry.body).text());
+        } catch {
+          // checkManifest names it
+        }
+        manifest = checkManifest(json);
+        continue;
       }
-      let json: unknown = null;
+      if (type === "directory") {
+        await entry.body.cancel();
+        continue;
+      }
+      const path = safePath(name);
+      if (type !== "file" || path === null) {
+        throw new BackupError(`The backup holds an entry Lectern does not restore: ${name}.`);
+      }
+      if (seen.has(path)) throw new BackupError(`The backup holds ${path} twice.`);
+      const destination = join(target, ...path.split("/"));
+      await Deno.mkdir(dirname(destination), { recursive: true, mode: 0o700 });
+      const hash = createHash("sha256");
+      let size = 0;
+      const out = await Deno.open(destination, { write: true, createNew: true, mode: 0o600 });
       try {
-        json = JSON.parse(new TextDecoder().decode(await readAll(entry)));
-      } catch {
-        // checkManifest names it
+        for await (const chunk of entry.body) {
+          hash.update(chunk);
+          size += chunk.length;
+          let offset = 0;
+          while (offset < chunk.length) offset += await out.write(chunk.subarray(offset));
+        }
+        await out.syncData();
+      } finally {
+        out.close();
       }
-      manifest = checkManifest(json);
-      continue;
+      seen.set(path, { size, sha256: hash.digest("hex") });
     }
-    if (type === "directory") {
-      entry.resume();
-      continue;
-    }
-    const path = safePath(name);
-    if (type !== "file" || path === null) {
-      throw new BackupError(`The backup holds an entry Lectern does not restore: ${name}.`);
-    }
-    if (seen.has(path)) throw new BackupError(`The backup holds ${path} twice.`);
-    const destination = join(target, ...path.split("/"));
-    await Deno.mkdir(dirname(destination), { recursive: true, mode: 0o700 });
-    const hash = createHash("sha256");
-    let size = 0;
-    const out = await Deno.open(destination, { write: true, createNew: true, mode: 0o600 });
-    try {
-      for await (const chunk of entry) {
-        hash.update(chunk);
-        size += chunk.length;
-        let offset = 0;
-        while (offset < chunk.length) offset += await out.write(chunk.subarray(offset));
-      }
-      await out.syncData();
-    } finally {
-      out.close();
-    }
-    seen.set(path, { size, sha256: hash.digest("hex") });
+  } catch (error) {
+    await entries.cancel().catch(() => {});
+    throw error;
   }
-  await feeding.done;
   if (manifest === null) throw new BackupError("This file is not a Lectern backup: it is empty.");
   const listed = new Set(manifest.files.map((entry) => entry.path));
   for (const expected of manifest.files) {
@@ -181,25 +140,22 @@ async function unpack(archive: string, target: string): Promise<BackupManifest> 
 /** Reads only the manifest (the first entry), for `lectern restore` to refuse early and to describe a file. */
 export async function readManifest(archive: string): Promise<BackupManifest> {
   using file = await Deno.open(archive);
-  const extract = extractor();
-  const feeding = feed(file, extract);
-  // The first entry only; the iterator is not closed (that would wait for the rest): the extractor is destroyed.
-  const iterator = extract[Symbol.asyncIterator]();
+  const entries = entriesOf(file);
   try {
-    const first = await iterator.next();
+    const first = await entries.read();
     if (first.done || first.value.header.name !== "manifest.json") {
       throw new BackupError("This file is not a Lectern backup: it does not start with its manifest.");
     }
     let json: unknown = null;
     try {
-      json = JSON.parse(new TextDecoder().decode(await readAll(first.value)));
+      json = JSON.parse(await new Response(first.value.body).text());
     } catch {
       // checkManifest names it
     }
     return checkManifest(json);
   } finally {
-    extract.destroy();
-    void feeding.stop();
+    // The rest of the file is not read.
+    await entries.cancel().catch(() => {});
   }
 }
 

@@ -3,7 +3,7 @@
 // And the refusals of restore: a newer schema, a damaged file, a running server.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import tar from "tar-stream";
+import { createTarDecoder, createTarPacker } from "modern-tar";
 import { startServerProcess } from "../../server/testing/process.ts";
 import { startFakeOpenAi } from "../../server/testing/fake_openai.ts";
 import { genericOpenAiSettings } from "../../server/testing/test_app.ts";
@@ -41,37 +41,27 @@ async function ask(url: string): Promise<Answer> {
 const sourcesOf = (answer: Answer) =>
   answer.sources.map((source) => `${source.title}: ${source.text}`).sort();
 
-/** Rewrites a backup's entries (the test's own tar-stream use: a backup edited by hand). */
+/** Rewrites a backup's entries (the test's own tar use: a backup edited by hand). */
 async function rewrite(
   from: string,
   to: string,
   edit: (name: string, bytes: Uint8Array) => Uint8Array,
 ): Promise<void> {
-  const extract = tar.extract();
-  const pack = tar.pack();
-  const input = (await Deno.open(from)).readable.pipeThrough(new DecompressionStream("gzip"));
-  (async () => {
-    for await (const chunk of input) extract.write(chunk);
-    (extract as unknown as { end(): void }).end();
-  })();
+  const entries = (await Deno.open(from)).readable.pipeThrough(new DecompressionStream("gzip"))
+    .pipeThrough(createTarDecoder());
+  const { readable, controller } = createTarPacker();
   const writing = (async () => {
-    for await (const entry of extract) {
-      const parts: Uint8Array<ArrayBuffer>[] = [];
-      for await (const part of entry) parts.push(part as Uint8Array<ArrayBuffer>);
-      const bytes = edit(entry.header.name, new Uint8Array(await new Blob(parts).arrayBuffer()));
-      await new Promise<void>((done, failed) =>
-        pack.entry(
-          { name: entry.header.name, size: bytes.length },
-          bytes,
-          (error) => error ? failed(error) : done(),
-        )
-      );
+    for await (const entry of entries) {
+      const bytes = edit(entry.header.name, new Uint8Array(await new Response(entry.body).arrayBuffer()));
+      const writer = controller.add({ name: entry.header.name, size: bytes.length, type: "file" })
+        .getWriter();
+      await writer.write(bytes);
+      await writer.close();
     }
-    pack.finalize();
+    controller.finalize();
   })();
   const output = await Deno.open(to, { write: true, create: true, truncate: true });
-  await (ReadableStream.from(pack) as ReadableStream<Uint8Array<ArrayBuffer>>)
-    .pipeThrough(new CompressionStream("gzip")).pipeTo(output.writable);
+  await readable.pipeThrough(new CompressionStream("gzip")).pipeTo(output.writable);
   await writing;
 }
 

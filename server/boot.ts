@@ -51,7 +51,11 @@ export async function boot(
   try {
     const keys = await loadInstanceKeys(paths.keys);
     const settings = await SettingsService.load(database.db, keys.settings, config.lockedSettings);
-    const vectors = await openVectorStores(settings, { lancedbDir: paths.lancedb, log });
+    const vectors = await openVectorStores(settings, {
+      lancedbDir: paths.lancedb,
+      log,
+      pineconeControlPlane: config.pineconeControlPlane ?? undefined,
+    });
     const providerDeps: ProviderDeps = { ...options.providerDeps, modelsDir: paths.models };
     const embedding = new EmbeddingService(settings, providerDeps, log);
     const providers: Providers = {

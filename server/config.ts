@@ -72,6 +72,8 @@ const EnvSchema = z.object({
   }),
   /** Where the onboarding survey is sent, if anywhere (it is always kept locally). */
   SURVEY_COLLECTOR_URL: z.url({ error: "SURVEY_COLLECTOR_URL must be a URL." }).optional(),
+  /** Pinecone's control plane, for Pinecone Local (https://api.pinecone.io unless set). */
+  PINECONE_CONTROL_PLANE: z.url({ error: "PINECONE_CONTROL_PLANE must be a URL." }).optional(),
 });
 
 export interface Config {
@@ -92,6 +94,8 @@ export interface Config {
   /** Origins allowed to call the API from their pages (CORS); empty: same origin only. */
   corsOrigins: readonly string[];
   surveyCollectorUrl: string | null;
+  /** Pinecone's control plane when not Pinecone's own (Pinecone Local). */
+  pineconeControlPlane: string | null;
   /** Instance settings the operator fixed through the environment (setting key → raw value); they win. */
   lockedSettings: Readonly<Record<string, string>>;
 }
@@ -142,6 +146,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     allowedHosts: Object.freeze(values.ALLOWED_HOSTS),
     corsOrigins: Object.freeze(values.CORS_ORIGINS),
     surveyCollectorUrl: values.SURVEY_COLLECTOR_URL ?? null,
+    pineconeControlPlane: values.PINECONE_CONTROL_PLANE ?? null,
     lockedSettings: Object.freeze(lockedSettings),
   });
 }

@@ -171,6 +171,7 @@ export const SETTING_KEYS: SettingDefinition[] = unique([
   setting("ChromaEndpoint", "CHROMA_ENDPOINT", url),
   setting("ChromaApiHeader", "CHROMA_API_HEADER", anyText),
   setting("ChromaApiKey", "CHROMA_API_KEY", anyText, { secret: true }),
+  ...VECTOR_DBS.flatMap((database) => settingsOfFields(database.fields)),
   ...AUDIO_SETTINGS.map((entry) =>
     setting(entry.key, entry.env, audioSchema(entry.check), {
       secret: entry.secret,

@@ -49,7 +49,7 @@ Deno.test("update-env validates every key first and applies none when one is wro
       GenericOpenAiBasePath: "not a url",
       GenericOpenAiTokenLimit: "0",
       MadeUpSetting: "x",
-      VectorDB: "pinecone",
+      VectorDB: "pgvector",
     },
   });
   assert.equal(answer.status, 400);
@@ -58,7 +58,7 @@ Deno.test("update-env validates every key first and applies none when one is wro
   assert.match(error, /GenericOpenAiBasePath: URL is not a valid URL\./);
   assert.match(error, /GenericOpenAiTokenLimit: Value must be greater than zero/);
   assert.match(error, /Unknown setting "MadeUpSetting"/);
-  assert.match(error, /VectorDB: pinecone is not available/);
+  assert.match(error, /VectorDB: pgvector is not a supported vector database\./);
   assert.equal(app.deps.settings.value("LLMProvider"), undefined, "nothing applied");
 
   const badProvider = await app.json("/api/system/update-env", { json: { LLMProvider: "skynet" } });

@@ -1,8 +1,15 @@
 import { messageOf, ProviderError } from "../../errors.ts";
 import type { Logger } from "../../log.ts";
 import type { SettingsService } from "../../settings/service.ts";
+import { VECTOR_DBS, type VectorDbId } from "../../../shared/providers/embedder_catalog.ts";
+import { openAstraStore } from "./astra.ts";
 import { openChromaStore } from "./chroma.ts";
 import { type LanceStoreOptions, openLanceStore } from "./lancedb.ts";
+import { openMilvusStore } from "./milvus.ts";
+import { openPineconeStore } from "./pinecone.ts";
+import { openQdrantStore } from "./qdrant.ts";
+import { openWeaviateStore } from "./weaviate.ts";
+import { openZillizStore } from "./zilliz.ts";
 import type { SearchOptions, VectorHit, VectorRecord, VectorStore } from "./types.ts";
 
 export const DEFAULT_VECTOR_DB = "lancedb";
@@ -11,8 +18,10 @@ export interface VectorRegistryOptions extends LanceStoreOptions {
   /** STORAGE_DIR/lancedb. */
   lancedbDir: string;
   log: Logger;
-  /** How Chroma is reached (tests may pass their own). */
+  /** How the remote databases are reached (tests may pass their own). */
   fetch?: typeof fetch;
+  /** Pinecone's control plane; https://api.pinecone.io unless given (Pinecone Local, tests). */
+  pineconeControlPlane?: string;
 }
 
 /**
@@ -32,42 +41,109 @@ export function vectorDbOf(settings: Pick<SettingsService, "value">): string {
   return settings.value("VectorDB") || DEFAULT_VECTOR_DB;
 }
 
-/** The Chroma store of the current Chroma settings, opened again when its address or key changes. */
-class ChromaSlot {
-  private current: { key: string; store: VectorStore } | null = null;
+type RemoteDbId = Exclude<VectorDbId, "lancedb">;
+type Values = (key: string) => string | undefined;
 
-  constructor(
-    private readonly settings: Pick<SettingsService, "value">,
-    private readonly fetch: typeof globalThis.fetch | undefined,
-  ) {}
-
-  /** The store, or null while no Chroma endpoint is set. */
-  store(): VectorStore | null {
-    const endpoint = this.settings.value("ChromaEndpoint");
-    if (!endpoint) return null;
-    const apiHeader = this.settings.value("ChromaApiHeader");
-    const apiKey = this.settings.value("ChromaApiKey");
-    const key = JSON.stringify([endpoint, apiHeader ?? "", apiKey ?? ""]);
-    if (this.current?.key !== key) {
-      this.current?.store.close().catch(() => {});
-      this.current = { key, store: openChromaStore({ endpoint, apiHeader, apiKey, fetch: this.fetch }) };
+/** The store of a remote database from its settings (the fields of its row in VECTOR_DBS). */
+function openRemote(id: RemoteDbId, value: Values, options: VectorRegistryOptions): VectorStore {
+  const fetch = options.fetch;
+  switch (id) {
+    case "chroma":
+      return openChromaStore({
+        endpoint: value("ChromaEndpoint")!,
+        apiHeader: value("ChromaApiHeader"),
+        apiKey: value("ChromaApiKey"),
+        fetch,
+      });
+    case "qdrant":
+      return openQdrantStore({ endpoint: value("QdrantEndpoint")!, apiKey: value("QdrantApiKey"), fetch });
+    case "pinecone":
+      return openPineconeStore({
+        apiKey: value("PineConeKey")!,
+        index: value("PineConeIndex")!,
+        controlPlane: options.pineconeControlPlane,
+        fetch,
+      });
+    case "weaviate":
+      return openWeaviateStore({
+        endpoint: value("WeaviateEndpoint")!,
+        apiKey: value("WeaviateApiKey"),
+        fetch,
+      });
+    case "milvus": {
+      const username = value("MilvusUsername");
+      return openMilvusStore({
+        endpoint: value("MilvusAddress")!,
+        token: username ? `${username}:${value("MilvusPassword") ?? ""}` : undefined,
+        fetch,
+      });
     }
-    return this.current.store;
-  }
-
-  async close(): Promise<void> {
-    await this.current?.store.close();
+    case "zilliz":
+      return openZillizStore({ endpoint: value("ZillizEndpoint")!, token: value("ZillizApiToken")!, fetch });
+    case "astra":
+      return openAstraStore({
+        endpoint: value("AstraDBEndpoint")!,
+        token: value("AstraDBApplicationToken")!,
+        fetch,
+      });
   }
 }
 
 /**
- * The vector store of the current settings, looked up on every call, so a new VectorDB (or new Chroma address
+ * The stores of the remote databases (Chroma, Qdrant, Pinecone, Weaviate, Milvus, Zilliz, Astra DB), each opened
+ * from its current settings and opened again when one of them changes.
+ */
+class RemoteSlots {
+  private readonly current = new Map<RemoteDbId, { key: string; store: VectorStore }>();
+
+  constructor(
+    private readonly settings: Pick<SettingsService, "value">,
+    private readonly options: VectorRegistryOptions,
+  ) {}
+
+  /** The required settings of `id` that are not set. */
+  missing(id: RemoteDbId): string[] {
+    const entry = VECTOR_DBS.find((database) => database.id === id)!;
+    return entry.fields.filter((field) => field.required && !this.settings.value(field.key)?.trim())
+      .map((field) => field.key);
+  }
+
+  /** The store, or null while a required setting is missing. */
+  store(id: RemoteDbId): VectorStore | null {
+    if (this.missing(id).length > 0) return null;
+    const entry = VECTOR_DBS.find((database) => database.id === id)!;
+    const value = (key: string) => this.settings.value(key)?.trim() || undefined;
+    const key = JSON.stringify(entry.fields.map((field) => value(field.key) ?? ""));
+    const slot = this.current.get(id);
+    if (slot?.key === key) return slot.store;
+    slot?.store.close().catch(() => {});
+    const store = openRemote(id, value, this.options);
+    this.current.set(id, { key, store });
+    return store;
+  }
+
+  /** Every remote store whose settings are complete. */
+  configured(): VectorStore[] {
+    return REMOTE_DB_IDS.map((id) => this.store(id)).filter((store): store is VectorStore => store !== null);
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.current.values()].map((slot) => slot.store.close()));
+  }
+}
+
+const REMOTE_DB_IDS = VECTOR_DBS.filter((database) => !database.embedded).map((database) =>
+  database.id
+) as RemoteDbId[];
+
+/**
+ * The vector store of the current settings, looked up on every call, so a new VectorDB (or a new address
  * or key) applies to the next write and search without a restart. Vectors already stored stay where they are:
  * search, count and new embeddings use the chosen store only. Removals also reach the other configured store
  * (in the background, failures logged), so switching back never brings a removed document's chunks back.
  */
 class SwitchingVectorStore implements VectorStore {
-  private readonly chroma: ChromaSlot;
+  private readonly remote: RemoteSlots;
   private readonly cleanups = new Set<Promise<void>>();
 
   constructor(
@@ -75,7 +151,7 @@ class SwitchingVectorStore implements VectorStore {
     private readonly lance: VectorStore,
     private readonly options: VectorRegistryOptions,
   ) {
-    this.chroma = new ChromaSlot(settings, options.fetch);
+    this.remote = new RemoteSlots(settings, options);
   }
 
   // Async, so a store that cannot be used rejects like a failed call instead of throwing in the caller.
@@ -107,23 +183,27 @@ class SwitchingVectorStore implements VectorStore {
 
   async close(): Promise<void> {
     await Promise.allSettled([...this.cleanups]);
-    await this.chroma.close();
+    await this.remote.close();
     await this.lance.close();
   }
 
   private active(): VectorStore {
     const id = vectorDbOf(this.settings);
     if (id === "lancedb") return this.lance;
-    if (id === "chroma") {
-      const store = this.chroma.store();
-      if (!store) {
-        throw new ProviderError(
-          "Chroma is the chosen vector database, but its endpoint (ChromaEndpoint) is not set.",
-        );
-      }
-      return store;
+    const entry = VECTOR_DBS.find((database) => database.id === id);
+    if (!entry?.builtIn) {
+      throw new ProviderError(`The vector database ${id} is not available in this version of Lectern.`);
     }
-    throw new ProviderError(`The vector database ${id} is not available in this version of Lectern.`);
+    const store = this.remote.store(id as RemoteDbId);
+    if (!store) {
+      const missing = this.remote.missing(id as RemoteDbId);
+      throw new ProviderError(
+        `${entry.name} is the chosen vector database, but its ${missing.join(" and ")} ${
+          missing.length === 1 ? "setting is" : "settings are"
+        } not set.`,
+      );
+    }
+    return store;
   }
 
   /**
@@ -136,7 +216,10 @@ class SwitchingVectorStore implements VectorStore {
       return await work(chosen);
     } catch (error) {
       if (error instanceof ProviderError) throw error;
-      const name = chosen === this.lance ? "LanceDB" : vectorDbOf(this.settings);
+      const id = vectorDbOf(this.settings);
+      const name = chosen === this.lance
+        ? "LanceDB"
+        : VECTOR_DBS.find((database) => database.id === id)?.name ?? id;
       throw new ProviderError(`The vector database (${name}) failed: ${rootCause(error)}`, undefined, {
         cause: error,
       });
@@ -147,9 +230,7 @@ class SwitchingVectorStore implements VectorStore {
   private alsoElsewhere(chosen: VectorStore, action: string, work: (store: VectorStore) => Promise<void>) {
     let others: VectorStore[];
     try {
-      others = [this.lance, this.chroma.store()].filter((store): store is VectorStore =>
-        store !== null && store !== chosen
-      );
+      others = [this.lance, ...this.remote.configured()].filter((store) => store !== chosen);
     } catch {
       return;
     }
@@ -166,7 +247,7 @@ class SwitchingVectorStore implements VectorStore {
   }
 }
 
-/** The LanceDB store, opened now, and Chroma when the settings choose it (see SwitchingVectorStore). */
+/** The LanceDB store, opened now, and a remote database when the settings choose one (see SwitchingVectorStore). */
 export async function openVectorStores(
   settings: Pick<SettingsService, "value">,
   options: VectorRegistryOptions,

@@ -37,7 +37,15 @@ Deno.test("the vector store registry: LanceDB by default, clear errors for Chrom
       (error) => error instanceof ProviderError && /ChromaEndpoint/.test(error.message),
     );
     values.VectorDB = "pinecone";
-    await assert.rejects(() => store.search("ws1_x", [1], { topK: 1 }), /pinecone is not available/);
+    values.PineConeKey = "pk";
+    await assert.rejects(
+      () => store.search("ws1_x", [1], { topK: 1 }),
+      /^ProviderError: Pinecone is the chosen vector database, but its PineConeIndex setting is not set\.$/,
+    );
+    values.VectorDB = "milvus";
+    await assert.rejects(() => store.count("ws1_x"), /its MilvusAddress setting is not set\./);
+    values.VectorDB = "pgvector";
+    await assert.rejects(() => store.search("ws1_x", [1], { topK: 1 }), /pgvector is not available/);
   } finally {
     await store.close();
     await Deno.remove(directory, { recursive: true });

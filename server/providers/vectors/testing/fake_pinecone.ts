@@ -20,6 +20,8 @@ export interface FakePineconeOptions {
   metric?: string;
   ready?: boolean;
   podBased?: boolean;
+  /** A port to listen on (a free one unless given). */
+  port?: number;
 }
 
 const error = (status: number, code: string, message: string) =>
@@ -130,6 +132,6 @@ export function startFakePinecone(options: FakePineconeOptions): FakePinecone {
       }
     }
     return error(404, "NOT_FOUND", `No route ${route}`);
-  });
+  }, options.port);
   return { ...server, namespaces };
 }

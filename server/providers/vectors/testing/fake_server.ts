@@ -29,9 +29,10 @@ export function cosine(a: readonly number[], b: readonly number[]): number {
 /** Starts `handler` on 127.0.0.1 (a free port); a thrown error answers 500 with its message. */
 export function serveFake(
   handler: (request: Request, url: URL, body: unknown) => Response | Promise<Response>,
+  port = 0,
 ): FakeServer {
   const requests: string[] = [];
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
+  const server = Deno.serve({ hostname: "127.0.0.1", port, onListen() {} }, async (request) => {
     const url = new URL(request.url);
     requests.push(`${request.method} ${url.pathname}`);
     const text = await request.text();

@@ -3,7 +3,8 @@ import { configuredTestApp, createTestApp, genericOpenAiSettings } from "../../s
 import { browserTestOptions, hydrated, launchChromium, SCREENSHOTS, watchErrors } from "./chromium.ts";
 
 Deno.test({
-  name: "browser: vector database settings offer LanceDB and Chroma with Chroma's connection fields",
+  name:
+    "browser: vector database settings offer every database with its connection fields (Chroma and Qdrant filled)",
   ...browserTestOptions,
   async fn() {
     await using app = await configuredTestApp();
@@ -16,7 +17,7 @@ Deno.test({
       await hydrated(page);
       await page.getByText("In use now: LanceDB").waitFor();
       assert.equal(await page.getByRole("radio", { name: /LanceDB/ }).isChecked(), true);
-      assert.equal(await page.getByRole("radio").count(), 2, "only the databases of this version");
+      assert.equal(await page.getByRole("radio").count(), 8, "LanceDB and the seven remote databases");
       assert.equal(await page.getByLabel("Chroma endpoint").count(), 0, "LanceDB has nothing to set up");
 
       await page.getByRole("radio", { name: /Chroma/ }).check({ force: true });
@@ -50,6 +51,20 @@ Deno.test({
       await page.getByText("Vector database preferences saved.").first().waitFor();
       assert.equal(app.deps.settings.value("ChromaApiKey"), "secret-token");
       assert.equal(app.deps.settings.value("ChromaEndpoint"), "http://127.0.0.1:8001");
+
+      // Qdrant: its own fields, Chroma's gone.
+      await page.getByRole("radio", { name: /Qdrant/ }).check({ force: true });
+      const qdrant = page.getByLabel("Qdrant endpoint");
+      await qdrant.waitFor();
+      assert.equal(await qdrant.getAttribute("required"), "");
+      assert.equal(await page.getByLabel("Chroma endpoint").count(), 0);
+      await qdrant.fill("http://127.0.0.1:6333");
+      await page.getByLabel("API key").fill("qdrant-key");
+      await page.getByRole("button", { name: "Save" }).click();
+      await page.getByText("In use now: Qdrant").waitFor();
+      assert.equal(app.deps.settings.value("QdrantEndpoint"), "http://127.0.0.1:6333");
+      assert.equal(app.deps.settings.value("QdrantApiKey"), "qdrant-key");
+      assert.equal(app.deps.settings.value("ChromaApiKey"), "secret-token");
 
       // Back to LanceDB.
       await page.getByRole("radio", { name: /LanceDB/ }).check({ force: true });

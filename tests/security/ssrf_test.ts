@@ -351,7 +351,18 @@ Deno.test("security: endpoints an admin saves may be on loopback or the LAN, nev
   await t.step(
     "[ssrf] saving an LLM, embedder or vector database endpoint at a link-local or special address is refused",
     async () => {
-      for (const key of ["GenericOpenAiBasePath", "EmbeddingBasePath", "ChromaEndpoint", "LocalAiBasePath"]) {
+      const keys = [
+        "GenericOpenAiBasePath",
+        "EmbeddingBasePath",
+        "ChromaEndpoint",
+        "LocalAiBasePath",
+        "QdrantEndpoint",
+        "WeaviateEndpoint",
+        "MilvusAddress",
+        "ZillizEndpoint",
+        "AstraDBEndpoint",
+      ];
+      for (const key of keys) {
         for (const [value, reason] of special) {
           const answer = await save({ [key]: value });
           assert.equal(answer.status, 400, `${key}=${value}`);

@@ -37,8 +37,15 @@ export function openQdrantStore(options: QdrantOptions): VectorStore {
 
   async function exists(namespace: string): Promise<boolean> {
     if (known.has(namespace)) return true;
-    const answer = await api.call("GET", path(namespace), undefined, [404]);
-    if (answer.status === 404) return false;
+    const answer = await api.call<{ status?: { error?: string } }>("GET", path(namespace), undefined, [404]);
+    if (answer.status === 404) {
+      // Qdrant names the missing collection; any other 404 means the address is not Qdrant's REST API.
+      if (/doesn't exist|not found/i.test(answer.body?.status?.error ?? "")) return false;
+      throw new ProviderError(
+        `Qdrant at ${api.endpoint} answered 404 without naming a collection; check that it is Qdrant's REST address (port 6333 by default).`,
+        404,
+      );
+    }
     known.add(namespace);
     return true;
   }

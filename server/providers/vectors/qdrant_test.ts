@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { openQdrantStore } from "./qdrant.ts";
 import { assertProviderFailure, checkStore, record, unit } from "./testing/conformance.ts";
 import { startFakeQdrant } from "./testing/fake_qdrant.ts";
-import { closedPort } from "./testing/fake_server.ts";
+import { closedPort, serveFake } from "./testing/fake_server.ts";
 
 Deno.test("Qdrant store against a fake of its REST API: collections, batches, search, count, delete, drop", async () => {
   await using qdrant = startFakeQdrant({ apiKey: "qk" });
@@ -20,6 +20,11 @@ Deno.test("Qdrant store: a wrong key, an unreachable server and a wrong dimensio
   await assertProviderFailure(
     () => wrong.count("ws1_x"),
     /^Qdrant at http:\/\/127\.0\.0\.1:\d+ refused the credentials \(401\): Invalid api-key\. Check the API key/,
+  );
+  await using other = serveFake(() => new Response("404 page not found", { status: 404 }));
+  await assertProviderFailure(
+    () => openQdrantStore({ endpoint: other.url }).count("ws1_x"),
+    /answered 404 without naming a collection; check that it is Qdrant's REST address/,
   );
   const away = openQdrantStore({ endpoint: `http://127.0.0.1:${closedPort()}`, timeoutMs: 2_000 });
   await assertProviderFailure(

@@ -53,7 +53,9 @@ Deno.test({
       assert.equal(app.deps.settings.value("ChromaEndpoint"), "http://127.0.0.1:8001");
 
       // Qdrant: its own fields, Chroma's gone.
-      await page.getByRole("radio", { name: /Qdrant/ }).check({ force: true });
+      // The list scrolls: the option's row is clicked, as a person would after scrolling to it.
+      await page.locator("label.provider-option", { has: page.locator('input[value="qdrant"]') }).click();
+      assert.equal(await page.getByRole("radio", { name: /Qdrant/ }).isChecked(), true);
       const qdrant = page.getByLabel("Qdrant endpoint");
       await qdrant.waitFor();
       assert.equal(await qdrant.getAttribute("required"), "");
@@ -67,7 +69,7 @@ Deno.test({
       assert.equal(app.deps.settings.value("ChromaApiKey"), "secret-token");
 
       // Back to LanceDB.
-      await page.getByRole("radio", { name: /LanceDB/ }).check({ force: true });
+      await page.locator("label.provider-option", { has: page.locator('input[value="lancedb"]') }).click();
       await page.getByRole("button", { name: "Save" }).click();
       await page.getByText("In use now: LanceDB").waitFor();
       assert.equal(app.deps.settings.value("VectorDB"), "lancedb");

@@ -10,7 +10,7 @@ import { SettingsForm } from "./SettingsForm.tsx";
 import { type SetupResults, updateEnv } from "./setup.ts";
 import { useProviderForm } from "./use_provider_form.ts";
 
-/** The databases built into this version: LanceDB (embedded) and Chroma (a server of the admin's). */
+/** The databases this version can use: LanceDB (embedded) and the remote ones (docs/vector-databases.md). */
 const SELECTABLE_DBS = VECTOR_DBS.filter((database) => database.builtIn);
 
 type Props = {

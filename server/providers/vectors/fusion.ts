@@ -73,6 +73,8 @@ export function fusionDepth(topK: number): number {
  */
 export const TEXT_WEIGHT = 0.8;
 export const PHRASE_WEIGHT = 0.1;
+/** The phrase score is read for this many of the best candidates by the two sides (at least twice `topK`). */
+export const PHRASE_CANDIDATES = 20;
 /** Two question words count as a phrase in a chunk when at most this many positions apart (a stop word between). */
 export const PHRASE_WINDOW = 3;
 
@@ -97,25 +99,42 @@ export function phrasePairs(question: string): [string, string][] {
   return pairs;
 }
 
-/** How many of the pairs appear in the text with their stems at most `PHRASE_WINDOW` positions apart. */
+const WORD_CHARACTER = /[\p{L}\p{N}]/u;
+/** A gap between two words longer than this holds more than `PHRASE_WINDOW` words: not counted. */
+const MAX_GAP_CHARACTERS = 120;
+
+/**
+ * How many of the pairs appear in the text with their stems at most `PHRASE_WINDOW` words apart. The text is
+ * not split into words (a search scores some 80 chunks): each stem is looked for as a substring, and only the
+ * words it starts are stemmed. The probe leaves out the stem's last letter, which Porter may have changed
+ * ("happy" → "happi").
+ */
 export function phraseMatches(pairs: readonly [string, string][], text: string): number {
   if (pairs.length === 0) return 0;
-  const wanted = new Set(pairs.flat());
-  const positions = new Map<string, number[]>();
-  wordsOf(text).forEach((word, at) => {
-    const stem = stemOf(word);
-    if (!wanted.has(stem)) return;
-    const list = positions.get(stem);
-    if (list) list.push(at);
-    else positions.set(stem, [at]);
-  });
+  const lower = text.normalize("NFKC").toLowerCase();
+  const found = new Map<string, { start: number; end: number }[]>();
+  for (const stem of new Set(pairs.flat())) {
+    const probe = stem.length > 3 ? stem.slice(0, -1) : stem;
+    const places: { start: number; end: number }[] = [];
+    for (let at = lower.indexOf(probe); at >= 0; at = lower.indexOf(probe, at + 1)) {
+      if (at > 0 && WORD_CHARACTER.test(lower[at - 1])) continue;
+      let end = at + probe.length;
+      while (end < lower.length && WORD_CHARACTER.test(lower[end])) end++;
+      if (stemOf(lower.slice(at, end)) === stem) places.push({ start: at, end });
+    }
+    found.set(stem, places);
+  }
+  const near = (a: { start: number; end: number }, b: { start: number; end: number }) => {
+    const [first, second] = a.start < b.start ? [a, b] : [b, a];
+    if (first.start === second.start || second.start - first.end > MAX_GAP_CHARACTERS) return false;
+    const between = lower.slice(first.end, second.start).match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
+    return between < PHRASE_WINDOW;
+  };
   let matches = 0;
   for (const [first, second] of pairs) {
-    const from = positions.get(first);
-    const to = positions.get(second);
-    if (from && to && from.some((a) => to.some((b) => a !== b && Math.abs(b - a) <= PHRASE_WINDOW))) {
-      matches++;
-    }
+    const from = found.get(first) ?? [];
+    const to = found.get(second) ?? [];
+    if (from.some((a) => to.some((b) => near(a, b)))) matches++;
   }
   return matches;
 }
@@ -136,33 +155,40 @@ export function fuseHybrid<T extends { id: string; score: number; text?: string 
 ): T[] {
   const textWeight = options.textWeight ?? TEXT_WEIGHT;
   const phraseWeight = options.phraseWeight ?? PHRASE_WEIGHT;
-  const candidates = new Map<string, { item: T; bm25: number; order: number; phrases: number }>();
+  const candidates = new Map<string, { item: T; bm25: number; order: number }>();
   for (const item of byVector) {
     if (!candidates.has(item.id)) {
-      candidates.set(item.id, { item, bm25: 0, order: candidates.size, phrases: 0 });
+      candidates.set(item.id, { item, bm25: 0, order: candidates.size });
     }
   }
   byText.forEach((item, index) => {
     const bm25 = Math.max(0, Number(textScores[index]) || 0);
     const seen = candidates.get(item.id);
     if (seen) seen.bm25 = Math.max(seen.bm25, bm25);
-    else candidates.set(item.id, { item, bm25, order: candidates.size, phrases: 0 });
+    else candidates.set(item.id, { item, bm25, order: candidates.size });
   });
-  const pairs = phraseWeight > 0 && options.question ? phrasePairs(options.question) : [];
   let maxText = 0;
   let maxVector = 0;
-  let maxPhrases = 0;
   for (const candidate of candidates.values()) {
-    if (pairs.length > 0) candidate.phrases = phraseMatches(pairs, candidate.item.text ?? "");
     maxText = Math.max(maxText, candidate.bm25);
     maxVector = Math.max(maxVector, candidate.item.score);
-    maxPhrases = Math.max(maxPhrases, candidate.phrases);
   }
   const scored = [...candidates.values()].map((candidate) => ({
     ...candidate,
     fused: (maxText > 0 ? textWeight * candidate.bm25 / maxText : 0) +
-      (maxVector > 0 ? (1 - textWeight) * candidate.item.score / maxVector : 0) +
-      (maxPhrases > 0 ? phraseWeight * candidate.phrases / maxPhrases : 0),
-  }));
-  return scored.sort((a, b) => b.fused - a.fused || a.order - b.order).slice(0, topK).map(({ item }) => item);
+      (maxVector > 0 ? (1 - textWeight) * candidate.item.score / maxVector : 0),
+  })).sort((a, b) => b.fused - a.fused || a.order - b.order);
+  // The phrase score reorders the best of the two sides only: reading every candidate's text cost 4 times more.
+  const pairs = phraseWeight > 0 && options.question ? phrasePairs(options.question) : [];
+  if (pairs.length > 0) {
+    const head = scored.slice(0, Math.max(PHRASE_CANDIDATES, 2 * topK));
+    const phrases = head.map((candidate) => phraseMatches(pairs, candidate.item.text ?? ""));
+    const maxPhrases = Math.max(0, ...phrases);
+    if (maxPhrases > 0) {
+      head.forEach((candidate, index) => (candidate.fused += phraseWeight * phrases[index] / maxPhrases));
+      head.sort((a, b) => b.fused - a.fused || a.order - b.order);
+      scored.splice(0, head.length, ...head);
+    }
+  }
+  return scored.slice(0, topK).map(({ item }) => item);
 }

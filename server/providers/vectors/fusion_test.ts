@@ -3,6 +3,7 @@ import {
   fullTextQuery,
   fuseHybrid,
   fusionDepth,
+  PHRASE_CANDIDATES,
   PHRASE_WEIGHT,
   phraseMatches,
   phrasePairs,
@@ -51,6 +52,9 @@ Deno.test("phrasePairs and phraseMatches: neighbouring question words found near
   assert.equal(phraseMatches(pairs, "Rates of inflation in Montana rose."), 2);
   assert.equal(phraseMatches(pairs, "Inflation was low. In the state of Montana, the rate grew."), 0);
   assert.equal(phraseMatches([], "anything"), 0);
+  // Porter turns a final y into i: the probe finds "Happy" all the same; "unhappy" is another word.
+  assert.equal(phraseMatches(phrasePairs("happy families"), "All Happy families are alike."), 1);
+  assert.equal(phraseMatches(phrasePairs("happy families"), "unhappy families"), 0);
 });
 
 const hit = (id: string, score: number) => ({ id, score });
@@ -103,6 +107,15 @@ Deno.test("fuseHybrid: the question's words next to each other in a chunk add 0.
     ["q", "p"],
     "a phrase weight of 0 turns it off",
   );
+  // Only the best PHRASE_CANDIDATES by the two sides are read: a phrase far down the list stays there.
+  const many = Array.from({ length: 30 }, (_, index) => passage(`n${index}`, 0.4, `filler ${index}`));
+  many[1] = passage("n1", 0.4, "The Sichuan earthquake hit Chengdu.");
+  many[29] = passage("n29", 0.4, "The Sichuan earthquake hit Chengdu.");
+  const scores = many.map((_, index) => 100 - index * 0.1);
+  const top = fuseHybrid([], many, scores, 30, { question }).map((item) => item.id);
+  assert.equal(PHRASE_CANDIDATES, 20);
+  assert.deepEqual(top.slice(0, 2), ["n1", "n0"], "a phrase within the head moves up");
+  assert.equal(top.at(-1), "n29", "one past the head is not read");
 });
 
 Deno.test("fuseHybrid: no text hits keeps the vector order; ties keep the vector side's order", () => {

@@ -1,5 +1,6 @@
 import { NATIVE_LEXICAL_MODEL } from "../../../shared/providers/embedder_catalog.ts";
 import type { Embedder } from "./types.ts";
+import { STOPWORDS, wordsOf } from "../vectors/words.ts";
 
 export const NATIVE_DIMENSIONS = 384;
 export const NATIVE_MODEL_ID = NATIVE_LEXICAL_MODEL;
@@ -11,16 +12,6 @@ const HASHED_DIMENSIONS = NATIVE_DIMENSIONS - 1;
  * word scores about 0.15 and stray overlaps (r below about 0.1) stay under the default threshold of 0.25.
  */
 const BASELINE = 0.15;
-
-// Words so common that matching them says little; they count a fifth of a content word.
-const STOPWORDS = new Set(
-  ("a about above after again against all am an and any are as at be because been before being below between both " +
-    "but by can could did do does doing down during each few for from further had has have having he her here hers " +
-    "him his how i if in into is it its itself just me more most my no nor not now of off on once only or other our " +
-    "out over own same she should so some such than that the their them then there these they this those through to " +
-    "too under until up very was we were what when where which while who whom why will with would you your")
-    .split(" "),
-);
 
 function fnv1a(text: string): number {
   let hash = 0x811c9dc5;
@@ -49,7 +40,7 @@ export function embedLexical(text: string): number[] {
     if (seen) seen.count++;
     else counts.set(feature, { weight, count: 1 });
   };
-  const words = text.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words = wordsOf(text);
   for (let index = 0; index < words.length; index++) {
     const word = words[index];
     const stop = STOPWORDS.has(word);

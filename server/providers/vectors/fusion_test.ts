@@ -3,6 +3,10 @@ import {
   fullTextQuery,
   fuseHybrid,
   fusionDepth,
+  PHRASE_CANDIDATES,
+  PHRASE_WEIGHT,
+  phraseMatches,
+  phrasePairs,
   reciprocalRankFusion,
   RRF_K,
   TEXT_WEIGHT,
@@ -21,21 +25,42 @@ Deno.test("reciprocalRankFusion: agreement between the lists wins; each list's f
   assert.deepEqual(reciprocalRankFusion([[], []], String), []);
 });
 
-Deno.test("fullTextQuery: words only, lower-cased, each once, at most 64", () => {
+Deno.test("fullTextQuery: words only, lower-cased, each once, stop words left out, at most 64", () => {
   assert.equal(
     fullTextQuery('What\'s "AND" (the) -capital: of Freedonia? OR capital'),
-    "what s and the capital of freedonia or",
+    "s capital freedonia",
   );
+  assert.equal(fullTextQuery("When did the Sichuan earthquake hit?"), "sichuan earthquake hit");
+  // A question of stop words only keeps them: something is still searched.
+  assert.equal(fullTextQuery("Who are you?"), "who are you");
   assert.equal(fullTextQuery(" -- ** :: "), "");
   assert.equal(fullTextQuery("Ｆｕｌｌｗｉｄｔｈ café"), "fullwidth café");
   const many = Array.from({ length: 100 }, (_, index) => `w${index}`).join(" ");
   assert.equal(fullTextQuery(many).split(" ").length, 64);
 });
 
+Deno.test("phrasePairs and phraseMatches: neighbouring question words found near each other, on stems", () => {
+  assert.deepEqual(phrasePairs("When did the Sichuan earthquakes hit Chengdu?"), [
+    ["sichuan", "earthquak"],
+    ["earthquak", "hit"],
+    ["hit", "chengdu"],
+  ]);
+  assert.deepEqual(phrasePairs("What is it?"), []);
+  const pairs = phrasePairs("rate of inflation in Montana");
+  // "inflation rate" is 1 apart, "inflation ... in the state of Montana" 5 apart (past the window of 3).
+  assert.equal(phraseMatches(pairs, "The inflation rate was low in the state of Montana."), 1);
+  assert.equal(phraseMatches(pairs, "Rates of inflation in Montana rose."), 2);
+  assert.equal(phraseMatches(pairs, "Inflation was low. In the state of Montana, the rate grew."), 0);
+  assert.equal(phraseMatches([], "anything"), 0);
+  // Porter turns a final y into i: the probe finds "Happy" all the same; "unhappy" is another word.
+  assert.equal(phraseMatches(phrasePairs("happy families"), "All Happy families are alike."), 1);
+  assert.equal(phraseMatches(phrasePairs("happy families"), "unhappy families"), 0);
+});
+
 const hit = (id: string, score: number) => ({ id, score });
 
-Deno.test("fuseHybrid: BM25 scores count 0.7 and cosines 0.3, each divided by its side's best", () => {
-  // a: best by vector, no BM25 → 0.3. b: both → 0.7 · 4/8 + 0.3 · 0.4/0.5 = 0.59. c: best BM25 → 0.7 + 0.3 · 0.2/0.5 = 0.82.
+Deno.test("fuseHybrid: BM25 scores count 0.8 and cosines 0.2, each divided by its side's best", () => {
+  // a: best by vector, no BM25 → 0.2. b: both → 0.8 · 4/8 + 0.2 · 0.4/0.5 = 0.56. c: best BM25 → 0.8 + 0.2 · 0.2/0.5 = 0.88.
   const byVector = [hit("a", 0.5), hit("b", 0.4)];
   const byText = [hit("c", 0.2), hit("b", 0.4)];
   const fused = fuseHybrid(byVector, byText, [8, 4], 10);
@@ -47,7 +72,53 @@ Deno.test("fuseHybrid: BM25 scores count 0.7 and cosines 0.3, each divided by it
     fuseHybrid(byVector, byText, [8, 4], 10, { textWeight: 0.1 }).map((item) => item.id),
     ["a", "b", "c"],
   );
-  assert.equal(TEXT_WEIGHT, 0.7);
+  assert.equal(TEXT_WEIGHT, 0.8);
+  // BM25 leads: a chunk BM25 ranks well ahead (10 against 6) stays ahead of one with twice its cosine.
+  // x: 0.8 + 0.2 · 0.3/0.6 = 0.9; y: 0.8 · 0.6 + 0.2 = 0.68. At equal weights (0.5) y would win: 0.8 against 0.75.
+  const sure = [hit("x", 0.3), hit("y", 0.6)];
+  assert.deepEqual(fuseHybrid([], sure, [10, 6], 2).map((item) => item.id), ["x", "y"]);
+  assert.deepEqual(fuseHybrid([], sure, [10, 6], 2, { textWeight: 0.5 }).map((item) => item.id), ["y", "x"]);
+});
+
+const passage = (id: string, score: number, text: string) => ({ id, score, text });
+
+Deno.test("fuseHybrid: the question's words next to each other in a chunk add 0.1 over its sides' scores", () => {
+  const question = "When did the Sichuan earthquake hit Chengdu?";
+  // Same BM25 and cosine; only p holds "Sichuan earthquake" and "hit Chengdu" as phrases.
+  const apart = passage(
+    "q",
+    0.4,
+    "Chengdu felt an earthquake in 2008; the province of Sichuan was hit hard.",
+  );
+  const together = passage("p", 0.4, "The Sichuan earthquake of 2008 hit Chengdu at 14:28.");
+  const byText = [apart, together];
+  assert.deepEqual(
+    fuseHybrid([], byText, [5, 5], 2).map((item) => item.id),
+    ["q", "p"],
+    "no question: order",
+  );
+  assert.deepEqual(fuseHybrid([], byText, [5, 5], 2, { question }).map((item) => item.id), ["p", "q"]);
+  // The phrases are worth 0.1: they overturn a BM25 lead of 10 % (0.08), not one of 20 % (0.16).
+  assert.equal(PHRASE_WEIGHT, 0.1);
+  assert.deepEqual(fuseHybrid([], byText, [5.5, 5], 2, { question }).map((item) => item.id), ["p", "q"]);
+  assert.deepEqual(fuseHybrid([], byText, [6.25, 5], 2, { question }).map((item) => item.id), ["q", "p"]);
+  assert.deepEqual(
+    fuseHybrid([], byText, [5, 5], 2, { question, phraseWeight: 0 }).map((item) => item.id),
+    ["q", "p"],
+    "a phrase weight of 0 turns it off",
+  );
+  // Only the best PHRASE_CANDIDATES by the two sides are read: a phrase far down the list stays there.
+  const many = Array.from({ length: 30 }, (_, index) => passage(`n${index}`, 0.4, `filler ${index}`));
+  many[1] = passage("n1", 0.4, "The Sichuan earthquake hit Chengdu.");
+  many[29] = passage("n29", 0.4, "The Sichuan earthquake hit Chengdu.");
+  const scores = many.map((_, index) => 100 - index * 0.1);
+  // n29, read, would come second (0.8 · 97.1/100 + 0.2 + 0.1 = 1.077 against n0's 1.0).
+  assert.equal(PHRASE_CANDIDATES, 20);
+  assert.deepEqual(
+    fuseHybrid([], many, scores, 4, { question }).map((item) => item.id),
+    ["n1", "n0", "n2", "n3"],
+    "a phrase within the head moves up; one past it is not read",
+  );
 });
 
 Deno.test("fuseHybrid: no text hits keeps the vector order; ties keep the vector side's order", () => {

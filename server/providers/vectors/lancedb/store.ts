@@ -148,7 +148,7 @@ export class LanceVectorStore implements LanceStore {
       text,
       fusionDepth(options.topK),
     );
-    return fuseHybrid(byVector, byText, textScores, options.topK);
+    return fuseHybrid(byVector, byText, textScores, options.topK, { question: options.text });
   }
 
   async rankings(namespace: string, vector: number[], text: string, depth: number): Promise<Rankings> {

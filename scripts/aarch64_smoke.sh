@@ -55,8 +55,8 @@ arch="$("$QEMU" "$ARM_DENO" eval --quiet 'console.log(Deno.build.arch)')"
 step "the aarch64 Deno $DENO_VERSION runs under qemu ($ARM_DENO)"
 
 # 3. A copy of the project (tracked files and the built client) with its own node_modules for aarch64. Its Deno
-#    cache is its own too; the npm packages' tarballs are platform-independent, so they come from the host's
-#    cache when it has them (copied, never shared), and the arm64 native packages from the registry.
+#    cache is its own too; the extracted npm packages are platform-independent, so they come from the host's
+#    cache when it has them (linked or copied, never written to), and the arm64 native packages from the registry.
 "$HOST_DENO" task build >/dev/null
 PROJECT="$WORK/project"
 rm -rf "$PROJECT" && mkdir -p "$PROJECT"
@@ -67,7 +67,9 @@ HOST_NPM_CACHE="$("$HOST_DENO" info --json | "$HOST_DENO" eval --quiet \
   'const i = JSON.parse(await new Response(Deno.stdin.readable).text()); console.log(i.npmCache)')"
 mkdir -p "$ARM_DENO_DIR/npm/registry.npmjs.org"
 if [ -d "$HOST_NPM_CACHE/registry.npmjs.org" ] && [ -z "$(ls -A "$ARM_DENO_DIR/npm/registry.npmjs.org")" ]; then
-  cp -r --reflink=auto "$HOST_NPM_CACHE/registry.npmjs.org/." "$ARM_DENO_DIR/npm/registry.npmjs.org/"
+  # Hard links when the folders share a file system (Deno never rewrites an extracted package), else a copy.
+  cp -al "$HOST_NPM_CACHE/registry.npmjs.org/." "$ARM_DENO_DIR/npm/registry.npmjs.org/" 2>/dev/null ||
+    cp -r "$HOST_NPM_CACHE/registry.npmjs.org/." "$ARM_DENO_DIR/npm/registry.npmjs.org/"
 fi
 (cd "$PROJECT" && DENO_DIR="$ARM_DENO_DIR" "$QEMU" "$ARM_DENO" install --quiet)
 for package in @lancedb+lancedb-linux-arm64-gnu @libsql+linux-arm64-gnu @node-rs+argon2-linux-arm64-gnu; do

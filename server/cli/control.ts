@@ -2,9 +2,11 @@
 // (the folder is 0700, the socket 0600). A Unix socket's path holds at most 107 bytes (103 on macOS), so for a
 // longer storage path the socket lives in a short owner-only (0700) folder instead, named from a hash of the
 // storage's real path: `/tmp/lectern-<uid>/`, else `$XDG_RUNTIME_DIR/lectern/`, else `$TMPDIR/lectern-<uid>/`.
-// Server and CLI compute the same candidates; the server listens on the first it can use, the CLI tries each. It tells `lectern` commands that a server holds the storage (one that
-// answers is running; a file left by a killed server refuses connections), and carries out the commands that must
-// run inside that server: a backup (it holds the embed gate) and a password reset (it caches the settings).
+// Server and CLI compute the same candidates; the server listens on the first it can use, the CLI tries each.
+//
+// The socket tells `lectern` commands that a server holds the storage (one that answers is running; a file left
+// by a killed server refuses connections), and carries out the commands that must run inside that server: a
+// backup (it holds the embed gate) and a password reset (it caches the settings).
 //
 // One request per connection: a JSON line in; a JSON line out (`{ok:true,…}` or `{ok:false,message}`), followed,
 // for a backup, by the archive's bytes until the server closes the connection.

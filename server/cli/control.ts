@@ -1,11 +1,17 @@
 // The running server's control socket: `<storage>/lectern.sock`, a Unix socket only the storage's owner can open
-// (the folder is 0700, the socket 0600). It tells `lectern` commands that a server holds the storage (one that
-// answers is running; a file left by a killed server refuses connections), and carries out the commands that must
-// run inside that server: a backup (it holds the embed gate) and a password reset (it caches the settings).
+// (the folder is 0700, the socket 0600). A Unix socket's path holds at most 107 bytes (103 on macOS), so for a
+// longer storage path the socket lives in a short owner-only (0700) folder instead, named from a hash of the
+// storage's real path: `/tmp/lectern-<uid>/`, else `$XDG_RUNTIME_DIR/lectern/`, else `$TMPDIR/lectern-<uid>/`.
+// Server and CLI compute the same candidates; the server listens on the first it can use, the CLI tries each.
+//
+// The socket tells `lectern` commands that a server holds the storage (one that answers is running; a file left
+// by a killed server refuses connections), and carries out the commands that must run inside that server: a
+// backup (it holds the embed gate) and a password reset (it caches the settings).
 //
 // One request per connection: a JSON line in; a JSON line out (`{ok:true,…}` or `{ok:false,message}`), followed,
 // for a backup, by the archive's bytes until the server closes the connection.
-import { join } from "node:path";
+import { createHash } from "node:crypto";
+import { join, resolve } from "node:path";
 import type { Deps } from "../deps.ts";
 import { messageOf } from "../errors.ts";
 import { CONTROL_SOCKET } from "../backup/archive.ts";
@@ -24,8 +30,68 @@ export type ControlAnswer =
 
 const encoder = new TextEncoder();
 
+/** The longest path a Unix socket can bind to: sun_path's 108 bytes (104 on macOS) less the final NUL. */
+export const SOCKET_PATH_MAX = Deno.build.os === "darwin" ? 103 : 107;
+
+const byteLength = (text: string) => encoder.encode(text).length;
+
+/** The storage folder's real path (symlinks resolved) when it exists, else its absolute path. */
+function canonicalRoot(root: string): string {
+  try {
+    return Deno.realPathSync(root);
+  } catch {
+    return resolve(root);
+  }
+}
+
+/**
+ * Where the server holding `root` may answer, best first: `<storage>/lectern.sock` when that path fits a Unix
+ * socket, else `lectern-<hash>.sock` in the short owner-only folders (the environment of the CLI may differ from
+ * the server's, e.g. no XDG_RUNTIME_DIR under sudo, so every candidate is tried).
+ */
+export function controlPaths(root: string): string[] {
+  // Decided on the real path, so that a storage named through a symlink or relatively finds the same socket.
+  const real = canonicalRoot(root);
+  const inStorage = join(real, CONTROL_SOCKET);
+  if (byteLength(inStorage) <= SOCKET_PATH_MAX) return [inStorage];
+  const name = `lectern-${createHash("sha256").update(real).digest("hex").slice(0, 16)}.sock`;
+  const uid = Deno.uid() ?? "user";
+  // /tmp first: it is the same for every environment; the others serve when it is taken by someone else.
+  const folders = [`/tmp/lectern-${uid}`];
+  const runtime = Deno.env.get("XDG_RUNTIME_DIR");
+  if (runtime?.startsWith("/")) folders.push(join(runtime, "lectern"));
+  const temp = Deno.env.get("TMPDIR");
+  if (temp?.startsWith("/")) folders.push(join(temp, `lectern-${uid}`));
+  const paths = [...new Set(folders.map((folder) => join(folder, name)))];
+  return paths.filter((path) => byteLength(path) <= SOCKET_PATH_MAX);
+}
+
+/** The control socket's path as shown to people: where this server listens, or would. */
 export function controlPath(root: string): string {
-  return join(root, CONTROL_SOCKET);
+  return controlPaths(root)[0] ?? join(canonicalRoot(root), CONTROL_SOCKET);
+}
+
+/**
+ * Whether the socket's folder can be trusted: the storage folder itself, or a fallback folder owned by this user
+ * that no one else can enter (another user could otherwise create it in /tmp first and answer in our place).
+ */
+export function trustedFolder(root: string, path: string): boolean {
+  const folder = path.slice(0, path.lastIndexOf("/"));
+  if (folder === canonicalRoot(root)) return true;
+  try {
+    const info = Deno.lstatSync(folder);
+    const uid = Deno.uid();
+    return info.isDirectory && (uid === null || info.uid === uid) && ((info.mode ?? 0) & 0o077) === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Creates a fallback folder (0700) when missing; true when it is then trusted. */
+async function prepareFolder(root: string, path: string): Promise<boolean> {
+  const folder = path.slice(0, path.lastIndexOf("/"));
+  if (folder !== canonicalRoot(root)) await Deno.mkdir(folder, { mode: 0o700 }).catch(() => {});
+  return trustedFolder(root, path);
 }
 
 /** Reads one line; returns it and the bytes read after it. */
@@ -103,11 +169,15 @@ function closeQuietly(conn: Deno.Conn): void {
 
 /** Opens a connection to the server holding `root`, or null when none answers there. */
 async function connect(root: string): Promise<Deno.UnixConn | null> {
-  try {
-    return await Deno.connect({ transport: "unix", path: controlPath(root) });
-  } catch {
-    return null;
+  for (const path of controlPaths(root)) {
+    if (!trustedFolder(root, path)) continue;
+    try {
+      return await Deno.connect({ transport: "unix", path });
+    } catch {
+      // none here
+    }
   }
+  return null;
 }
 
 export interface ControlSocket {
@@ -119,34 +189,52 @@ export interface ControlSocket {
  * one storage), this one runs without it; a socket file left by a killed server is replaced.
  */
 export async function startControlSocket(deps: Deps): Promise<ControlSocket | null> {
-  const path = controlPath(deps.paths.root);
   const other = await connect(deps.paths.root);
   if (other) {
     other.close();
     deps.log.warn(
       "Another Lectern server answers on this storage's control socket; this one runs without it",
       {
-        socket: path,
+        socket: controlPath(deps.paths.root),
       },
     );
     return null;
   }
-  await Deno.remove(path).catch(() => {});
-  let listener: Deno.Listener;
-  try {
-    listener = Deno.listen({ transport: "unix", path });
-  } catch (error) {
+  let listener: Deno.Listener | null = null;
+  let path = controlPath(deps.paths.root);
+  let failure = "the storage path is too long for a Unix socket and no short folder is usable";
+  for (const candidate of controlPaths(deps.paths.root)) {
+    if (!await prepareFolder(deps.paths.root, candidate)) {
+      failure = `${candidate.slice(0, candidate.lastIndexOf("/"))} is missing or not owned by this user only`;
+      continue;
+    }
+    await Deno.remove(candidate).catch(() => {});
+    try {
+      listener = Deno.listen({ transport: "unix", path: candidate });
+      path = candidate;
+      break;
+    } catch (error) {
+      failure = messageOf(error);
+    }
+  }
+  if (!listener) {
     deps.log.warn("Cannot open the control socket; lectern commands cannot reach this server", {
       socket: path,
-      error: messageOf(error),
+      error: failure,
     });
     return null;
+  }
+  const active: Deno.Listener = listener;
+  if (path !== join(canonicalRoot(deps.paths.root), CONTROL_SOCKET)) {
+    deps.log.info("The storage path is too long for a Unix socket; the control socket is elsewhere", {
+      socket: path,
+    });
   }
   await Deno.chmod(path, 0o600).catch(() => {});
   const open = new Set<Promise<void>>();
   const accepting = (async () => {
     try {
-      for await (const conn of listener) {
+      for await (const conn of active) {
         const task = handle(deps, conn);
         open.add(task);
         task.finally(() => open.delete(task));
@@ -158,7 +246,7 @@ export async function startControlSocket(deps: Deps): Promise<ControlSocket | nu
   return {
     async close() {
       try {
-        listener.close();
+        active.close();
       } catch {
         // already closed
       }

@@ -22,17 +22,14 @@ export type ToastKind = "success" | "error" | "info" | "warning";
 export function toastSlot() {
   let id: Id | null = null;
   return {
-    show(kind: ToastKind, message: string) {
+    /** `keep`: the toast stays until shown again without it (the batch is still running). */
+    show(kind: ToastKind, message: string, options: { keep?: boolean } = {}) {
+      const autoClose = options.keep ? false : TOAST_AUTO_CLOSE_MS;
       if (id !== null && toastify.isActive(id)) {
-        toastify.update(id, {
-          render: message,
-          type: kind,
-          isLoading: false,
-          autoClose: TOAST_AUTO_CLOSE_MS,
-        });
+        toastify.update(id, { render: message, type: kind, isLoading: false, autoClose });
       } else {
         // A fresh id each time: the library drops a new toast whose id is still leaving the screen.
-        id = toastify[kind](message);
+        id = toastify[kind](message, { autoClose });
       }
     },
   };

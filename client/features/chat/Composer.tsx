@@ -60,9 +60,10 @@ export const Composer = memo(function Composer(
     const { accepted, rejected } = checkImages(imageFiles, count.current);
     count.current += accepted.length;
     const problems: string[] = [];
+    // While documents are still being read the toast stays (a slow server must not split it in two).
     const refused = (line: string) => {
       problems.push(line);
-      refusals.current.show("error", problems.join("\n"));
+      refusals.current.show("error", problems.join("\n"), { keep: true });
     };
     // The documents start at once; their refusals join the same toast as they come.
     const read = threadFiles.upload(documents, refused);
@@ -83,8 +84,9 @@ export const Composer = memo(function Composer(
         problems.push(t("chat.attachments.readFailed", { name: file.name }));
       }
     }
-    if (problems.length > 0) refusals.current.show("error", problems.join("\n"));
+    if (problems.length > 0) refusals.current.show("error", problems.join("\n"), { keep: true });
     await read;
+    if (problems.length > 0) refusals.current.show("error", problems.join("\n"));
   }
 
   const remove = (id: string) => {

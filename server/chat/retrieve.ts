@@ -119,6 +119,8 @@ function instanceReranker(deps: Deps): Reranker | null {
     return rerankerFromSettings(deps.settings, {
       modelsDir: deps.paths.models,
       fetch: deps.providerDeps.fetch,
+      // The local reranker's model is fetched once, from its hub, like the neural embedder's.
+      downloads: deps.providers.embedding.models,
     });
   } catch (error) {
     deps.log.warn("No reranker; the search order is kept", { error: messageOf(error) });

@@ -91,6 +91,12 @@ const migrations: EmbeddedMigration[] = [
     "sql":
       "CREATE TABLE `browser_extension_keys` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`secret_hash` text NOT NULL,\n\t`masked` text NOT NULL,\n\t`user_id` integer,\n\t`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,\n\t`last_used_at` integer,\n\t`last_updated_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,\n\tFOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX `browser_extension_keys_secret_hash_unique` ON `browser_extension_keys` (`secret_hash`);--> statement-breakpoint\nCREATE INDEX `browser_extension_keys_user_idx` ON `browser_extension_keys` (`user_id`);",
   },
+  {
+    "tag": "0013_query_rewrite",
+    "when": 1795626643308,
+    "breakpoints": true,
+    "sql": "ALTER TABLE `workspaces` ADD `query_rewrite` integer DEFAULT true NOT NULL;",
+  },
 ];
 
 export default migrations;

@@ -7,6 +7,7 @@ import {
   VECTOR_DBS,
 } from "./providers/embedder_catalog.ts";
 import { AUDIO_SETTINGS, type AudioCheck } from "./providers/audio_catalog.ts";
+import { RERANKER_ENV, RERANKER_SETTINGS, RERANKERS } from "./providers/reranker_catalog.ts";
 
 /** What a stored secret looks like in every answer and in the forms (20 asterisks). */
 export const MASKED_SECRET = "*".repeat(20);
@@ -172,6 +173,20 @@ export const SETTING_KEYS: SettingDefinition[] = unique([
   setting("ChromaApiHeader", "CHROMA_API_HEADER", anyText),
   setting("ChromaApiKey", "CHROMA_API_KEY", anyText, { secret: true }),
   ...VECTOR_DBS.flatMap((database) => settingsOfFields(database.fields)),
+  // The reranker of accuracy-optimized search (shared/providers/reranker_catalog.ts); the local one by default.
+  setting(
+    RERANKER_SETTINGS.provider,
+    RERANKER_ENV.provider,
+    z.string().trim().superRefine((value, context) => {
+      if (!RERANKERS.some((entry) => entry.id === value)) {
+        context.addIssue({ code: "custom", message: `${value} is not a supported reranker.` });
+      }
+    }),
+    { defaultValue: "native" },
+  ),
+  setting(RERANKER_SETTINGS.model, RERANKER_ENV.model, anyText),
+  setting(RERANKER_SETTINGS.basePath, RERANKER_ENV.basePath, orEmpty(url)),
+  setting(RERANKER_SETTINGS.apiKey, RERANKER_ENV.apiKey, anyText, { secret: true }),
   ...AUDIO_SETTINGS.map((entry) =>
     setting(entry.key, entry.env, audioSchema(entry.check), {
       secret: entry.secret,

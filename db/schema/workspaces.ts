@@ -22,6 +22,8 @@ export const workspaces = sqliteTable("workspaces", {
   vectorSearchMode: text("vector_search_mode").notNull().default("default"),
   /** Vector search fused with full-text (BM25) search; a workspace can turn it off. */
   hybridSearch: integer("hybrid_search", { mode: "boolean" }).notNull().default(true),
+  /** A follow-up question is rewritten with the conversation before it is searched (server/chat/rewrite.ts). */
+  queryRewrite: integer("query_rewrite", { mode: "boolean" }).notNull().default(true),
   createdAt: timestamp("created_at"),
   lastUpdatedAt: timestamp("last_updated_at"),
 });

@@ -15,6 +15,8 @@ export interface AnswerPrompt {
   messages: ChatMessage[];
   maxTokens: number;
   sources: Source[];
+  /** The query searched when it was not the message (a rewritten follow-up). */
+  searchQuery?: string;
 }
 
 /** The answer as it grows, measured and saved with the chat. */
@@ -52,6 +54,7 @@ class Draft {
     return keepChat(this.deps, this.turn, {
       text: this.text,
       sources: this.prompt.sources,
+      ...(this.prompt.searchQuery ? { searchQuery: this.prompt.searchQuery } : {}),
       type: this.turn.mode,
       attachments: this.turn.images,
       metrics,
@@ -105,7 +108,7 @@ export async function* streamAnswer(
     const metrics = draft.metrics();
     const chatId = draft.text ? await draft.save(metrics) : undefined;
     settled = true;
-    yield frames.closingChunk(uuid, prompt.sources);
+    yield frames.closingChunk(uuid, prompt.sources, prompt.searchQuery);
     yield frames.finalize(uuid, chatId, metrics);
     // An API chat is not seen in the thread, so it does not name it either.
     if (chatId !== undefined && turn.input.threadId !== null && turn.input.apiSessionId === undefined) {

@@ -10,13 +10,15 @@ export const frames = {
     close: false,
     error: false as const,
   }),
-  closingChunk: (uuid: string, sources: Source[]) => ({
+  /** `searchQuery` (Lectern's): the rewritten follow-up that was searched, when it was not the message. */
+  closingChunk: (uuid: string, sources: Source[], searchQuery?: string) => ({
     uuid,
     sources,
     type: "textResponseChunk" as const,
     textResponse: "",
     close: true,
     error: false as const,
+    ...(searchQuery ? { searchQuery } : {}),
   }),
   finalize: (uuid: string, chatId: number | undefined, metrics: Metrics) => ({
     uuid,

@@ -8,6 +8,8 @@ import type { Deps } from "../deps.ts";
 export interface StoredResponse {
   text: string;
   sources: Source[];
+  /** Lectern's: the query searched when it was not the message (a follow-up rewritten with the conversation). */
+  searchQuery?: string;
   type: string;
   attachments: unknown[];
   metrics: Partial<Metrics>;
@@ -129,6 +131,7 @@ export function toHistory(rows: ChatRow[]): HistoryEntry[] {
       metrics: response.metrics ?? {},
       // Only when true, so complete answers keep the reference's exact shape.
       ...(response.stopped ? { stopped: true as const } : {}),
+      ...(response.searchQuery ? { searchQuery: response.searchQuery } : {}),
     });
   }
   return entries;

@@ -9,6 +9,7 @@ import { type Frame, frames } from "./frames.ts";
 import { keepChat } from "./history.ts";
 import { buildMessages, expandVariables, fitPrompt } from "./prompt.ts";
 import { retrieve, type Retrieved } from "./retrieve.ts";
+import { rewriteQuery } from "./rewrite.ts";
 import { type Ended, prepareTurn, type ReplyInput, type Turn } from "./turn.ts";
 
 export type { ReplyInput } from "./turn.ts";
@@ -64,6 +65,16 @@ async function retrieveFor(deps: Deps, turn: Turn, signal: AbortSignal): Promise
           threadId: input.threadId,
           userId: input.actor.multiUser ? input.actor.userId : null,
         },
+        // A follow-up is searched as rewritten with the conversation, unless the workspace turned that off.
+        rewrite: workspace.queryRewrite
+          ? () =>
+            rewriteQuery(deps, {
+              model: turn.model,
+              history: turn.history,
+              message: turn.expanded,
+              workspace: workspace.slug,
+            }, signal)
+          : undefined,
       },
     );
   } catch (error) {
@@ -110,5 +121,10 @@ async function promptFor(deps: Deps, turn: Turn, retrieved: Retrieved): Promise<
     model.contextWindow,
     maxTokens,
   );
-  return { messages: buildMessages(parts), maxTokens, sources: retrieved.sources };
+  return {
+    messages: buildMessages(parts),
+    maxTokens,
+    sources: retrieved.sources,
+    searchQuery: retrieved.searchQuery,
+  };
 }

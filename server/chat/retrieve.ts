@@ -29,6 +29,8 @@ export interface Retrieved {
    * from recent answers.
    */
   contextTexts: string[];
+  /** The query searched when it is not the message: the follow-up rewritten with the conversation. */
+  searchQuery?: string;
 }
 
 export interface RetrieveOptions {
@@ -39,6 +41,11 @@ export interface RetrieveOptions {
   contextWindow?: number;
   /** Whose files attached in the chat join the context (the thread of the message, and its user). */
   attachments?: AttachmentScope;
+  /**
+   * The query to search instead of the message (a follow-up rewritten with the conversation, rewrite.ts), or
+   * null to search the message; asked only when the workspace has vectors to search.
+   */
+  rewrite?: () => Promise<string | null>;
 }
 
 /** How the reference identifies a document across chunks and citations: `title:<title>-timestamp:<published>`. */
@@ -112,6 +119,8 @@ function instanceReranker(deps: Deps): Reranker | null {
     return rerankerFromSettings(deps.settings, {
       modelsDir: deps.paths.models,
       fetch: deps.providerDeps.fetch,
+      // The local reranker's model is fetched once, from its hub, like the neural embedder's.
+      downloads: deps.providers.embedding.models,
     });
   } catch (error) {
     deps.log.warn("No reranker; the search order is kept", { error: messageOf(error) });
@@ -186,7 +195,8 @@ function backfill(
  * in the chat of this thread (`options.attachments`) whole; then the workspace's
  * closest chunks, by vector and, when the workspace uses hybrid search, by BM25 on their words (fused by
  * reciprocal rank), cut to topN, then those under the similarity threshold dropped; chunks of pinned documents
- * are dropped too. Backfill from recent answers' citations fills up to topN, uncited.
+ * are dropped too. Backfill from recent answers' citations fills up to topN, uncited. A follow-up is searched
+ * as `options.rewrite` rewrites it.
  */
 export async function retrieve(
   deps: Deps,
@@ -212,8 +222,14 @@ export async function retrieve(
     ? await attachedContext(deps, options.attachments, contextWindow, pinnedTokens)
     : [];
   const pinnedIds = new Set(pinned.map(({ source }) => identifierOf(source)));
+  const searchQuery = vectorCount > 0 && options.rewrite ? await options.rewrite() : null;
   const found = vectorCount > 0
-    ? await searchChunks(deps, workspace, { namespace, embedder, message, pinnedIds }, signal)
+    ? await searchChunks(
+      deps,
+      workspace,
+      { namespace, embedder, message: searchQuery ?? message, pinnedIds },
+      signal,
+    )
     : [];
   const whole = [...pinned, ...attached];
   const contextTexts = [
@@ -221,5 +237,10 @@ export async function retrieve(
     ...found.map((source) => source.text),
     ...backfill(history, found, pinnedIds, workspace.topN),
   ];
-  return { vectorCount, sources: [...whole.map(({ source }) => source), ...found], contextTexts };
+  return {
+    vectorCount,
+    sources: [...whole.map(({ source }) => source), ...found],
+    contextTexts,
+    ...(searchQuery !== null && searchQuery !== message ? { searchQuery } : {}),
+  };
 }

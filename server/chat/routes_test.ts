@@ -111,13 +111,14 @@ Deno.test("stream-chat sends the recent history and honours openAiHistory 0 as n
   const { slug } = await workspaceWithDocument(app);
   await readFrames(await chat(app, slug, "first question"));
   await readFrames(await chat(app, slug, "second question"));
-  const second = llm.chatRequests[1].messages;
+  // The answer's request is the last: a follow-up is first rewritten for the search (rewrite.ts).
+  const second = llm.chatRequests.at(-1)!.messages;
   assert.deepEqual(second.slice(1).map((message) => message.role), ["user", "assistant", "user"]);
   assert.equal(second[1].content, "first question");
 
   await app.deps.db.update(workspaces).set({ openAiHistory: 0 }).where(eq(workspaces.slug, slug));
   await readFrames(await chat(app, slug, "third question"));
-  assert.deepEqual(llm.chatRequests[2].messages.map((message) => message.role), ["system", "user"]);
+  assert.deepEqual(llm.chatRequests.at(-1)!.messages.map((message) => message.role), ["system", "user"]);
 });
 
 Deno.test("stream-chat answers 400 abort JSON for an empty message and 404 for an unknown workspace", async () => {

@@ -256,12 +256,13 @@ Deno.test("embeds: the widget streams an answer with sources from an allowed ori
 
   // The next message sees the session's history.
   await readFrames(await widgetChat(app, embed.uuid, { message: "And its river?" }));
-  assert.deepEqual(llm.chatRequests[1].messages.slice(1).map((message) => message.role), [
+  // The answer's request is the last: a follow-up is first rewritten for the search (server/chat/rewrite.ts).
+  assert.deepEqual(llm.chatRequests.at(-1)!.messages.slice(1).map((message) => message.role), [
     "user",
     "assistant",
     "user",
   ]);
-  assert.equal(llm.chatRequests[1].messages[1].content, "What is the capital of Freedonia?");
+  assert.equal(llm.chatRequests.at(-1)!.messages[1].content, "What is the capital of Freedonia?");
 
   const history = await app.request(`/api/embed/${embed.uuid}/${SESSION}`, { headers: { Origin: SITE } });
   assert.equal(history.status, 200);
@@ -291,7 +292,7 @@ Deno.test("embeds: the widget streams an answer with sources from an allowed ori
   assert.equal((await app.deps.db.select().from(embedChats)).length, 2, "the chats stay for the admin");
 
   await readFrames(await widgetChat(app, embed.uuid, { message: "What does Freedonia export?" }));
-  assert.deepEqual(llm.chatRequests[2].messages.map((message) => message.role), ["system", "user"]);
+  assert.deepEqual(llm.chatRequests.at(-1)!.messages.map((message) => message.role), ["system", "user"]);
 
   // The admin screen lists them, newest first, and deletes one.
   const page = await app.json<EmbedChatsPage>("/api/embed/chats", { json: { offset: 0, limit: 2 } });

@@ -29,6 +29,7 @@ export function presentWorkspace(row: WorkspaceRow): Workspace {
     queryRefusalResponse: row.queryRefusalResponse,
     vectorSearchMode: row.vectorSearchMode,
     hybridSearch: row.hybridSearch,
+    queryRewrite: row.queryRewrite,
   };
 }
 

@@ -38,6 +38,8 @@ export const TextResponseChunk = z.object({
   textResponse: z.string(),
   close: z.boolean(),
   error: z.literal(false),
+  /** Lectern's, on the closing chunk: the query searched when it was not the message (a rewritten follow-up). */
+  searchQuery: z.string().optional(),
 });
 export const FinalizeResponseStream = z.object({
   uuid: z.string(),
@@ -99,6 +101,8 @@ export const HistoryEntry = z.union([
     metrics: z.record(z.string(), z.unknown()),
     /** Lectern's own addition: present (true) only on an answer whose generation was stopped. */
     stopped: z.literal(true).optional(),
+    /** Lectern's: the query searched when it was not the message (a rewritten follow-up). */
+    searchQuery: z.string().optional(),
   }),
 ]);
 export type HistoryEntry = z.infer<typeof HistoryEntry>;

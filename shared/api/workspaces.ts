@@ -34,6 +34,8 @@ export const Workspace = z.object({
   vectorSearchMode: z.string(),
   /** Vector search fused with full-text search (on by default). */
   hybridSearch: z.boolean(),
+  /** A follow-up question is searched as rewritten with the conversation (on by default). */
+  queryRewrite: z.boolean(),
 });
 export type Workspace = z.infer<typeof Workspace>;
 
@@ -140,6 +142,10 @@ export const UpdateWorkspaceInput = z.object({
   hybridSearch: z.preprocess(
     (value) => (value === "true" ? true : value === "false" ? false : value),
     z.boolean({ error: "Hybrid search must be true or false." }),
+  ),
+  queryRewrite: z.preprocess(
+    (value) => (value === "true" ? true : value === "false" ? false : value),
+    z.boolean({ error: "Follow-up question rewriting must be true or false." }),
   ),
 }).partial();
 export type UpdateWorkspaceInput = z.infer<typeof UpdateWorkspaceInput>;

@@ -15,22 +15,24 @@ Deno.test({
       const errors = watchErrors(page);
       await page.goto(`${url}/settings/vector-database`);
       await hydrated(page);
+      // The reranker's card follows on the same screen, with a form of its own.
+      const form = page.locator("#vector-database-form");
       await page.getByText("In use now: LanceDB").waitFor();
-      assert.equal(await page.getByRole("radio", { name: /LanceDB/ }).isChecked(), true);
-      assert.equal(await page.getByRole("radio").count(), 8, "LanceDB and the seven remote databases");
-      assert.equal(await page.getByLabel("Chroma endpoint").count(), 0, "LanceDB has nothing to set up");
+      assert.equal(await form.getByRole("radio", { name: /LanceDB/ }).isChecked(), true);
+      assert.equal(await form.getByRole("radio").count(), 8, "LanceDB and the seven remote databases");
+      assert.equal(await form.getByLabel("Chroma endpoint").count(), 0, "LanceDB has nothing to set up");
 
-      await page.getByRole("radio", { name: /Chroma/ }).check({ force: true });
-      const endpoint = page.getByLabel("Chroma endpoint");
+      await form.getByRole("radio", { name: /Chroma/ }).check({ force: true });
+      const endpoint = form.getByLabel("Chroma endpoint");
       await endpoint.waitFor();
       assert.equal(await endpoint.getAttribute("required"), "");
       await page.getByTestId("vector-db-switch-notice").getByText(/Documents embedded so far stay in LanceDB/)
         .waitFor();
 
       await endpoint.fill("http://127.0.0.1:8000/");
-      await page.getByLabel("API header").fill("Authorization");
-      await page.getByLabel("API key").fill("secret-token");
-      await page.getByRole("button", { name: "Save" }).click();
+      await form.getByLabel("API header").fill("Authorization");
+      await form.getByLabel("API key").fill("secret-token");
+      await form.getByRole("button", { name: "Save" }).click();
       await page.getByText("Vector database preferences saved.").first().waitFor();
       assert.equal(app.deps.settings.value("VectorDB"), "chroma");
       assert.equal(app.deps.settings.value("ChromaEndpoint"), "http://127.0.0.1:8000");
@@ -42,35 +44,35 @@ Deno.test({
       // The saved key comes back masked and is not sent again unless changed.
       await page.reload();
       await hydrated(page);
-      const key = page.getByLabel("API key");
+      const key = form.getByLabel("API key");
       await key.waitFor();
       assert.equal(await key.inputValue(), "*".repeat(20));
-      assert.equal(await page.getByLabel("Chroma endpoint").inputValue(), "http://127.0.0.1:8000");
-      await page.getByLabel("Chroma endpoint").fill("http://127.0.0.1:8001");
-      await page.getByRole("button", { name: "Save" }).click();
+      assert.equal(await form.getByLabel("Chroma endpoint").inputValue(), "http://127.0.0.1:8000");
+      await form.getByLabel("Chroma endpoint").fill("http://127.0.0.1:8001");
+      await form.getByRole("button", { name: "Save" }).click();
       await page.getByText("Vector database preferences saved.").first().waitFor();
       assert.equal(app.deps.settings.value("ChromaApiKey"), "secret-token");
       assert.equal(app.deps.settings.value("ChromaEndpoint"), "http://127.0.0.1:8001");
 
       // Qdrant: its own fields, Chroma's gone.
       // The list scrolls: the option's row is clicked, as a person would after scrolling to it.
-      await page.locator("label.provider-option", { has: page.locator('input[value="qdrant"]') }).click();
-      assert.equal(await page.getByRole("radio", { name: /Qdrant/ }).isChecked(), true);
-      const qdrant = page.getByLabel("Qdrant endpoint");
+      await form.locator("label.provider-option", { has: form.locator('input[value="qdrant"]') }).click();
+      assert.equal(await form.getByRole("radio", { name: /Qdrant/ }).isChecked(), true);
+      const qdrant = form.getByLabel("Qdrant endpoint");
       await qdrant.waitFor();
       assert.equal(await qdrant.getAttribute("required"), "");
-      assert.equal(await page.getByLabel("Chroma endpoint").count(), 0);
+      assert.equal(await form.getByLabel("Chroma endpoint").count(), 0);
       await qdrant.fill("http://127.0.0.1:6333");
-      await page.getByLabel("API key").fill("qdrant-key");
-      await page.getByRole("button", { name: "Save" }).click();
+      await form.getByLabel("API key").fill("qdrant-key");
+      await form.getByRole("button", { name: "Save" }).click();
       await page.getByText("In use now: Qdrant").waitFor();
       assert.equal(app.deps.settings.value("QdrantEndpoint"), "http://127.0.0.1:6333");
       assert.equal(app.deps.settings.value("QdrantApiKey"), "qdrant-key");
       assert.equal(app.deps.settings.value("ChromaApiKey"), "secret-token");
 
       // Back to LanceDB.
-      await page.locator("label.provider-option", { has: page.locator('input[value="lancedb"]') }).click();
-      await page.getByRole("button", { name: "Save" }).click();
+      await form.locator("label.provider-option", { has: form.locator('input[value="lancedb"]') }).click();
+      await form.getByRole("button", { name: "Save" }).click();
       await page.getByText("In use now: LanceDB").waitFor();
       assert.equal(app.deps.settings.value("VectorDB"), "lancedb");
       assert.deepEqual(errors, []);
@@ -81,7 +83,75 @@ Deno.test({
 });
 
 Deno.test({
-  name: "browser: the workspace's hybrid search switch is on by default and saves off",
+  name: "browser: the reranker card offers the catalog's rerankers, saves one and shows its key masked",
+  ...browserTestOptions,
+  async fn() {
+    await using app = await configuredTestApp();
+    const url = app.listen();
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      const errors = watchErrors(page);
+      await page.goto(`${url}/settings/vector-database`);
+      await hydrated(page);
+      const card = page.getByTestId("reranker-settings");
+      await card.getByRole("heading", { name: "Reranker" }).waitFor();
+      assert.equal(await card.getByRole("radio").count(), 5, "one per row of reranker_catalog.ts");
+      assert.equal(
+        await card.getByRole("radio", { name: /Built-in/ }).isChecked(),
+        true,
+        "the local one by default",
+      );
+      assert.equal(
+        await card.getByLabel("Reranking model").getAttribute("placeholder"),
+        "Xenova/ms-marco-MiniLM-L-6-v2",
+      );
+      assert.equal(await card.getByLabel("API key").count(), 0, "the local reranker needs no key");
+
+      await card.getByRole("radio", { name: /Cohere/ }).check({ force: true });
+      const key = card.getByLabel("API key");
+      await key.waitFor();
+      assert.equal(await key.getAttribute("required"), "");
+      assert.equal(await card.getByLabel("Base URL").getAttribute("placeholder"), "https://api.cohere.com");
+      await key.fill("cohere-secret");
+      await card.getByRole("button", { name: "Save" }).click();
+      await page.getByText("Reranker preferences saved.").first().waitFor();
+      assert.equal(app.deps.settings.value("RerankerProvider"), "cohere");
+      assert.equal(app.deps.settings.value("RerankerApiKey"), "cohere-secret");
+
+      // The answer never holds the key; the form shows it masked and does not send it back unchanged.
+      const system = await app.json<{ results: Record<string, unknown> }>("/api/setup-complete");
+      assert.equal(system.body.results.RerankerApiKey, true);
+      assert.doesNotMatch(JSON.stringify(system.body), /cohere-secret/);
+      await page.reload();
+      await hydrated(page);
+      await card.getByLabel("API key").waitFor();
+      assert.equal(await card.getByLabel("API key").inputValue(), "*".repeat(20));
+      assert.equal(await card.getByRole("radio", { name: /Cohere/ }).isChecked(), true);
+      await card.getByLabel("Reranking model").fill("rerank-v3.5");
+      await card.getByRole("button", { name: "Save" }).click();
+      await page.getByText("Reranker preferences saved.").first().waitFor();
+      assert.equal(app.deps.settings.value("RerankerModelPref"), "rerank-v3.5");
+      assert.equal(app.deps.settings.value("RerankerApiKey"), "cohere-secret");
+
+      // A generic /rerank server needs its address.
+      await card.getByRole("radio", { name: /Any \/rerank API/ }).check({ force: true });
+      assert.equal(await card.getByLabel("Base URL").getAttribute("required"), "");
+      await card.getByLabel("Base URL").fill("http://127.0.0.1:8080/v1/");
+      await card.getByRole("button", { name: "Save" }).click();
+      await page.getByText("Reranker preferences saved.").first().waitFor();
+      assert.equal(app.deps.settings.value("RerankerProvider"), "generic");
+      assert.equal(app.deps.settings.value("RerankerBasePath"), "http://127.0.0.1:8080/v1");
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "browser: the workspace's hybrid search and follow-up rewriting switches are on by default and save off",
   ...browserTestOptions,
   async fn() {
     await using app = await configuredTestApp();
@@ -97,15 +167,25 @@ Deno.test({
       await hybrid.waitFor();
       assert.equal(await hybrid.isChecked(), true);
       await hybrid.uncheck();
+      const rewrite = page.getByRole("switch", { name: "Rewrite follow-up questions" });
+      assert.equal(await rewrite.isChecked(), true, "follow-up questions are rewritten by default");
+      await rewrite.uncheck();
       const section = page.getByRole("region", { name: "Document retrieval", exact: true });
       await section.getByRole("button", { name: "Save" }).click();
       await page.locator(".Toastify").getByText("Workspace settings saved.").first().waitFor();
-      const { body } = await app.json<{ workspace: { hybridSearch: boolean } }>("/api/workspace/atlas");
+      const { body } = await app.json<{ workspace: { hybridSearch: boolean; queryRewrite: boolean } }>(
+        "/api/workspace/atlas",
+      );
       assert.equal(body.workspace.hybridSearch, false);
+      assert.equal(body.workspace.queryRewrite, false);
       await page.reload();
       await hydrated(page);
       await page.getByRole("switch", { name: "Hybrid search" }).waitFor();
       assert.equal(await page.getByRole("switch", { name: "Hybrid search" }).isChecked(), false);
+      assert.equal(
+        await page.getByRole("switch", { name: "Rewrite follow-up questions" }).isChecked(),
+        false,
+      );
       assert.deepEqual(errors, []);
     } finally {
       await browser.close();

@@ -4,16 +4,24 @@ import type { Source } from "../../../shared/api/chat.ts";
 import { Dialog } from "../../components/Dialog.tsx";
 import { chunkBody, citedPages, groupSources } from "./messages.ts";
 
-/** Citations under an answer: one button per document; it opens the cited chunks with their scores. */
-export function Citations({ sources }: { sources: Source[] }) {
+/**
+ * Citations under an answer: one button per document; it opens the cited chunks with their scores. A follow-up
+ * searched as rewritten with the conversation shows what was searched for.
+ */
+export function Citations({ sources, searchQuery }: { sources: Source[]; searchQuery?: string }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState<string | null>(null);
   const groups = groupSources(sources);
-  if (groups.length === 0) return null;
+  if (groups.length === 0 && !searchQuery) return null;
   const shown = groups.find((group) => group.title === open);
   return (
     <div className="citations">
-      <span className="citations-label">{t("chat.citations")}</span>
+      {searchQuery && (
+        <p className="citations-query" data-testid="search-query">
+          {t("chat.searchedFor", { query: searchQuery })}
+        </p>
+      )}
+      {groups.length > 0 && <span className="citations-label">{t("chat.citations")}</span>}
       <ul className="citation-list">
         {groups.map((group) => {
           const pages = citedPages(group.chunks);

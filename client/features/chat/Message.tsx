@@ -128,7 +128,9 @@ export const Message = memo(function Message({ message, canRegenerate, actions }
         {assistant && message.stopped && !streaming && !editing && (
           <p className="message-stopped" title={t("chat.stoppedHint")}>{t("chat.stopped")}</p>
         )}
-        {assistant && message.closed && !editing && <Citations sources={message.sources} />}
+        {assistant && message.closed && !editing && (
+          <Citations sources={message.sources} searchQuery={message.searchQuery} />
+        )}
       </article>
       {!editing && !streaming && (
         <div className="message-actions" role="group" aria-label={t("chat.actions.label")}>

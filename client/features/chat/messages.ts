@@ -25,6 +25,8 @@ export interface ChatMessage {
   feedbackScore?: boolean | null;
   /** An answer whose generation was stopped before it ended: its text is what came until then. */
   stopped?: boolean;
+  /** The query the search used when it was not the prompt (a follow-up rewritten with the conversation). */
+  searchQuery?: string;
 }
 
 /** The events the message list understands: the stream's frames plus the local stop. */
@@ -62,6 +64,7 @@ export function fromHistory(entries: HistoryEntry[]): ChatMessage[] {
       message.type = entry.type;
       message.feedbackScore = entry.feedbackScore;
       if (entry.stopped) message.stopped = true;
+      if (entry.searchQuery) message.searchQuery = entry.searchQuery;
     } else {
       const attachments = attachmentsOf(entry.attachments);
       if (attachments.length > 0) message.attachments = attachments;
@@ -190,6 +193,7 @@ export function applyEvent(messages: ChatMessage[], event: ChatEvent): ChatMessa
           error: null,
           animate: !event.close,
           pending: false,
+          ...(event.searchQuery ? { searchQuery: event.searchQuery } : {}),
         }];
       }
       const current = next[index];
@@ -199,6 +203,7 @@ export function applyEvent(messages: ChatMessage[], event: ChatEvent): ChatMessa
         sources: event.close ? event.sources : current.sources,
         closed: event.close,
         animate: !event.close,
+        ...(event.searchQuery ? { searchQuery: event.searchQuery } : {}),
       };
       return replaced(next, new Map([[index, updated]]));
     }
@@ -249,6 +254,7 @@ export function adoptSavedChat(messages: ChatMessage[], history: HistoryEntry[])
     content: saved.content,
     sources: saved.sources,
     stopped: saved.stopped === true,
+    ...(saved.searchQuery ? { searchQuery: saved.searchQuery } : {}),
   };
   return copy;
 }

@@ -266,3 +266,25 @@ Deno.test("image checks: type, size and count", () => {
     { name: "c.png", reason: "count" },
   ]);
 });
+
+Deno.test("the closing chunk's searchQuery (a rewritten follow-up) stays with the answer, from the stream and the history", () => {
+  let messages = applyEvent(outgoing("and its river?"), chunk("u1", "The Zorn."));
+  assert.equal(messages[1].searchQuery, undefined);
+  messages = applyEvent(
+    messages,
+    toStreamEvent({
+      uuid: "u1",
+      sources: [{ title: "freedonia.txt", text: "The Zorn is the longest river of Freedonia." }],
+      type: "textResponseChunk",
+      textResponse: "",
+      close: true,
+      error: false,
+      searchQuery: "longest river of Freedonia",
+    }),
+  );
+  assert.equal(messages[1].searchQuery, "longest river of Freedonia");
+  const [entry, answer] = history(1);
+  const loaded = fromHistory([entry, { ...answer, searchQuery: "river of Freedonia" } as HistoryEntry]);
+  assert.equal(loaded[1].searchQuery, "river of Freedonia");
+  assert.equal(fromHistory(history(1))[1].searchQuery, undefined);
+});

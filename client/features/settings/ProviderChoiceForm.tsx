@@ -16,7 +16,7 @@ type Props = {
   choiceKey: string;
   savedChoice: string | null;
   /** The locale namespace with legend, providers.<id>, providerSettings, saved and saveFailed. */
-  namespace: "llm" | "embedder";
+  namespace: "llm" | "embedder" | "reranker";
   showActions: boolean;
   searchLabel?: string;
   /** Settings sent along with every save (onboarding forces the embedder and the vector database). */

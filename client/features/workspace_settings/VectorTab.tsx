@@ -138,6 +138,20 @@ export function VectorTab({ workspace, save, vectorDb, onReset }: Props) {
           </label>
           <span id="ws-vector-hybrid-hint" className="field-hint">{k("hybridHint")}</span>
         </div>
+        <div className="field">
+          <label className="switch">
+            <input
+              type="checkbox"
+              role="switch"
+              name="queryRewrite"
+              checked={values.rewrite}
+              aria-describedby="ws-vector-rewrite-hint"
+              onChange={(event) => setValues((current) => ({ ...current, rewrite: event.target.checked }))}
+            />
+            <span>{k("queryRewrite")}</span>
+          </label>
+          <span id="ws-vector-rewrite-hint" className="field-hint">{k("queryRewriteHint")}</span>
+        </div>
       </WorkspaceForm>
 
       <section className="card ws-section ws-danger" aria-labelledby="ws-vector-reset-title">

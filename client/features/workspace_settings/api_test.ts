@@ -24,6 +24,7 @@ const ROW: Workspace = {
   queryRefusalResponse: null,
   vectorSearchMode: "default",
   hybridSearch: true,
+  queryRewrite: true,
 };
 
 Deno.test("updateWorkspace() posts the changes to the encoded slug and returns the stored row", async () => {

@@ -126,6 +126,8 @@ export function vectorValuesOf(workspace: Workspace) {
     topN: String(workspace.topN),
     threshold: thresholdOption(workspace.similarityThreshold),
     hybrid: workspace.hybridSearch,
+    /** Follow-up questions rewritten with the conversation before the search. */
+    rewrite: workspace.queryRewrite,
     /** The search preference: "default", or "rerank" (accuracy optimized). */
     searchMode: workspace.vectorSearchMode === "rerank" ? "rerank" : "default",
   };
@@ -137,6 +139,7 @@ export function vectorChanges(values: ReturnType<typeof vectorValuesOf>): Worksp
     topN: values.topN.trim(),
     similarityThreshold: values.threshold,
     hybridSearch: values.hybrid ? "true" : "false",
+    queryRewrite: values.rewrite ? "true" : "false",
     vectorSearchMode: values.searchMode,
   };
 }

@@ -36,6 +36,7 @@ const WORKSPACE: Workspace = {
   queryRefusalResponse: null,
   vectorSearchMode: "default",
   hybridSearch: true,
+  queryRewrite: true,
 };
 
 Deno.test("thresholdOption() puts a stored threshold under the strictest option it reaches", () => {
@@ -165,18 +166,27 @@ Deno.test("agentValuesOf() and agentChanges() store the instance's LLM as no pro
   });
 });
 
-Deno.test("vectorValuesOf() and vectorChanges() carry topN, the threshold option and hybrid search", () => {
+Deno.test("vectorValuesOf() and vectorChanges() carry topN, the threshold option, hybrid search and follow-up rewriting", () => {
   const values = vectorValuesOf({ ...WORKSPACE, similarityThreshold: 0.3, hybridSearch: false });
-  assert.deepEqual(values, { topN: "4", threshold: "0.25", hybrid: false, searchMode: "default" });
+  assert.deepEqual(values, {
+    topN: "4",
+    threshold: "0.25",
+    hybrid: false,
+    rewrite: true,
+    searchMode: "default",
+  });
   assert.deepEqual(vectorChanges({ ...values, topN: " 8 " }), {
     topN: "8",
     similarityThreshold: "0.25",
     hybridSearch: "false",
+    queryRewrite: "true",
     vectorSearchMode: "default",
   });
   assert.equal(vectorValuesOf({ ...WORKSPACE, vectorSearchMode: "rerank" }).searchMode, "rerank");
   assert.equal(vectorChanges({ ...values, searchMode: "rerank" }).vectorSearchMode, "rerank");
   assert.equal(vectorChanges({ ...values, hybrid: true }).hybridSearch, "true");
+  assert.equal(vectorValuesOf({ ...WORKSPACE, queryRewrite: false }).rewrite, false);
+  assert.equal(vectorChanges({ ...values, rewrite: false }).queryRewrite, "false");
 });
 
 Deno.test("configuredProviders() lists the providers whose required keys are saved; providerOptions() offers only those", () => {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { NATIVE_RERANKER_MODEL, RERANKER_SETTINGS } from "../../../shared/providers/reranker_catalog.ts";
 import { createLogger } from "../../log.ts";
+import { configuredTestApp } from "../../testing/test_app.ts";
 import { genericReranker, scoresOf } from "./api.ts";
 import { rerankerFromSettings } from "./registry.ts";
 import { rerankHits } from "./rerank.ts";
@@ -170,4 +171,35 @@ Deno.test({
       await Deno.remove(modelsDir, { recursive: true });
     }
   },
+});
+
+Deno.test("update-env takes the reranker settings, checks them, and never answers the key", async () => {
+  await using app = await configuredTestApp();
+  const bad = await app.json<{ error: string }>("/api/system/update-env", {
+    json: { RerankerProvider: "skynet", RerankerBasePath: "not a url" },
+  });
+  assert.equal(bad.status, 400);
+  assert.match(bad.body.error, /RerankerProvider: skynet is not a supported reranker\./);
+  assert.match(bad.body.error, /RerankerBasePath: URL is not a valid URL\./);
+
+  const saved = await app.json<{ newValues: Record<string, unknown> }>("/api/system/update-env", {
+    json: {
+      RerankerProvider: "jina",
+      RerankerModelPref: "jina-reranker-v2-base-multilingual",
+      RerankerBasePath: "http://127.0.0.1:9/",
+      RerankerApiKey: "jina-secret",
+    },
+  });
+  assert.equal(saved.status, 200, JSON.stringify(saved.body));
+  assert.doesNotMatch(JSON.stringify(saved.body), /jina-secret/);
+  assert.equal(app.deps.settings.value(RERANKER_SETTINGS.basePath), "http://127.0.0.1:9");
+  assert.equal(app.deps.settings.value(RERANKER_SETTINGS.apiKey), "jina-secret");
+  const setup = await app.json<{ results: Record<string, unknown> }>("/api/setup-complete");
+  assert.equal(setup.body.results.RerankerProvider, "jina");
+  assert.equal(setup.body.results.RerankerApiKey, true);
+  assert.doesNotMatch(JSON.stringify(setup.body), /jina-secret/);
+
+  // The masked value the form sends back leaves the key as it was.
+  await app.json("/api/system/update-env", { json: { RerankerApiKey: "*".repeat(20) } });
+  assert.equal(app.deps.settings.value(RERANKER_SETTINGS.apiKey), "jina-secret");
 });

@@ -33,6 +33,7 @@ const workspace = (id: number, slug: string, userIds?: number[]) =>
       queryRefusalResponse: null,
       vectorSearchMode: "default",
       hybridSearch: true,
+      queryRewrite: true,
       ...(userIds ? { userIds } : {}),
     }],
   }).workspaces[0];

@@ -14,6 +14,8 @@ export interface FakeEmbedders {
   /** `http://127.0.0.1:<port>`; the OpenAI-style routes are under `/v1`. */
   url: string;
   requests: RecordedRequest[];
+  /** The model hub's file requests, `/:owner/:name/resolve/main/:file`, in order. */
+  hubRequests: string[];
   /** The texts of every embedding request, in order. */
   inputs(): string[][];
   /** The next embedding requests answer these statuses (with a Retry-After of 0 on 429), then succeed again. */
@@ -39,6 +41,7 @@ export function startFakeEmbedders(
 ): FakeEmbedders {
   const dimensions = options.dimensions ?? 384;
   const requests: RecordedRequest[] = [];
+  const hubRequests: string[] = [];
   const failures: number[] = [];
   const rejected = new Set<string>();
   let gate:
@@ -119,6 +122,7 @@ export function startFakeEmbedders(
     });
   });
   app.get("/:owner/:name/resolve/main/*", async (c) => {
+    hubRequests.push(new URL(c.req.url).pathname);
     if (!options.hubDir) return c.text("Not found", 404);
     const prefix = `/${c.req.param("owner")}/${c.req.param("name")}/resolve/main/`;
     const file = new URL(c.req.url).pathname.slice(prefix.length);
@@ -140,6 +144,7 @@ export function startFakeEmbedders(
   return {
     url: `http://127.0.0.1:${server.addr.port}`,
     requests,
+    hubRequests,
     inputs: () =>
       requests.map((request) => {
         const body = request.body;

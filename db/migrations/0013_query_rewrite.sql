@@ -1,0 +1,1 @@
+ALTER TABLE `workspaces` ADD `query_rewrite` integer DEFAULT true NOT NULL;

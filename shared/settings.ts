@@ -171,6 +171,10 @@ export const SETTING_KEYS: SettingDefinition[] = unique([
   setting("ChromaEndpoint", "CHROMA_ENDPOINT", url),
   setting("ChromaApiHeader", "CHROMA_API_HEADER", anyText),
   setting("ChromaApiKey", "CHROMA_API_KEY", anyText, { secret: true }),
+  // The agents' web search (server/agents/skills/web_search.ts).
+  setting("AgentSearXNGApiUrl", "AGENT_SEARXNG_API_URL", orEmpty(url)),
+  setting("AgentTavilyApiKey", "AGENT_TAVILY_API_KEY", anyText, { secret: true }),
+  setting("AgentBraveApiKey", "AGENT_BRAVE_API_KEY", anyText, { secret: true }),
   ...AUDIO_SETTINGS.map((entry) =>
     setting(entry.key, entry.env, audioSchema(entry.check), {
       secret: entry.secret,

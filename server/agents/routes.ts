@@ -23,7 +23,10 @@ export const AGENT_PROTOCOL = "lectern-agent";
  * closed at once with the reason (code 4401), which the client shows.
  */
 export function agentSocketRoutes(deps: Deps) {
-  return new Hono<AppEnv>().get("/agent-invocation/:uuid", async (c, next) => {
+  return new Hono<AppEnv>().get("/agent-invocation/:uuid", async (c) => {
+    if (c.req.header("upgrade")?.toLowerCase() !== "websocket") {
+      return c.json({ success: false, error: "This address takes a WebSocket connection only." }, 426);
+    }
     const protocols = (c.req.header("sec-websocket-protocol") ?? "").split(",").map((item) => item.trim());
     const token = protocols.find((item) => item.startsWith("bearer."))?.slice("bearer.".length);
     const actor = await optionalActor(actorDeps(deps), token ? `Bearer ${token}` : undefined);
@@ -56,9 +59,9 @@ export function agentSocketRoutes(deps: Deps) {
         },
       };
     }, { protocol: AGENT_PROTOCOL });
-    const response = await upgrade(c, next);
-    if (response) return response;
-    return c.json({ success: false, error: "This address takes a WebSocket connection only." }, 426);
+    // Never passed on to the routes behind the login check.
+    return (await upgrade(c, () => Promise.resolve())) ??
+      c.json({ success: false, error: "This address takes a WebSocket connection only." }, 426);
   });
 }
 

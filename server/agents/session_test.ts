@@ -228,3 +228,65 @@ Deno.test("a default user's agent cannot search a workspace they are not a membe
   socket.close();
   await socket.closed;
 });
+
+Deno.test("skills: a chart block, a saved file served only to its owner, scraping through the URL guard, SearXNG search", async () => {
+  await using llm = startFakeOpenAi();
+  const searx = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
+    const query = new URL(request.url).searchParams.get("q");
+    return Response.json({
+      results: [{ title: `About ${query}`, url: "https://example.org/a", content: "A snippet." }],
+    });
+  });
+  await using app = await configuredTestApp({
+    llm: llm.baseURL,
+    settings: { AgentSearXNGApiUrl: `http://127.0.0.1:${searx.addr.port}` },
+  });
+  const base = app.listen();
+  const admin = await multiUserInstance(app);
+  const slug = await workspace(app, "Tools", admin.token);
+  const other = await addUser(app, admin, "carl", "admin");
+  const saved = await app.json("/api/agents/settings", {
+    ...bearer(admin.token),
+    json: {
+      skills: { "create-chart": true, "save-file-to-browser": true, "web-browsing": true },
+      searchProvider: "searxng-engine",
+    },
+  });
+  assert.equal(saved.status, 200, JSON.stringify(saved.body));
+
+  const run = async (call: { name: string; arguments: Record<string, unknown> }) => {
+    llm.setReply(callThenAnswer(call));
+    const { uuid } = await invoke(app, slug, `@agent use ${call.name}`, admin.token);
+    const socket = openAgentSocket(base, uuid, { token: admin.token });
+    const answer = await socket.next((message) => message.from === "@agent");
+    socket.close();
+    await socket.closed;
+    return String(answer.content);
+  };
+
+  const chart = await run({
+    name: "create-chart",
+    arguments: { type: "bar", title: "Sales", data: [{ label: "Q1", value: 3 }, { label: "Q2", value: 5 }] },
+  });
+  assert.match(chart, /```chart\n\{"type":"bar","title":"Sales","data":\[\{"label":"Q1","value":3\}/);
+
+  const file = await run({ name: "save-file", arguments: { filename: "../notes.md", content: "# Notes" } });
+  const link = /\[Download notes\.md\]\((\/api\/agent-files\/[0-9a-f-]+)\)/.exec(file)?.[1];
+  assert.ok(link, file);
+  const mine = await app.request(link, bearer(admin.token));
+  assert.equal(mine.status, 200);
+  assert.equal(await mine.text(), "# Notes");
+  assert.match(mine.headers.get("content-disposition") ?? "", /attachment; filename="notes\.md"/);
+  const theirs = await app.json(link, bearer(other.token));
+  assert.equal(theirs.status, 404);
+
+  const scraped = await run({
+    name: "scrape-web-page",
+    arguments: { url: `http://127.0.0.1:${searx.addr.port}/` },
+  });
+  assert.match(scraped, /^Tool said: Error: 127\.0\.0\.1 points to a loopback address/);
+
+  const found = await run({ name: "web-search", arguments: { query: "herons" } });
+  assert.match(found, /^Tool said: \[1\] About herons\nhttps:\/\/example\.org\/a\nA snippet\./);
+  await searx.shutdown();
+});

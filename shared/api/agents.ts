@@ -42,7 +42,7 @@ export interface AgentSettingsView {
 
 /** `POST /api/agents/settings`: a field left out keeps its value. */
 export const AgentSettingsInput = z.object({
-  skills: z.record(
+  skills: z.partialRecord(
     z.enum(AGENT_SKILL_IDS as [AgentSkillId, ...AgentSkillId[]], "Unknown agent skill."),
     z.boolean("A skill's active flag must be true or false."),
   ).optional(),

@@ -39,6 +39,7 @@ import { defaultPromptRoutes } from "./system/default_prompt.ts";
 import { promptVariableRoutes } from "./prompt_variables/routes.ts";
 import { communityHubRoutes } from "./system/community_hub.ts";
 import { MISSING_CALLS, missingCallRoutes } from "./system/not_yet.ts";
+import { agentRoutes, agentSocketRoutes } from "./agents/routes.ts";
 import { apiKeyRoutes } from "./api_keys/routes.ts";
 import { workspaceChatRoutes } from "./workspace_chats/routes.ts";
 import { developerApi, developerApiRoutes } from "./developer_api/routes.ts";
@@ -164,6 +165,8 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   const v1 = developerApi(deps);
   api.route("/", developerApiRoutes(deps, v1));
   api.route("/", docsRoutes(v1, `${deps.assets.directory}/docs`));
+  // The agent's socket carries its session token as a subprotocol (a browser sends no headers with a socket).
+  api.route("/", agentSocketRoutes(deps));
   api.use("*", authGuard(actorDeps(deps)));
   api.route("/", authRoutes(deps));
   api.route("/", accountRoutes(deps));
@@ -183,6 +186,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   api.route("/", embedProgressRoutes(deps));
   api.route("/", attachmentRoutes(deps));
   api.route("/", chatRoutes(deps));
+  api.route("/", agentRoutes(deps));
   api.route("/", threadRoutes(deps));
   api.route("/", chatActionRoutes(deps));
   api.route("/", speechRoutes(deps));

@@ -63,6 +63,7 @@ export const SETTINGS_MENU = [
       "vector-database",
     ],
   },
+  { group: "agents", pages: ["agents"] },
   { group: "administration", pages: ["users", "workspaces", "workspace-chats", "invites"] },
   { group: "security", pages: ["security", "privacy"] },
   { group: "customization", pages: ["appearance"] },
@@ -79,7 +80,12 @@ export const BUILT_SETTINGS_PAGES: readonly BuiltSettingsPage[] = SETTINGS_MENU.
  * event logs pages keep the reference's guard (admin or manager), but only an admin may use them (the
  * reference's calls are admin-only), so only an admin is offered them.
  */
-const MENU_GUARDS: Partial<Record<SettingsPage, Guard>> = { "api-keys": "admin", "event-logs": "admin" };
+const MENU_GUARDS: Partial<Record<SettingsPage, Guard>> = {
+  "api-keys": "admin",
+  "event-logs": "admin",
+  // The agents screen's calls are admin-only (settings:manage).
+  "agents": "admin",
+};
 export function menuGuard(page: SettingsPage): Guard {
   return MENU_GUARDS[page] ?? SETTINGS_PAGES[page];
 }

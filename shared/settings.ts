@@ -187,6 +187,10 @@ export const SETTING_KEYS: SettingDefinition[] = unique([
   setting(RERANKER_SETTINGS.model, RERANKER_ENV.model, anyText),
   setting(RERANKER_SETTINGS.basePath, RERANKER_ENV.basePath, orEmpty(url)),
   setting(RERANKER_SETTINGS.apiKey, RERANKER_ENV.apiKey, anyText, { secret: true }),
+  // The agents' web search (server/agents/skills/web_search.ts).
+  setting("AgentSearXNGApiUrl", "AGENT_SEARXNG_API_URL", orEmpty(url)),
+  setting("AgentTavilyApiKey", "AGENT_TAVILY_API_KEY", anyText, { secret: true }),
+  setting("AgentBraveApiKey", "AGENT_BRAVE_API_KEY", anyText, { secret: true }),
   ...AUDIO_SETTINGS.map((entry) =>
     setting(entry.key, entry.env, audioSchema(entry.check), {
       secret: entry.secret,

@@ -98,6 +98,7 @@ export default function WorkspaceChat({ slug, threadSlug }: Props) {
           threadSlug={threadSlug}
           canAddToWorkspace={canManageDocuments === true}
           busy={chat.busy}
+          agentActive={chat.agentActive}
           onSend={chat.send}
           onStop={chat.stop}
           onDocumentAdded={documentAdded}

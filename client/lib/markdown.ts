@@ -1,6 +1,7 @@
 import MarkdownIt from "markdown-it";
 import hljs from "highlight.js/lib/common";
 import { t } from "./i18n.ts";
+import { chartSvg } from "./chart_svg.ts";
 
 /**
  * Chat markdown: raw HTML is escaped, never rendered (`html: false`); link targets pass markdown-it's
@@ -51,6 +52,11 @@ const defaultFence = rules.fence!;
 rules.fence = (tokens, index, options, env, self) => {
   const info = markdown.utils.unescapeAll(tokens[index].info ?? "").trim();
   const language = info.split(/\s+/)[0] ?? "";
+  // A chart the agent drew: its data become an SVG figure (built from parsed numbers and escaped labels).
+  if (language === "chart") {
+    const figure = chartSvg(tokens[index].content);
+    if (figure) return figure;
+  }
   tokens[index].attrJoin("class", "hljs");
   return framed(defaultFence(tokens, index, options, env, self).trimEnd(), language);
 };

@@ -59,6 +59,27 @@ export const frames = {
     error: false as const,
     action: "reset_chat" as const,
   }),
+  /** `@agent`: the socket to open (docs/api-compat.md#chat-stream-sequences, 7). */
+  agentInit: (id: string, websocketUUID: string) => ({
+    id,
+    uuid: id,
+    type: "agentInitWebsocketConnection" as const,
+    textResponse: null,
+    sources: [] as Source[],
+    close: false as const,
+    error: null,
+    websocketUUID,
+  }),
+  status: (id: string, text: string, animate: boolean) => ({
+    id,
+    uuid: id,
+    type: "statusResponse" as const,
+    textResponse: text,
+    sources: [] as Source[],
+    close: true as const,
+    error: null,
+    animate,
+  }),
   /** A thread took the name of its first message; this frame has no type. */
   renameThread: (slug: string, name: string) => ({
     action: "rename_thread" as const,

@@ -6,6 +6,8 @@ import { customVariableValues } from "../prompt_variables/service.ts";
 import { findUserById } from "../users/repo.ts";
 import { type AnswerPrompt, streamAnswer } from "./answer.ts";
 import { type Frame, frames } from "./frames.ts";
+import { createInvocation } from "../agents/invocations.ts";
+import { agentAvailable } from "../agents/session.ts";
 import { keepChat } from "./history.ts";
 import { buildMessages, expandVariables, fitPrompt } from "./prompt.ts";
 import { retrieve, type Retrieved } from "./retrieve.ts";
@@ -30,6 +32,10 @@ export async function* streamReply(
     yield turn.ended;
     return;
   }
+  if (isAgentCall(turn)) {
+    yield* agentHandOff(deps, turn);
+    return;
+  }
   const retrieved = await retrieveFor(deps, turn, signal);
   if (retrieved === null) return;
   if ("ended" in retrieved) {
@@ -41,6 +47,38 @@ export async function* streamReply(
     return;
   }
   yield* streamAnswer(deps, turn, await promptFor(deps, turn, retrieved), signal);
+}
+
+/** A UI chat whose message (presets expanded) starts with `@agent`, case-sensitive (docs/api-compat.md#agent-detection). */
+function isAgentCall(turn: Turn): boolean {
+  const { input } = turn;
+  return turn.expanded.startsWith("@agent") && !input.store && !input.conversation &&
+    input.apiSessionId === undefined;
+}
+
+/** The hand-off to the agent's socket, or a status saying the agent cannot be called. */
+function* agentHandOff(deps: Deps, turn: Turn): Generator<Frame> {
+  const { input, workspace } = turn;
+  if (!agentAvailable(deps, workspace)) {
+    yield frames.status(
+      turn.uuid,
+      "The agent could not be called: set an LLM provider that the agent can use in the workspace's agent settings.",
+      false,
+    );
+    return;
+  }
+  const invocation = createInvocation(deps, {
+    actor: input.actor,
+    workspace,
+    threadId: input.threadId,
+    prompt: input.message,
+  });
+  yield frames.agentInit(turn.uuid, invocation.uuid);
+  yield frames.status(
+    turn.uuid,
+    "@agent: Swapping over to agent chat. Type /exit to exit agent execution loop early.",
+    true,
+  );
 }
 
 /**

@@ -76,8 +76,10 @@ export function originGuard(policy: OriginPolicy) {
           `or add the name to ALLOWED_HOSTS.`,
       );
     }
+    // A WebSocket opens with a GET, but what runs over it acts for the user (the agent's socket).
+    const socket = c.req.header("upgrade")?.toLowerCase() === "websocket";
     if (
-      !SAFE_METHODS.has(c.req.method) &&
+      (!SAFE_METHODS.has(c.req.method) || socket) &&
       !policy.checksOwnOrigin?.(c.req.method, c.req.path, c.req.header("origin"))
     ) {
       const origin = c.req.header("origin");

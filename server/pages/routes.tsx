@@ -36,6 +36,7 @@ import Invites from "../../client/islands/Invites.tsx";
 import Security from "../../client/islands/Security.tsx";
 import BetaFeatures from "../../client/islands/BetaFeatures.tsx";
 import LiveSyncManage from "../../client/islands/LiveSyncManage.tsx";
+import Agents from "../../client/islands/Agents.tsx";
 import ApiKeys from "../../client/islands/ApiKeys.tsx";
 import BrowserExtension from "../../client/islands/BrowserExtension.tsx";
 import EventLogs from "../../client/islands/EventLogs.tsx";
@@ -73,6 +74,7 @@ const SETTINGS_SCREENS: Record<
   "workspaces": { name: "Workspaces", component: Workspaces },
   "appearance": { name: "Appearance", component: Appearance },
   "browser-extension": { name: "BrowserExtension", component: BrowserExtension },
+  "agents": { name: "Agents", component: Agents },
 };
 
 /**

@@ -36,7 +36,6 @@ export const MISSING_CALLS: readonly MissingCall[] = [
       "/agent-flows/*",
       "/mcp-servers/*",
       "/admin/agent-skills/*",
-      "/agent-invocation/*",
       "/system/validate-sql-connection",
     ],
     sentence: notYet("Agents, their skills, flows and MCP servers are"),

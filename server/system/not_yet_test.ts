@@ -60,7 +60,6 @@ const FRONTEND_CALLS: [string, string][] = [
   ["POST", "/api/mcp-servers/toggle"],
   ["POST", "/api/mcp-servers/delete"],
   ["POST", "/api/mcp-servers/toggle-tool"],
-  ["GET", "/api/agent-invocation/5f1c"],
   ["POST", "/api/ext/github/branches"],
   ["POST", "/api/ext/github/repo"],
   ["POST", "/api/ext/gitea/branches"],

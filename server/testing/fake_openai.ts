@@ -3,7 +3,14 @@ import { embedLexical } from "../providers/embedders/native.ts";
 
 export interface ChatCompletionRequest {
   model: string;
-  messages: { role: string; content: string }[];
+  messages: {
+    role: string;
+    content: string;
+    tool_calls?: { id: string; type: "function"; function: { name: string; arguments: string } }[];
+    tool_call_id?: string;
+  }[];
+  /** The tools offered (agents), in the OpenAI format. */
+  tools?: { type: "function"; function: { name: string; description?: string; parameters?: unknown } }[];
   stream?: boolean;
   temperature?: number;
   max_tokens?: number;
@@ -32,6 +39,11 @@ export interface ScriptedReply {
   hangAfter?: number;
   /** After this many chunks the stream ends, without a finish reason or `[DONE]`. */
   closeAfter?: number;
+  /**
+   * Tool calls streamed after the text as OpenAI sends them: per call a first delta with its id, type and name,
+   * then its arguments in fragments; the finish reason is then `tool_calls`.
+   */
+  toolCalls?: { id?: string; name: string; arguments: string | Record<string, unknown> }[];
 }
 
 export interface FakeOpenAi {
@@ -199,7 +211,23 @@ export function startFakeOpenAi(
             if (script.delayMs) await sleep(script.delayMs);
             controller.enqueue(encoder.encode(frame({ content: chunk })));
           }
-          controller.enqueue(encoder.encode(frame({}, "stop")));
+          for (const [index, call] of (script.toolCalls ?? []).entries()) {
+            const args = typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments);
+            controller.enqueue(encoder.encode(frame({
+              tool_calls: [{
+                index,
+                id: call.id ?? `call_${crypto.randomUUID().slice(0, 8)}`,
+                type: "function",
+                function: { name: call.name, arguments: "" },
+              }],
+            })));
+            for (let at = 0; at < args.length; at += 16) {
+              controller.enqueue(encoder.encode(frame({
+                tool_calls: [{ index, function: { arguments: args.slice(at, at + 16) } }],
+              })));
+            }
+          }
+          controller.enqueue(encoder.encode(frame({}, script.toolCalls?.length ? "tool_calls" : "stop")));
           if (script.usage) {
             controller.enqueue(
               encoder.encode(

@@ -1,3 +1,4 @@
+import { agentAvailable } from "../agents/session.ts";
 import { Hono } from "hono";
 import { logEvent } from "../events/log.ts";
 import type { Deps } from "../deps.ts";
@@ -143,8 +144,8 @@ export function workspaceRoutes(deps: Deps) {
       return c.json({ vectorCount: total });
     })
     .get("/workspace/:slug/is-agent-command-available", async (c) => {
-      await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
-      // Agents are not part of this version, so the @agent command is not offered.
-      return c.json({ showAgentCommand: false });
+      const workspace = await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
+      // Offered only when an agent can run here: a model for it can be built.
+      return c.json({ showAgentCommand: agentAvailable(deps, workspace) });
     });
 }

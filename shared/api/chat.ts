@@ -70,11 +70,35 @@ export const Abort = z.object({
   close: z.literal(true),
   error: z.string(),
 });
+/** `@agent`: the client opens `ws(s)://host/api/agent-invocation/<websocketUUID>` (docs/api-compat.md). */
+export const AgentInitWebsocketConnection = z.object({
+  id: z.string(),
+  uuid: z.string(),
+  type: z.literal("agentInitWebsocketConnection"),
+  textResponse: z.null(),
+  sources: z.array(Source),
+  close: z.literal(false),
+  error: z.null(),
+  websocketUUID: z.string(),
+});
+/** A status line (the agent hand-off). */
+export const StatusResponse = z.object({
+  id: z.string(),
+  uuid: z.string(),
+  type: z.literal("statusResponse"),
+  textResponse: z.string(),
+  sources: z.array(Source),
+  close: z.literal(true),
+  error: z.null(),
+  animate: z.boolean(),
+});
 export const ChatFrame = z.discriminatedUnion("type", [
   TextResponseChunk,
   FinalizeResponseStream,
   TextResponse,
   Abort,
+  AgentInitWebsocketConnection,
+  StatusResponse,
 ]);
 export type ChatFrame = z.infer<typeof ChatFrame>;
 

@@ -1127,6 +1127,33 @@ export const ROUTES: Record<string, RouteRule> = {
     status: 400,
     why: "settings:manage",
   },
+  "GET /api/agents/settings": {
+    least: "admin",
+    call: () => get("/api/agents/settings"),
+    status: 200,
+    why:
+      "settings:manage: the agents screen is for admins (issue 22); the reference's agent skills are admin-only",
+  },
+  "POST /api/agents/settings": {
+    least: "admin",
+    call: () => post("/api/agents/settings", { maxSteps: 8 }),
+    status: 200,
+    why: "settings:manage: the agents screen is for admins (issue 22)",
+  },
+  "GET /api/agent-files/:id": {
+    least: "default",
+    call: () => get("/api/agent-files/00000000-0000-4000-8000-000000000000"),
+    status: 404,
+    why:
+      "a file an agent saved is served only to its owner (issue 22); any signed-in user may ask for their own",
+  },
+  "GET /api/agent-invocation/:uuid": {
+    least: "public",
+    call: () => get("/api/agent-invocation/00000000-0000-4000-8000-000000000000"),
+    status: 426,
+    why:
+      "the agent's socket: a browser sends no headers with it, so the invocation and the bearer. subprotocol are checked on the socket itself (server/agents/routes.ts)",
+  },
   "POST /api/admin/system-preferences": {
     least: "admin",
     call: () => post("/api/admin/system-preferences", { text_splitter_chunk_size: 500 }),

@@ -30,8 +30,10 @@ type Attached = ChatAttachment & { id: string };
  * in one toast. Toasts rise above the composer, so none covers Send or the text being typed.
  */
 export const Composer = memo(function Composer(
-  { slug, threadSlug, canAddToWorkspace, busy, onSend, onStop, onDocumentAdded }: {
+  { slug, threadSlug, canAddToWorkspace, busy, agentActive, onSend, onStop, onDocumentAdded }: {
     slug: string;
+    /** An agent session is open: messages go to the agent, /exit ends it. */
+    agentActive?: boolean;
     threadSlug: string | null;
     canAddToWorkspace: boolean;
     busy: boolean;
@@ -204,7 +206,7 @@ export const Composer = memo(function Composer(
         id="chat-input"
         className="composer-input"
         rows={1}
-        placeholder={t("chat.placeholder")}
+        placeholder={agentActive ? t("chat.agent.placeholder") : t("chat.placeholder")}
         value={text}
         onChange={(event) => setText(event.target.value)}
         onKeyDown={keyDown}
@@ -223,7 +225,7 @@ export const Composer = memo(function Composer(
       {busy
         ? (
           <button type="button" className="button secondary" onClick={onStop}>
-            {t("chat.stop")}
+            {agentActive ? t("chat.agent.exit") : t("chat.stop")}
           </button>
         )
         : (

@@ -1,6 +1,7 @@
 import { type FormEvent, type KeyboardEvent, memo, type ReactNode, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { renderMarkdown, renderMarkdownCached } from "../../lib/markdown.ts";
+import { AGENT_STATUS, AGENT_TOOL } from "./agent.ts";
 import { Citations } from "./Citations.tsx";
 import { SpeakButton } from "../speech/SpeakButton.tsx";
 import type { ChatMessage } from "./messages.ts";
@@ -64,6 +65,17 @@ export const Message = memo(function Message({ message, canRegenerate, actions }
             <span />
           </span>
         </article>
+      </div>
+    );
+  }
+  if (message.type === AGENT_STATUS || message.type === AGENT_TOOL) {
+    return (
+      <div className="message-row assistant agent-line">
+        <p className={message.type === AGENT_TOOL ? "agent-tool" : "agent-status"}>
+          {message.type === AGENT_TOOL
+            ? t("chat.agent.toolCall", { call: message.content })
+            : message.content}
+        </p>
       </div>
     );
   }

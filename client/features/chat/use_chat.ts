@@ -15,6 +15,9 @@ import {
   outgoing,
 } from "./messages.ts";
 import { useMessageActions } from "./use_message_actions.ts";
+import { readSession } from "../../lib/auth.ts";
+import { t } from "../../lib/i18n.ts";
+import { agentProtocols, agentSocketUrl, agentTurnEnded, applyAgentEvent } from "./agent.ts";
 
 /** A window event that stops the answer being streamed (the reference's `abort-chat-stream`). */
 export const ABORT_STREAM_EVENT = "abort-chat-stream";
@@ -35,6 +38,9 @@ export function useChat(slug: string, threadSlug: string | null) {
   const controller = useRef<AbortController | null>(null);
   /** Bumped by every send: frames of an earlier answer no longer apply. */
   const generation = useRef(0);
+  /** The agent session's socket while one is open (`@agent`): messages go to it instead of stream-chat. */
+  const agent = useRef<WebSocket | null>(null);
+  const [agentActive, setAgentActive] = useState(false);
   const workspacePath = `/workspace/${encodeURIComponent(slug)}`;
   const base = threadSlug ? `${workspacePath}/thread/${encodeURIComponent(threadSlug)}` : workspacePath;
 
@@ -91,8 +97,54 @@ export function useChat(slug: string, threadSlug: string | null) {
     }
   }, [base, update]);
 
+  /** Opens the agent's socket for an invocation; its messages go into the list until it closes. */
+  const startAgent = useCallback((uuid: string) => {
+    const socket = new WebSocket(
+      agentSocketUrl(globalThis.location, uuid),
+      agentProtocols(readSession().token),
+    );
+    agent.current = socket;
+    setAgentActive(true);
+    setBusyState(true);
+    socket.onmessage = (message) => {
+      let event: Record<string, unknown>;
+      try {
+        event = JSON.parse(String(message.data));
+      } catch {
+        return;
+      }
+      update((current) => applyAgentEvent(current, event));
+      if (agentTurnEnded(event)) setBusyState(false);
+    };
+    socket.onclose = (event) => {
+      if (agent.current !== socket) return;
+      agent.current = null;
+      setAgentActive(false);
+      setBusyState(false);
+      // The server says why it closed in a status line of its own; a dropped connection gets one here.
+      if (event.code !== 1000 && event.code !== 4401 && event.code !== 1011) {
+        update((current) =>
+          applyAgentEvent(current, { type: "statusResponse", content: t("chat.agent.lost") })
+        );
+      }
+      update((current) => current.filter((item) => !item.pending));
+    };
+  }, [update, setBusyState]);
+
+  useEffect(() => () => agent.current?.close(), []);
+
   const send = useCallback(async (text: string, attachments: ChatAttachment[] = []) => {
-    if (busyRef.current || !text.trim()) return;
+    if (!text.trim()) return;
+    const socket = agent.current;
+    if (socket && socket.readyState === WebSocket.OPEN) {
+      // In an agent session the message (or /exit) goes over its socket.
+      if (busyRef.current && !/^\/?(exit|stop|halt)$/.test(text.trim())) return;
+      update((current) => [...current, ...outgoing(text).slice(0, 1)]);
+      socket.send(JSON.stringify({ type: "awaitingFeedback", feedback: text }));
+      setBusyState(true);
+      return;
+    }
+    if (busyRef.current) return;
     const run = ++generation.current;
     const abort = new AbortController();
     controller.current = abort;
@@ -108,16 +160,22 @@ export function useChat(slug: string, threadSlug: string | null) {
         return;
       }
       if (run !== generation.current || abort.signal.aborted) return;
+      if (event.type === "agentInitWebsocketConnection") startAgent(event.websocketUUID);
       update((current) => applyEvent(current, event));
-      if (endsLoading(event)) setBusyState(false);
+      if (endsLoading(event) && !agent.current) setBusyState(false);
     }, abort.signal);
     if (run !== generation.current) return;
     if (controller.current === abort) controller.current = null;
     if (abort.signal.aborted) adoptAfterStop(run);
-    else setBusyState(false);
-  }, [base, update, setBusyState, adoptAfterStop]);
+    else if (!agent.current) setBusyState(false);
+  }, [base, update, setBusyState, adoptAfterStop, startAgent]);
 
   const stop = useCallback(() => {
+    if (agent.current) {
+      // Stop in an agent session ends it, as /exit does.
+      agent.current.send(JSON.stringify({ type: "awaitingFeedback", feedback: "/exit" }));
+      return;
+    }
     if (!controller.current) return;
     controller.current.abort();
     controller.current = null;
@@ -145,6 +203,7 @@ export function useChat(slug: string, threadSlug: string | null) {
     messages,
     loadError,
     busy,
+    agentActive,
     send,
     stop,
     actions,

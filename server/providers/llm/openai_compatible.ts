@@ -1,6 +1,14 @@
 import type OpenAI from "openai";
 import { messageOf, ProviderError } from "../../errors.ts";
-import type { ChatModel, ChatPart, ChatRequest } from "./types.ts";
+import type {
+  ChatModel,
+  ChatPart,
+  ChatRequest,
+  ToolCallRequest,
+  ToolChatMessage,
+  ToolChatPart,
+  ToolChatRequest,
+} from "./types.ts";
 
 export interface OpenAiCompatibleOptions {
   providerId: string;
@@ -105,6 +113,27 @@ function toOpenAiMessage(message: ChatRequest["messages"][number]) {
   };
 }
 
+/** A message of a tool-calling conversation in the OpenAI format. */
+function toOpenAiToolMessage(message: ToolChatMessage): OpenAI.Chat.Completions.ChatCompletionMessageParam {
+  if (message.role === "tool") {
+    return { role: "tool", tool_call_id: message.toolCallId, content: message.content };
+  }
+  if (message.role === "assistant" && message.toolCalls?.length) {
+    return {
+      role: "assistant",
+      content: message.content || null,
+      tool_calls: message.toolCalls.map((call) => ({
+        id: call.id,
+        type: "function" as const,
+        function: { name: call.name, arguments: call.arguments },
+      })),
+    };
+  }
+  return { role: message.role, content: message.content };
+}
+
+type ToolDelta = { index?: number; id?: string; function?: { name?: string; arguments?: string } };
+
 type Delta = { content?: string | null; reasoning_content?: string | null; reasoning?: string | null };
 
 /** The next chunk, or "stale" when none comes within `ms` (the pending read is left to the abort). */
@@ -128,6 +157,55 @@ export function openAiCompatibleChatModel(options: OpenAiCompatibleOptions): Cha
     modelId: options.modelId,
     contextWindow: options.contextWindow,
     maxTokens: options.maxTokens,
+    /** Tool calls as OpenAI streams them: `delta.tool_calls` pieces by index, the arguments in fragments. */
+    async *streamWithTools(request: ToolChatRequest, signal: AbortSignal): AsyncIterable<ToolChatPart> {
+      const stream = await call((client) =>
+        client.chat.completions.create({
+          model: options.modelId,
+          messages: request.messages.map(toOpenAiToolMessage),
+          tools: request.tools.map((tool) => ({
+            type: "function" as const,
+            function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+          })),
+          stream: true,
+          stream_options: options.requestUsage ? { include_usage: true } : undefined,
+          temperature: request.temperature,
+          max_tokens: request.maxTokens ?? options.maxTokens,
+        }, { signal })
+      );
+      const iterator = stream[Symbol.asyncIterator]();
+      const calls = new Map<number, ToolCallRequest>();
+      let finished = false;
+      while (true) {
+        const next = await call(() => iterator.next());
+        if (next.done) break;
+        const chunk = next.value;
+        if (chunk.choices?.[0]?.finish_reason) finished = true;
+        const delta = chunk.choices?.[0]?.delta as (Delta & { tool_calls?: ToolDelta[] }) | undefined;
+        if (delta?.content) yield { type: "text-delta", text: delta.content };
+        for (const piece of delta?.tool_calls ?? []) {
+          const index = piece.index ?? calls.size;
+          const known = calls.get(index) ?? { id: "", name: "", arguments: "" };
+          if (piece.id) known.id = piece.id;
+          if (piece.function?.name) known.name += piece.function.name;
+          if (piece.function?.arguments) known.arguments += piece.function.arguments;
+          calls.set(index, known);
+        }
+        if (chunk.usage) {
+          yield {
+            type: "usage",
+            inputTokens: chunk.usage.prompt_tokens ?? 0,
+            outputTokens: chunk.usage.completion_tokens ?? 0,
+          };
+        }
+      }
+      if (!finished) {
+        throw new ProviderError(`The answer from ${options.baseURL} ended before it was complete.`);
+      }
+      for (const [index, found] of [...calls.entries()].sort(([a], [b]) => a - b)) {
+        yield { type: "tool-call", ...found, id: found.id || `call_${index}` };
+      }
+    },
     async *stream(request: ChatRequest, outer: AbortSignal): AsyncIterable<ChatPart> {
       // A stale stream taken as complete is closed through this.
       const local = new AbortController();

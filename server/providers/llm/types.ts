@@ -38,7 +38,40 @@ export interface ChatModel {
   readonly maxTokens: number;
   /** Yields the answer as it arrives; throws ProviderError with the provider's own message on failure. */
   stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatPart>;
+  /**
+   * Native tool calling (agents): the answer's text as it arrives, then the tools the model asks for. Absent
+   * where the provider has none here; agents then prompt for tool calls (server/agents/model.ts).
+   */
+  streamWithTools?(request: ToolChatRequest, signal: AbortSignal): AsyncIterable<ToolChatPart>;
 }
+
+/** A tool the model may call: its JSON Schema parameters (an object schema). */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** One call the model asked for; `arguments` is its JSON text, as the model wrote it. */
+export interface ToolCallRequest {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+export type ToolChatMessage =
+  | { role: "system" | "user"; content: string }
+  | { role: "assistant"; content: string; toolCalls?: ToolCallRequest[] }
+  | { role: "tool"; toolCallId: string; name: string; content: string };
+
+export interface ToolChatRequest {
+  messages: ToolChatMessage[];
+  tools: ToolSpec[];
+  temperature?: number;
+  maxTokens?: number;
+}
+
+export type ToolChatPart = ChatPart | ({ type: "tool-call" } & ToolCallRequest);
 
 /** One model of a provider's model list (`POST /api/system/custom-models`). */
 export interface ModelInfo {

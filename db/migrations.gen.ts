@@ -91,6 +91,13 @@ const migrations: EmbeddedMigration[] = [
     "sql":
       "CREATE TABLE `browser_extension_keys` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`secret_hash` text NOT NULL,\n\t`masked` text NOT NULL,\n\t`user_id` integer,\n\t`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,\n\t`last_used_at` integer,\n\t`last_updated_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,\n\tFOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX `browser_extension_keys_secret_hash_unique` ON `browser_extension_keys` (`secret_hash`);--> statement-breakpoint\nCREATE INDEX `browser_extension_keys_user_idx` ON `browser_extension_keys` (`user_id`);",
   },
+  {
+    "tag": "0013_job_lease",
+    "when": 1795626859792,
+    "breakpoints": true,
+    "sql":
+      "CREATE TABLE `job_leases` (\n\t`name` text PRIMARY KEY NOT NULL,\n\t`owner` text NOT NULL,\n\t`expires_at` integer NOT NULL,\n\t`count` integer DEFAULT 1 NOT NULL\n);\n--> statement-breakpoint\nCREATE TABLE `rate_limit_hits` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`bucket` text NOT NULL,\n\t`key` text NOT NULL,\n\t`at` integer NOT NULL\n);\n--> statement-breakpoint\nCREATE INDEX `rate_limit_hits_bucket_key_at` ON `rate_limit_hits` (`bucket`,`key`,`at`);",
+  },
 ];
 
 export default migrations;

@@ -89,7 +89,7 @@ export async function boot(
       providers,
       streams: new StreamRegistry(),
       assets: options.assets ?? loadClientAssets(undefined, { reload: config.dev }),
-      limits: createAuthLimits(config.rateLimits, database.db),
+      limits: createAuthLimits(config.rateLimits, database.client),
       providerDeps,
       liveSync: new LiveSync({
         intervalMs: options.liveSyncIntervalMs,

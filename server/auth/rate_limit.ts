@@ -1,4 +1,5 @@
-import { and, desc, eq, gt, lte } from "drizzle-orm";
+import type { Client, InStatement } from "@libsql/client";
+import { lte } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { rateLimitHits } from "../../db/schema.ts";
 
@@ -99,41 +100,60 @@ export class MemoryAuthLimits implements AuthLimits {
 
 /**
  * Counts in the database (`rate_limit_hits`), so that every replica sharing it sees the same attempts: one
- * row per attempt, read and written in one write transaction. The maintenance job prunes old rows.
+ * row per attempt. The check and the count are one statement (an INSERT whose SELECT holds the check), sent
+ * in one batch with the reads that give the wait: no transaction stays open between calls, so concurrent
+ * attempts in one process never wait on each other's lock. The maintenance job prunes old rows.
  */
 export class DatabaseAuthLimits implements AuthLimits {
   readonly kind = "database";
-  constructor(private readonly db: Database, private readonly now: () => number = () => Date.now()) {}
+  constructor(private readonly client: Client, private readonly now: () => number = () => Date.now()) {}
 
-  take(checks: readonly LimitKey[], hits: readonly LimitKey[]): Promise<number> {
-    return this.db.transaction(async (tx) => {
-      const now = this.now();
-      let wait = 0;
-      for (const [name, key] of checks) {
-        const { limit, windowMs } = AUTH_LIMITS[name];
-        const recent = await tx.select({ at: rateLimitHits.at }).from(rateLimitHits)
-          .where(and(
-            eq(rateLimitHits.bucket, name),
-            eq(rateLimitHits.key, key),
-            gt(rateLimitHits.at, now - windowMs),
-          ))
-          .orderBy(desc(rateLimitHits.at)).limit(limit);
-        if (recent.length >= limit) {
-          const oldest = recent[recent.length - 1].at;
-          wait = Math.max(wait, Math.max(1, Math.ceil((oldest + windowMs - now) / 1000)));
-        }
+  async take(checks: readonly LimitKey[], hits: readonly LimitKey[]): Promise<number> {
+    const now = this.now();
+    const since = ([name]: LimitKey) => now - AUTH_LIMITS[name].windowMs;
+    const statements: InStatement[] = [];
+    if (hits.length > 0) {
+      const allowed = checks.map(() =>
+        "(SELECT count(*) FROM rate_limit_hits WHERE bucket = ? AND key = ? AND at > ?) < ?"
+      ).join(" AND ") || "1";
+      statements.push({
+        sql: `INSERT INTO rate_limit_hits (bucket, key, at) SELECT bucket, key, ? FROM (${
+          hits.map(() => "SELECT ? AS bucket, ? AS key").join(" UNION ALL ")
+        }) WHERE ${allowed}`,
+        args: [
+          now,
+          ...hits.flatMap(([name, key]) => [name, key]),
+          ...checks.flatMap((check) => [check[0], check[1], since(check), AUTH_LIMITS[check[0]].limit]),
+        ],
+      });
+    }
+    for (const check of checks) {
+      statements.push({
+        sql: "SELECT count(*), min(at) FROM rate_limit_hits WHERE bucket = ? AND key = ? AND at > ?",
+        args: [check[0], check[1], since(check)],
+      });
+    }
+    if (statements.length === 0) return 0;
+    const results = await this.client.batch(statements, "write");
+    if (hits.length > 0 && results[0].rowsAffected > 0) return 0;
+    let wait = 0;
+    checks.forEach((check, index) => {
+      const row = results[index + (hits.length > 0 ? 1 : 0)].rows[0];
+      const count = row[0];
+      const oldest = row[1];
+      const { limit, windowMs } = AUTH_LIMITS[check[0]];
+      if (Number(count) >= limit) {
+        wait = Math.max(wait, Math.max(1, Math.ceil((Number(oldest) + windowMs - now) / 1000)));
       }
-      if (wait === 0 && hits.length > 0) {
-        await tx.insert(rateLimitHits).values(hits.map(([bucket, key]) => ({ bucket, key, at: now })));
-      }
-      return wait;
     });
+    return hits.length > 0 ? Math.max(1, wait) : wait;
   }
 
   async reset(name: LimitName, key: string): Promise<void> {
-    await this.db.delete(rateLimitHits).where(
-      and(eq(rateLimitHits.bucket, name), eq(rateLimitHits.key, key)),
-    );
+    await this.client.execute({
+      sql: "DELETE FROM rate_limit_hits WHERE bucket = ? AND key = ?",
+      args: [name, key],
+    });
   }
 }
 
@@ -144,10 +164,10 @@ export async function pruneRateLimitHits(db: Database, now = Date.now()): Promis
   return removed.length;
 }
 
-export function createAuthLimits(kind: "memory" | "database" = "memory", db?: Database): AuthLimits {
+export function createAuthLimits(kind: "memory" | "database" = "memory", client?: Client): AuthLimits {
   if (kind === "database") {
-    if (!db) throw new Error("Rate limits counted in the database need the database.");
-    return new DatabaseAuthLimits(db);
+    if (!client) throw new Error("Rate limits counted in the database need the database.");
+    return new DatabaseAuthLimits(client);
   }
   return new MemoryAuthLimits();
 }

@@ -25,7 +25,9 @@ export function maintenanceJob(
       const documents = await sweepPendingVectors(deps, {
         olderThan: new Date(Date.now() - ABANDONED_WRITE_MS),
       });
-      deps.log.info("Maintenance done", { prunedAttempts: attempts, sweptDocuments: documents });
+      const fields = { prunedAttempts: attempts, sweptDocuments: documents };
+      if (attempts + documents > 0) deps.log.info("Maintenance done", fields);
+      else deps.log.debug("Maintenance done", fields);
     },
   };
 }

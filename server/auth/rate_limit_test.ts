@@ -44,7 +44,10 @@ Deno.test("rate limits in the database: replicas sharing it count the same attem
     assert.ok(await a.take([perAddress, failures], [perAddress, failures]) > 0);
     const counted = await first.db.select().from(rateLimitHits);
     assert.equal(counted.filter((row) => row.key === failures[1]).length, 1);
-    assert.equal(counted.filter((row) => row.key === perAddress[1]).length, AUTH_LIMITS.loginPerAddress.limit);
+    assert.equal(
+      counted.filter((row) => row.key === perAddress[1]).length,
+      AUTH_LIMITS.loginPerAddress.limit,
+    );
     await pruneRateLimitHits(first.db, clock + windowMs * 5);
     assert.equal((await first.db.select().from(rateLimitHits)).length, 0);
   } finally {

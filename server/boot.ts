@@ -57,6 +57,13 @@ export async function boot(
       backup: database.migration.backupPath ?? undefined,
     });
   }
+  const replicaId = config.jobs.replicaId ?? `${Deno.hostname()}:${config.port}`;
+  const jobs = new JobRunner({
+    db: database.db,
+    log,
+    replicaId,
+    leaseMs: config.jobs.leaseSeconds * 1000,
+  });
   try {
     const keys = await loadInstanceKeys(paths.keys);
     const settings = await SettingsService.load(database.db, keys.settings, config.lockedSettings);
@@ -70,13 +77,6 @@ export async function boot(
       targetEmbedder: options.providers?.targetEmbedder ?? (() => embedding.target()),
       embedding,
     };
-    const replicaId = config.jobs.replicaId ?? `${Deno.hostname()}:${config.port}`;
-    const jobs = new JobRunner({
-      db: database.db,
-      log,
-      replicaId,
-      leaseMs: config.jobs.leaseSeconds * 1000,
-    });
     const deps: Deps = {
       config,
       log,
@@ -100,7 +100,7 @@ export async function boot(
       jobs,
     };
     // The first try for the lease: the replica that wins resumes the database-wide work at start.
-    await jobs.start();
+    await jobs.start({ take: !database.remote });
     if (jobs.isLeader) await sweepParsedFiles(deps);
     await embedding.start(deps, { resume: jobs.isLeader });
     await deps.liveSync.start(deps);
@@ -133,6 +133,7 @@ export async function boot(
       },
     };
   } catch (error) {
+    await jobs.stop();
     database.close();
     throw error;
   }

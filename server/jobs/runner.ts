@@ -75,10 +75,14 @@ export class JobRunner {
     this.#onLead.push(work);
   }
 
-  /** Tries for the lease once (so the caller knows whether it leads), then ticks until stop(). */
-  async start(): Promise<void> {
+  /**
+   * Tries for the lease once (so the caller knows whether it leads), then ticks until stop(). With `take`, the
+   * lease is taken whoever holds it: a database file in the storage folder has one server (a process killed a
+   * moment ago must not keep its successor waiting for the lease to expire).
+   */
+  async start(options: { take?: boolean } = {}): Promise<void> {
     this.#controller = new AbortController();
-    await this.#renew();
+    await this.#renew(options.take ?? false);
     this.#schedule();
   }
 
@@ -123,8 +127,9 @@ export class JobRunner {
     }, this.tickMs);
   }
 
-  async #renew(): Promise<void> {
+  async #renew(take = false): Promise<void> {
     const now = this.#now();
+    const anyway = take ? sql`1` : sql`0`;
     let rows: { owner: string }[];
     try {
       rows = await this.#db.all<{ owner: string }>(sql`
@@ -133,7 +138,7 @@ export class JobRunner {
       }, 1)
         ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at,
           count = job_leases.count + (job_leases.owner IS NOT excluded.owner)
-        WHERE job_leases.owner = excluded.owner OR job_leases.expires_at < ${now}
+        WHERE job_leases.owner = excluded.owner OR job_leases.expires_at < ${now} OR ${anyway}
         RETURNING owner`);
     } catch (error) {
       // The database cannot be reached: a leader that cannot renew stops leading before its lease runs out.

@@ -126,3 +126,30 @@ Deno.test("job runner: replica jobs run on every replica, leader or not", async 
     assert.deepEqual(runs.sort(), ["a", "b"]);
   });
 });
+
+Deno.test("job runner: with a database file of its own, a restarted server takes the lease its killed predecessor held", async () => {
+  await withDatabase(async (open) => {
+    const killed = new JobRunner({
+      db: (await open()).db,
+      log: silentLogger,
+      replicaId: "host:4001",
+      leaseMs: 30_000,
+    });
+    await killed.tick();
+    assert.equal(killed.isLeader, true);
+    const restarted = new JobRunner({
+      db: (await open()).db,
+      log: silentLogger,
+      replicaId: "host:4002",
+      leaseMs: 30_000,
+    });
+    await restarted.start({ take: true });
+    try {
+      assert.equal(restarted.isLeader, true, "no wait for the dead one's lease to run out");
+      await killed.tick();
+      assert.equal(killed.isLeader, false);
+    } finally {
+      await restarted.stop();
+    }
+  });
+});

@@ -10,7 +10,21 @@ export interface OpenedDatabase {
   db: Database;
   client: Client;
   migration: MigrationResult;
+  /** True when the database is on a libSQL server (shared by every replica), false for a local file. */
+  remote: boolean;
   close(): void;
+}
+
+/**
+ * A database on a libSQL server (sqld or Turso): `url` is `libsql://`, `http(s)://` or `ws(s)://`. With
+ * `replicaPath`, the server's database is kept in a local file (an embedded replica) that reads are answered
+ * from; writes go to the server, and the file is synced every `syncSeconds` and after each write.
+ */
+export interface RemoteDatabase {
+  url: string;
+  authToken?: string;
+  replicaPath?: string;
+  syncSeconds?: number;
 }
 
 /**
@@ -22,7 +36,36 @@ export async function openDatabase(path: string): Promise<OpenedDatabase> {
   await client.execute("PRAGMA journal_mode = WAL");
   const migration = await migrate(client, migrations, {
     backupPath: (tag) => `${path}.before-${tag}.bak`,
+  }).catch((error) => {
+    client.close();
+    throw error;
   });
   const db = drizzle(client, { schema });
-  return { db, client, migration, close: () => client.close() };
+  return { db, client, migration, remote: false, close: () => client.close() };
+}
+
+/**
+ * Opens the database on a libSQL server and applies pending migrations there (several replicas starting at
+ * once apply them once: see `migrate`). No copy is written before migrating: the server's own backups
+ * (sqld's bottomless, Turso's point-in-time restore) cover it.
+ */
+export async function openRemoteDatabase(remote: RemoteDatabase): Promise<OpenedDatabase> {
+  const client = remote.replicaPath
+    ? createClient({
+      url: `file:${remote.replicaPath}`,
+      syncUrl: remote.url,
+      authToken: remote.authToken,
+      syncInterval: remote.syncSeconds,
+    })
+    : createClient({ url: remote.url, authToken: remote.authToken });
+  try {
+    if (remote.replicaPath) await client.sync();
+    const migration = await migrate(client, migrations);
+    if (remote.replicaPath && migration.applied.length > 0) await client.sync();
+    const db = drizzle(client, { schema });
+    return { db, client, migration, remote: true, close: () => client.close() };
+  } catch (error) {
+    client.close();
+    throw error;
+  }
 }

@@ -25,7 +25,7 @@ export interface MigrationResult {
 
 /**
  * Applies the migrations that are newer than the last one recorded, with drizzle's own bookkeeping
- * (`__drizzle_migrations`, sha256 of the SQL text, `created_at` = `when`), all in one transaction.
+ * (`__drizzle_migrations`, sha256 of the SQL text, `created_at` = `when`), all in one write transaction.
  * Before changing a database that already holds tables, it writes a copy with `VACUUM INTO`.
  */
 export async function migrate(
@@ -60,14 +60,25 @@ export async function migrate(
     await Deno.rename(partial, backupPath);
   }
 
-  const statements = [];
-  for (const migration of pending) {
-    for (const statement of statementsOf(migration)) statements.push(statement);
-    statements.push({
-      sql: `INSERT INTO "__drizzle_migrations" ("hash", "created_at") VALUES (?, ?)`,
-      args: [await sha256Hex(migration.sql), migration.when],
-    });
+  // Several replicas may start at once on one database (a libSQL server): the write transaction serialises
+  // them, and what is pending is read again inside it, so each migration is applied once.
+  const transaction = await client.transaction("write");
+  try {
+    const again = await transaction.execute(
+      `SELECT created_at FROM "__drizzle_migrations" ORDER BY created_at DESC LIMIT 1`,
+    );
+    const lastNow = again.rows.length ? Number(again.rows[0][0]) : -1;
+    const still = pending.filter((migration) => migration.when > lastNow);
+    for (const migration of still) {
+      for (const statement of statementsOf(migration)) await transaction.execute(statement);
+      await transaction.execute({
+        sql: `INSERT INTO "__drizzle_migrations" ("hash", "created_at") VALUES (?, ?)`,
+        args: [await sha256Hex(migration.sql), migration.when],
+      });
+    }
+    await transaction.commit();
+    return { applied: still.map((migration) => migration.tag), backupPath };
+  } finally {
+    transaction.close();
   }
-  await client.batch(statements, "write");
-  return { applied: pending.map((migration) => migration.tag), backupPath };
 }

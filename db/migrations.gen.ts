@@ -97,6 +97,13 @@ const migrations: EmbeddedMigration[] = [
     "breakpoints": true,
     "sql": "ALTER TABLE `workspaces` ADD `query_rewrite` integer DEFAULT true NOT NULL;",
   },
+  {
+    "tag": "0014_job_lease",
+    "when": 1795632601451,
+    "breakpoints": true,
+    "sql":
+      "CREATE TABLE `job_leases` (\n\t`name` text PRIMARY KEY NOT NULL,\n\t`owner` text NOT NULL,\n\t`expires_at` integer NOT NULL,\n\t`count` integer DEFAULT 1 NOT NULL\n);\n--> statement-breakpoint\nCREATE TABLE `rate_limit_hits` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`bucket` text NOT NULL,\n\t`key` text NOT NULL,\n\t`at` integer NOT NULL\n);\n--> statement-breakpoint\nCREATE INDEX `rate_limit_hits_bucket_key_at` ON `rate_limit_hits` (`bucket`,`key`,`at`);",
+  },
 ];
 
 export default migrations;

@@ -8,3 +8,4 @@ export * from "./schema/prompt_history.ts";
 export * from "./schema/api_keys.ts";
 export * from "./schema/embeds.ts";
 export * from "./schema/browser_extension.ts";
+export * from "./schema/jobs.ts";

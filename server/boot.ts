@@ -1,6 +1,6 @@
 import { sweepPendingVectors } from "./documents/pending_vectors.ts";
 import { resolve } from "node:path";
-import { openDatabase } from "../db/client.ts";
+import { openDatabase, openRemoteDatabase } from "../db/client.ts";
 import type { Config } from "./config.ts";
 import type { Deps, Providers } from "./deps.ts";
 import { StreamRegistry } from "./http/streams.ts";
@@ -18,6 +18,8 @@ import { createAuthLimits } from "./auth/rate_limit.ts";
 import { LiveSync } from "./documents/live_sync.ts";
 import { EmbedProgress } from "./embedding/progress.ts";
 import { sweepParsedFiles } from "./attachments/service.ts";
+import { JobRunner } from "./jobs/runner.ts";
+import { ABANDONED_WRITE_MS, maintenanceJob } from "./jobs/maintenance.ts";
 
 export interface Booted {
   deps: Deps;
@@ -40,14 +42,28 @@ export async function boot(
   const log = options.log ?? createLogger(config.logLevel);
   const paths = storagePaths(resolve(config.storageDir));
   await ensureStorage(paths);
-  const database = await openDatabase(paths.database);
-  await protectDatabase(paths);
+  const database = config.database
+    ? await openRemoteDatabase({
+      url: config.database.url,
+      authToken: config.database.authToken,
+      replicaPath: config.database.replicaPath && resolve(config.database.replicaPath),
+      syncSeconds: config.database.syncSeconds,
+    })
+    : await openDatabase(paths.database);
+  if (!database.remote) await protectDatabase(paths);
   if (database.migration.applied.length > 0) {
     log.info("Database migrated", {
       applied: database.migration.applied.join(","),
       backup: database.migration.backupPath ?? undefined,
     });
   }
+  const replicaId = config.jobs.replicaId ?? `${Deno.hostname()}:${config.port}`;
+  const jobs = new JobRunner({
+    db: database.db,
+    log,
+    replicaId,
+    leaseMs: config.jobs.leaseSeconds * 1000,
+  });
   try {
     const keys = await loadInstanceKeys(paths.keys);
     const settings = await SettingsService.load(database.db, keys.settings, config.lockedSettings);
@@ -77,19 +93,43 @@ export async function boot(
       providers,
       streams: new StreamRegistry(),
       assets: options.assets ?? loadClientAssets(undefined, { reload: config.dev }),
-      limits: createAuthLimits(),
+      limits: createAuthLimits(config.rateLimits, database.client),
       providerDeps,
-      liveSync: new LiveSync({ intervalMs: options.liveSyncIntervalMs }),
+      liveSync: new LiveSync({
+        intervalMs: options.liveSyncIntervalMs,
+        isLeader: () => jobs.isLeader,
+        replicaId: database.remote ? replicaId : undefined,
+      }),
       embedProgress: new EmbedProgress(),
+      jobs,
     };
-    await sweepParsedFiles(deps);
-    await embedding.start(deps);
+    // The first try for the lease: the replica that wins resumes the database-wide work at start.
+    await jobs.start({ take: !database.remote });
+    if (jobs.isLeader) await sweepParsedFiles(deps);
+    await embedding.start(deps, { resume: jobs.isLeader });
     await deps.liveSync.start(deps);
-    // After live sync's recovery, which may still commit the vectors of a staged sync.
-    await sweepPendingVectors(deps);
+    // After live sync's recovery, which may still commit the vectors of a staged sync. Replicas sharing the
+    // database leave the others' writes under way alone.
+    if (jobs.isLeader) {
+      await sweepPendingVectors(deps, {
+        olderThan: database.remote ? new Date(Date.now() - ABANDONED_WRITE_MS) : undefined,
+      });
+    }
+    jobs.register(maintenanceJob(deps, config.jobs.maintenanceSeconds * 1000));
+    if (config.jobs.settingsRefreshSeconds > 0) {
+      jobs.register({
+        name: "settings-refresh",
+        scope: "replica",
+        intervalMs: config.jobs.settingsRefreshSeconds * 1000,
+        async run() {
+          if (await settings.refresh()) log.debug("Settings changed by another replica were read");
+        },
+      });
+    }
     return {
       deps,
       async close() {
+        await jobs.stop();
         await deps.liveSync.stop();
         await embedding.stop();
         await vectors.close();
@@ -97,6 +137,7 @@ export async function boot(
       },
     };
   } catch (error) {
+    await jobs.stop();
     database.close();
     throw error;
   }

@@ -70,6 +70,31 @@ const EnvSchema = z.object({
     }
     return [...new Set(origins)];
   }),
+  /**
+   * The database on a libSQL server (sqld or Turso) instead of the storage folder's file, so that several
+   * replicas share it (docs/scaling.md): libsql://, http(s):// or ws(s)://.
+   */
+  DATABASE_URL: z.string().trim().regex(/^(libsql|https?|wss?):\/\/[^\s/]+/i, {
+    error: "DATABASE_URL must be a libsql://, http(s):// or ws(s):// URL of a libSQL server.",
+  }).optional(),
+  DATABASE_AUTH_TOKEN: z.string().trim().optional(),
+  /** With DATABASE_URL: a local file kept as an embedded replica of the server's database (reads from it). */
+  DATABASE_REPLICA_PATH: z.string().trim().min(1).optional(),
+  /** How often the embedded replica is synced from the server (besides after each write). */
+  DATABASE_SYNC_SECONDS: integerString("DATABASE_SYNC_SECONDS", 1, 86_400).default(60),
+  /** This replica's name in the job runner's lease; default: the host name and the port. */
+  LECTERN_REPLICA_ID: z.string().trim().regex(/^[\w.:@-]{1,100}$/, {
+    error: "LECTERN_REPLICA_ID must be letters, digits and . : @ - _ (at most 100).",
+  }).optional(),
+  /** How long the job runner's lease lasts unrenewed: a dead runner is replaced after at most this long. */
+  JOB_LEASE_SECONDS: integerString("JOB_LEASE_SECONDS", 1, 3600).default(30),
+  /** How often the database-wide maintenance job (pruning) runs. */
+  MAINTENANCE_INTERVAL_SECONDS: integerString("MAINTENANCE_INTERVAL_SECONDS", 1, 86_400).default(3600),
+  /** How often each replica reads the instance settings again (another replica may have changed them); 0: never. */
+  SETTINGS_REFRESH_SECONDS: integerString("SETTINGS_REFRESH_SECONDS", 0, 3600).default(5),
+  /** Where login and recovery attempts are counted: this process's memory, or the shared database. */
+  RATE_LIMITS: z.enum(["memory", "database"], { error: "RATE_LIMITS must be memory or database." })
+    .optional(),
   /** Where the onboarding survey is sent, if anywhere (it is always kept locally). */
   SURVEY_COLLECTOR_URL: z.url({ error: "SURVEY_COLLECTOR_URL must be a URL." }).optional(),
   /** Pinecone's control plane, for Pinecone Local (https://api.pinecone.io unless set). */
@@ -96,6 +121,22 @@ export interface Config {
   surveyCollectorUrl: string | null;
   /** Pinecone's control plane when not Pinecone's own (Pinecone Local). */
   pineconeControlPlane: string | null;
+  /** The libSQL server the database is on, or null for the storage folder's file. */
+  database: {
+    url: string;
+    authToken: string | undefined;
+    replicaPath: string | undefined;
+    syncSeconds: number;
+  } | null;
+  /** Background jobs shared by the replicas of one database (server/jobs/). */
+  jobs: {
+    replicaId: string | null;
+    leaseSeconds: number;
+    maintenanceSeconds: number;
+    settingsRefreshSeconds: number;
+  };
+  /** Where login attempts are counted: "database" by default with DATABASE_URL, else "memory". */
+  rateLimits: "memory" | "database";
   /** Instance settings the operator fixed through the environment (setting key → raw value); they win. */
   lockedSettings: Readonly<Record<string, string>>;
 }
@@ -125,6 +166,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     if (checked.success) lockedSettings[definition.key] = value;
     else problems.push(`${definition.env}: ${checked.error.issues[0]?.message ?? "invalid value"}`);
   }
+  if (parsed.success && !parsed.data.DATABASE_URL) {
+    for (const name of ["DATABASE_AUTH_TOKEN", "DATABASE_REPLICA_PATH"] as const) {
+      if (parsed.data[name]) problems.push(`${name}: it needs DATABASE_URL.`);
+    }
+  }
   if (problems.length > 0 || !parsed.success) throw new ConfigError(problems);
   const values = parsed.data;
   return Object.freeze({
@@ -147,6 +193,21 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     corsOrigins: Object.freeze(values.CORS_ORIGINS),
     surveyCollectorUrl: values.SURVEY_COLLECTOR_URL ?? null,
     pineconeControlPlane: values.PINECONE_CONTROL_PLANE ?? null,
+    database: values.DATABASE_URL
+      ? Object.freeze({
+        url: values.DATABASE_URL,
+        authToken: values.DATABASE_AUTH_TOKEN,
+        replicaPath: values.DATABASE_REPLICA_PATH,
+        syncSeconds: values.DATABASE_SYNC_SECONDS,
+      })
+      : null,
+    jobs: Object.freeze({
+      replicaId: values.LECTERN_REPLICA_ID ?? null,
+      leaseSeconds: values.JOB_LEASE_SECONDS,
+      maintenanceSeconds: values.MAINTENANCE_INTERVAL_SECONDS,
+      settingsRefreshSeconds: values.SETTINGS_REFRESH_SECONDS,
+    }),
+    rateLimits: values.RATE_LIMITS ?? (values.DATABASE_URL ? "database" : "memory"),
     lockedSettings: Object.freeze(lockedSettings),
   });
 }

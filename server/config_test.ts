@@ -117,3 +117,50 @@ Deno.test("loadConfig() reads CORS_ORIGINS as browser origins and refuses anythi
     );
   }
 });
+
+Deno.test("loadConfig() reads the scale-out variables: a libSQL server, the job lease, the rate limits", () => {
+  const single = loadConfig({});
+  assert.equal(single.database, null);
+  assert.equal(single.rateLimits, "memory");
+  assert.deepEqual(single.jobs, {
+    replicaId: null,
+    leaseSeconds: 30,
+    maintenanceSeconds: 3600,
+    settingsRefreshSeconds: 5,
+  });
+
+  const shared = loadConfig({
+    DATABASE_URL: "libsql://lectern-org.turso.io",
+    DATABASE_AUTH_TOKEN: "token",
+    DATABASE_REPLICA_PATH: "/var/lib/lectern/replica.db",
+    DATABASE_SYNC_SECONDS: "15",
+    LECTERN_REPLICA_ID: "web-1",
+    JOB_LEASE_SECONDS: "10",
+  });
+  assert.deepEqual(shared.database, {
+    url: "libsql://lectern-org.turso.io",
+    authToken: "token",
+    replicaPath: "/var/lib/lectern/replica.db",
+    syncSeconds: 15,
+  });
+  assert.equal(shared.rateLimits, "database", "replicas share the login limits by default");
+  assert.equal(shared.jobs.replicaId, "web-1");
+  assert.equal(shared.jobs.leaseSeconds, 10);
+  assert.equal(
+    loadConfig({ DATABASE_URL: "http://127.0.0.1:8080", RATE_LIMITS: "memory" }).rateLimits,
+    "memory",
+  );
+
+  assert.throws(
+    () => loadConfig({ DATABASE_URL: "postgres://db", DATABASE_REPLICA_PATH: "x", RATE_LIMITS: "redis" }),
+    (error: ConfigError) =>
+      error.problems.some((problem) =>
+        problem.startsWith("DATABASE_URL: DATABASE_URL must be a libsql://")
+      ) &&
+      error.problems.some((problem) => problem.startsWith("RATE_LIMITS:")),
+  );
+  assert.throws(
+    () => loadConfig({ DATABASE_AUTH_TOKEN: "token" }),
+    (error: ConfigError) => error.problems.includes("DATABASE_AUTH_TOKEN: it needs DATABASE_URL."),
+  );
+});

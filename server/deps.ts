@@ -16,6 +16,7 @@ import type { UrlGuardOptions } from "./http/url_guard.ts";
 import type { LiveSync } from "./documents/live_sync.ts";
 import type { EmbedProgress } from "./embedding/progress.ts";
 import type { StreamRegistry } from "./http/streams.ts";
+import type { JobRunner } from "./jobs/runner.ts";
 
 export interface Providers {
   /**
@@ -56,4 +57,6 @@ export interface Deps {
   liveSync: LiveSync;
   /** Each workspace's documents being embedded, for `embed-progress`. */
   embedProgress: EmbedProgress;
+  /** The background jobs, and whether this replica is the one elected to run the database-wide ones. */
+  jobs: JobRunner;
 }

@@ -53,10 +53,6 @@ export function checked<T extends z.ZodType>(schema: T, value: unknown): z.outpu
 }
 
 /** Seconds to wait before the next attempt: the longest wait of the windows, each checked with its key. */
-function throttle(windows: { retryAfter(key: string): number }[], keys: string[]): number {
-  return Math.max(...windows.map((window, index) => window.retryAfter(keys[index])));
-}
-
 /** `POST /api/request-token` in multi-user mode (docs/api-compat.md#login-and-sessions). */
 export async function loginWithAccount(
   deps: Deps,
@@ -68,15 +64,18 @@ export async function loginWithAccount(
   }
   const { username } = input;
   const password = input.password ?? "";
-  const { loginPerAddress, loginFailuresPerAddressAndUsername: failures } = deps.limits;
   const guesser = addressAndUsername(address, username);
-  const wait = throttle([loginPerAddress, failures], [address, guesser]);
+  const perAddress = ["loginPerAddress", address] as const;
+  const failures = ["loginFailuresPerAddressAndUsername", guesser] as const;
+  // A failure is counted before the password is checked and forgiven on success: guesses sent at once would
+  // otherwise all pass the check while the first ones are still hashing. (Without a username or password
+  // nothing is guessed: only the address's attempt counts.)
+  const wait = await deps.limits.take(
+    [perAddress, failures],
+    username && password ? [perAddress, failures] : [perAddress],
+  );
   if (wait > 0) throw loginFailure("rate_limited", tooManyAttemptsMessage(wait));
-  loginPerAddress.hit(address);
   if (!username || !password) throw loginFailure("unauthenticated", AUTH_MESSAGES.invalidCredentials);
-  // Counted as a failure before the password is checked and forgiven on success: guesses sent at once would
-  // otherwise all pass the check above while the first ones are still hashing.
-  failures.hit(guesser);
 
   // An unknown username and a wrong password answer alike, after the same argon2 work, so neither the
   // message nor the time tells whether the account exists.
@@ -90,7 +89,7 @@ export async function loginWithAccount(
     await logEvent(deps, "failed_login_invalid_password", { username, address }, user.id);
     throw loginFailure("unauthenticated", AUTH_MESSAGES.invalidCredentials);
   }
-  failures.reset(guesser);
+  await deps.limits.reset("loginFailuresPerAddressAndUsername", guesser);
   if (user.suspended) {
     await logEvent(deps, "failed_login_account_suspended", { username, address }, user.id);
     throw loginFailure("forbidden", AUTH_MESSAGES.suspended);
@@ -128,9 +127,9 @@ export async function loginWithInstancePassword(
 ): Promise<LoginAnswer> {
   const stored = deps.settings.label(LABELS.instancePasswordHash);
   if (!stored) return { valid: true, user: null, token: await instanceSession(deps), message: null };
-  const wait = deps.limits.loginPerAddress.retryAfter(address);
+  const perAddress = ["loginPerAddress", address] as const;
+  const wait = await deps.limits.take([perAddress], [perAddress]);
   if (wait > 0) throw loginFailure("rate_limited", tooManyAttemptsMessage(wait));
-  deps.limits.loginPerAddress.hit(address);
   if (password === undefined || !(await verifySecret(stored, password))) {
     await logEvent(deps, "failed_login_invalid_password", { address });
     throw loginFailure("unauthenticated", AUTH_MESSAGES.invalidInstancePassword);
@@ -213,15 +212,13 @@ export async function recoverAccount(
 ): Promise<string> {
   if (!deps.settings.multiUserMode) fail("forbidden", "Account recovery needs multi-user mode.");
   const { username, recoveryCodes: codes } = input;
-  const { recoveryPerAddress, recoveryPerAddressAndUsername } = deps.limits;
   const guesser = addressAndUsername(address, username);
-  const wait = throttle([recoveryPerAddress, recoveryPerAddressAndUsername], [address, guesser]);
+  const attempt = [["recoveryPerAddress", address], ["recoveryPerAddressAndUsername", guesser]] as const;
+  const wait = await deps.limits.take(attempt, attempt);
   if (wait > 0) {
     const message = tooManyAttemptsMessage(wait);
     throw new AppError("rate_limited", message, { body: { success: false, error: message, message } });
   }
-  recoveryPerAddress.hit(address);
-  recoveryPerAddressAndUsername.hit(guesser);
   const user = username ? await findUserByUsername(deps, username) : null;
   if (!user || codes.length < RECOVERY_CODES_NEEDED) {
     await verifyNothing(codes[0] ?? "");
@@ -248,7 +245,7 @@ export async function recoverAccount(
     tokenHash: await hashToken(token),
     expiresAt: new Date(Date.now() + RESET_TOKEN_LIFETIME_MS),
   });
-  recoveryPerAddressAndUsername.reset(guesser);
+  await deps.limits.reset("recoveryPerAddressAndUsername", guesser);
   await logEvent(deps, "account_recovered", { username, address }, user.id);
   return token;
 }

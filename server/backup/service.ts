@@ -8,6 +8,9 @@ import { backupFileName, stageBackup, type StagedBackup } from "./archive.ts";
 /** Storage folders with a backup being taken: one at a time each (a snapshot holds disk space and the gate). */
 const running = new Set<string>();
 
+export const REMOTE_DATABASE_BACKUP_MESSAGE =
+  "The database is on a libSQL server (DATABASE_URL): back it up with that server's tools, and the storage folder with the file system's (docs/scaling.md).";
+
 export const BACKUP_BUSY_MESSAGE = "A backup is already being taken. Try again when it has finished.";
 
 export interface ServerBackup {
@@ -22,10 +25,12 @@ export interface ServerBackup {
  * go on) and returns its archive. A second backup while one is being taken or streamed is refused (409).
  */
 export async function takeBackup(
-  deps: Pick<Deps, "db" | "log" | "paths" | "providers">,
+  deps: Pick<Deps, "db" | "log" | "paths" | "providers"> & { config: Pick<Deps["config"], "database"> },
   by: { userId: number | null; via: "api" | "cli" },
 ): Promise<ServerBackup> {
   const root = deps.paths.root;
+  // VACUUM INTO would write the copy on the database server's machine, not into this storage folder.
+  if (deps.config.database) fail("unavailable", REMOTE_DATABASE_BACKUP_MESSAGE);
   if (running.has(root)) fail("conflict", BACKUP_BUSY_MESSAGE);
   running.add(root);
   let staged: StagedBackup;

@@ -61,6 +61,8 @@ export interface LiveSyncDeps
 }
 
 const STAGING_FOLDER = ".live-sync";
+/** Another replica's staged sync this old was abandoned (that replica died mid-sync and did not come back). */
+const ABANDONED_STAGED_MS = 60 * 60_000;
 
 /** Rejects as soon as `signal` aborts, for the one step (the fetch) that takes no signal of its own. */
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
@@ -97,9 +99,17 @@ export class LiveSync {
   private chain: Promise<unknown> = Promise.resolve();
   private controller = new AbortController();
   private readonly intervalMs: number;
+  private readonly isLeader: () => boolean;
+  private readonly replicaTag: string;
 
-  constructor(options: { intervalMs?: number } = {}) {
+  /**
+   * `isLeader`: whether this replica runs the database-wide jobs (server/jobs/); only the leader syncs the due
+   * documents and finishes syncs a crash interrupted. `replicaId` marks this replica's staged syncs.
+   */
+  constructor(options: { intervalMs?: number; isLeader?: () => boolean; replicaId?: string } = {}) {
     this.intervalMs = options.intervalMs ?? LIVE_SYNC_INTERVAL_MS;
+    this.isLeader = options.isLeader ?? (() => true);
+    this.replicaTag = (options.replicaId ?? "").replace(/[^\w-]/g, "_");
   }
 
   get interval(): number {
@@ -178,7 +188,7 @@ export class LiveSync {
     return this.serial(async () => {
       const deps = this.deps;
       const outcomes: SyncOutcome[] = [];
-      if (!deps || !this.enabled) return outcomes;
+      if (!deps || !this.enabled || !this.isLeader()) return outcomes;
       await this.recoverLogged(deps);
       const due = await deps.db.select({ id: documentSyncQueues.id }).from(documentSyncQueues)
         .where(lte(documentSyncQueues.nextSyncAt, new Date()))
@@ -416,6 +426,7 @@ export class LiveSync {
     }
     for (const name of entries) {
       const path = join(directory, name);
+      if (!(await this.mayRecover(path, name))) continue;
       let staged: Staged;
       try {
         staged = JSON.parse(await Deno.readTextFile(path));
@@ -447,8 +458,23 @@ export class LiveSync {
     return join(deps.paths.documents, STAGING_FOLDER);
   }
 
+  /** `queue-<id>.json`, or `queue-<id>.<replica>.json` when the replicas share the documents folder. */
   private stagedPath(deps: LiveSyncDeps, queueId: number): string {
-    return join(this.stagingDir(deps), `queue-${queueId}.json`);
+    const tag = this.replicaTag ? `.${this.replicaTag}` : "";
+    return join(this.stagingDir(deps), `queue-${queueId}${tag}.json`);
+  }
+
+  /**
+   * A replica finishes its own staged syncs. Another replica's may still be under way: the leader takes it over
+   * only once it is an hour old (that replica died and did not come back), or when it names no replica.
+   */
+  private async mayRecover(path: string, name: string): Promise<boolean> {
+    const tag = /^queue-\d+(?:\.([\w-]+))?\.json$/.exec(name)?.[1] ?? "";
+    if (tag === this.replicaTag) return true;
+    if (!this.isLeader()) return false;
+    if (tag === "") return true;
+    const info = await Deno.stat(path).catch(() => null);
+    return info !== null && (info.mtime?.getTime() ?? 0) < Date.now() - ABANDONED_STAGED_MS;
   }
 
   private documentPath(deps: LiveSyncDeps, location: string): string {

@@ -1,4 +1,4 @@
-import { eq, inArray, ne } from "drizzle-orm";
+import { and, eq, inArray, lt, ne } from "drizzle-orm";
 import { pendingVectors, workspaceDocuments } from "../../db/schema.ts";
 import type { Database } from "../../db/client.ts";
 import type { Logger } from "../log.ts";
@@ -35,12 +35,19 @@ export async function withPendingVectors<T>(
 
 /**
  * At start: the vectors recorded by a process that died mid-write are deleted unless their document row was
- * committed (then they are the document's and stay). Returns how many documents' vectors were deleted.
+ * committed (then they are the document's and stay). With `olderThan` (several replicas), only rows written
+ * before it. Returns how many documents' vectors were deleted.
  */
 export async function sweepPendingVectors(
   { db, vectors, log }: { db: Database; vectors: VectorStore; log: Logger },
+  options: { olderThan?: Date } = {},
 ): Promise<number> {
-  const left = await db.select().from(pendingVectors).where(ne(pendingVectors.boot, BOOT));
+  // Replicas sharing the database write their own rows: only rows old enough to be a dead process's are swept.
+  const left = await db.select().from(pendingVectors).where(
+    options.olderThan
+      ? and(ne(pendingVectors.boot, BOOT), lt(pendingVectors.createdAt, options.olderThan))
+      : ne(pendingVectors.boot, BOOT),
+  );
   if (left.length === 0) return 0;
   const referenced = new Set(
     (await db.select({ docId: workspaceDocuments.docId }).from(workspaceDocuments).where(

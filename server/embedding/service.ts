@@ -165,9 +165,18 @@ export class EmbeddingService {
     return this.gate.exclusive(work);
   }
 
-  /** Attaches the finished dependencies and resumes: a job the last process did not finish starts again. */
-  async start(deps: EmbeddingJobDeps): Promise<void> {
+  /**
+   * Attaches the finished dependencies and resumes: a job the last process did not finish starts again. With
+   * `resume: false` (a replica that does not run the background jobs, server/jobs/) the jobs in the database
+   * are left to the replica that does: another replica may be running one.
+   */
+  async start(deps: EmbeddingJobDeps, options: { resume?: boolean } = {}): Promise<void> {
     this.deps = deps;
+    if (options.resume === false) {
+      const [latest] = await deps.db.select().from(embeddingJobs).orderBy(desc(embeddingJobs.id)).limit(1);
+      if (latest) this.last = this.present(latest);
+      return;
+    }
     await deps.db.update(embeddingJobs).set({
       status: "cancelled",
       error: "The server stopped before the job ended; it was started again.",

@@ -62,14 +62,27 @@ export class SettingsService {
     key: CryptoKey,
     locked: Readonly<Record<string, string>>,
   ): Promise<SettingsService> {
-    const rows = await db.select().from(systemSettings);
-    const stored = new Map<string, string>();
-    for (const row of rows) {
-      if (row.value === null) continue;
-      const definition = settingDefinition(row.label);
-      stored.set(row.label, definition?.secret ? await decryptSecret(key, row.value) : row.value);
-    }
-    return new SettingsService(db, key, locked, stored);
+    return new SettingsService(db, key, locked, await readStored(db, key));
+  }
+
+  /** Writes of this process under way or done; a refresh that overlapped one is not applied. */
+  private writes = 0;
+
+  /**
+   * Reads the stored settings again, for another replica on the same database may have changed them. Returns
+   * whether anything changed. A refresh that overlapped a write of this process is dropped (the next one
+   * reads it).
+   */
+  async refresh(): Promise<boolean> {
+    const before = this.writes;
+    const fresh = await readStored(this.db, this.key);
+    if (this.writes !== before) return false;
+    const same = fresh.size === this.stored.size &&
+      [...fresh].every(([label, value]) => this.stored.get(label) === value);
+    if (same) return false;
+    this.stored.clear();
+    for (const [label, value] of fresh) this.stored.set(label, value);
+    return true;
   }
 
   /** The effective value of an update-env key: the operator's, else the stored one, else the default. */
@@ -233,8 +246,24 @@ export class SettingsService {
 
   private async runBatch(statements: BatchItem<"sqlite">[]) {
     if (statements.length === 0) return;
-    await this.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+    this.writes++;
+    try {
+      await this.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+    } finally {
+      this.writes++;
+    }
   }
+}
+
+async function readStored(db: Database, key: CryptoKey): Promise<Map<string, string>> {
+  const rows = await db.select().from(systemSettings);
+  const stored = new Map<string, string>();
+  for (const row of rows) {
+    if (row.value === null) continue;
+    const definition = settingDefinition(row.label);
+    stored.set(row.label, definition?.secret ? await decryptSecret(key, row.value) : row.value);
+  }
+  return stored;
 }
 
 function normalise(definition: SettingDefinition | undefined, value: string): string {

@@ -10,7 +10,6 @@ import type { Invocation } from "./invocations.ts";
 import { type AgentTool, runAgent } from "./loop.ts";
 import { maxSteps, timeoutSeconds } from "./settings.ts";
 import { builtInTools } from "./tools.ts";
-import { mcpTools } from "./mcp.ts";
 
 /** How long the session waits for the person's next message. */
 export const IDLE_TIMEOUT_MS = 5 * 60 * 1000;
@@ -134,21 +133,15 @@ export class AgentSession {
     const { deps, invocation } = this;
     let model: ChatModel;
     let tools: AgentTool[];
-    let closeMcp = () => Promise.resolve();
     try {
       model = agentModel(deps, invocation.workspace);
       const context = { deps, actor: invocation.actor, workspace: invocation.workspace, model };
-      const mcp = await mcpTools(
-        deps,
-        (text) => this.send({ type: "statusResponse", content: text, animate: false }),
-      );
-      closeMcp = mcp.close;
-      tools = [...await builtInTools(context), ...mcp.tools];
+      tools = await builtInTools(context);
     } catch (error) {
       this.fail(messageOf(error));
       return;
     }
-    try {
+    {
       const messages = await this.startingMessages();
       let prompt = invocation.prompt;
       let asked: string | null = stripHandles(prompt);
@@ -163,8 +156,6 @@ export class AgentSession {
         if (asked === null && !this.closed) this.end(SESSION_COMPLETE);
         prompt = asked ?? "";
       }
-    } finally {
-      await closeMcp().catch(() => {});
     }
   }
 

@@ -77,13 +77,12 @@ export async function sqlConnections(deps: Deps): Promise<SqlConnection[]> {
 }
 
 /** Whether a skill can run: its toggle is on and it has its configuration. */
-export async function skillReady(deps: Deps, id: AgentSkillId): Promise<boolean> {
+export function skillReady(deps: Deps, id: AgentSkillId): Promise<boolean> {
   if (id === "web-browsing") {
     const provider = searchProvider(deps);
-    return provider !== "none" && searchConfigured(deps)[provider];
+    return Promise.resolve(provider !== "none" && searchConfigured(deps)[provider]);
   }
-  if (id === "sql-agent") return (await sqlConnections(deps)).length > 0;
-  return true;
+  return Promise.resolve(true);
 }
 
 /** The skills whose toggle is on and that have what they need. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** The built-in skills, by the reference's ids. The first three are on until turned off; the rest off until on. */
+/** The built-in skills, by the reference's ids (its sql-agent is not built yet). The first three are on until turned off; the rest off until on. */
 export const AGENT_SKILLS = [
   { id: "rag-memory", defaultOn: true },
   { id: "document-summarizer", defaultOn: true },
@@ -8,7 +8,6 @@ export const AGENT_SKILLS = [
   { id: "save-file-to-browser", defaultOn: false },
   { id: "create-chart", defaultOn: false },
   { id: "web-browsing", defaultOn: false },
-  { id: "sql-agent", defaultOn: false },
 ] as const;
 export type AgentSkillId = (typeof AGENT_SKILLS)[number]["id"];
 export const AGENT_SKILL_IDS = AGENT_SKILLS.map((skill) => skill.id) as AgentSkillId[];

@@ -52,8 +52,31 @@ Deno.test("toastSlot() rewrites the toast still showing instead of stacking anot
   slot.show("info", "1 of 3 uploaded");
   slot.show("success", "3 of 3 uploaded");
   assert.deepEqual(toasts.calls, [
-    ["info", "1 of 3 uploaded"],
+    ["info", "1 of 3 uploaded", { autoClose: 5000 }],
     ["update", "t1", { render: "3 of 3 uploaded", type: "success", isLoading: false, autoClose: 5000 }],
+  ]);
+});
+
+Deno.test("toastSlot() keeps a toast up while its batch runs, then lets it close", () => {
+  using toasts = recordToasts();
+  const slot = toastSlot();
+  slot.show("error", "a.exe was not attached", { keep: true });
+  slot.show("error", "a.exe and b.bin were not attached", { keep: true });
+  slot.show("error", "a.exe and b.bin were not attached");
+  assert.deepEqual(toasts.calls, [
+    ["error", "a.exe was not attached", { autoClose: false }],
+    ["update", "t1", {
+      render: "a.exe and b.bin were not attached",
+      type: "error",
+      isLoading: false,
+      autoClose: false,
+    }],
+    ["update", "t1", {
+      render: "a.exe and b.bin were not attached",
+      type: "error",
+      isLoading: false,
+      autoClose: 5000,
+    }],
   ]);
 });
 
@@ -65,13 +88,17 @@ Deno.test("toastSlot() puts up a fresh toast once the last one has left the scre
   slot.show("warning", "second");
   slot.show("info", "third");
   assert.deepEqual(toasts.calls, [
-    ["error", "first"],
-    ["warning", "second"],
+    ["error", "first", { autoClose: 5000 }],
+    ["warning", "second", { autoClose: 5000 }],
     ["update", "t2", { render: "third", type: "info", isLoading: false, autoClose: 5000 }],
   ]);
   const other = toastSlot();
   other.show("info", "another slot");
-  assert.deepEqual(toasts.calls.at(-1), ["info", "another slot"], "each slot has its own toast");
+  assert.deepEqual(
+    toasts.calls.at(-1),
+    ["info", "another slot", { autoClose: 5000 }],
+    "each slot has its own toast",
+  );
 });
 
 /** A ResizeObserver that records what it observes and lets the test fire it. */

@@ -39,6 +39,8 @@ interface Fixtures {
   /** An embed widget's uuid and a visitor session of it (`/api/embed/:embedId/:sessionId`). */
   embedId: string;
   sessionId: string;
+  /** An agent invocation (`/api/agent-invocation/:uuid`: unknown here, so refused). */
+  uuid: string;
 }
 
 /** An embed widget of the workspace, for the widget's history call. */
@@ -188,6 +190,7 @@ Deno.test("security: no GET route of a multi-user instance answers a secret, to 
     docName: "notes.txt.json",
     embedId: await embedOf(app, slug),
     sessionId: crypto.randomUUID(),
+    uuid: crypto.randomUUID(),
   });
   assert.ok(routes.length >= 40, `the walk covers the app's GET routes (${routes.length})`);
 
@@ -432,6 +435,7 @@ Deno.test("security: an open single-user instance shows its visitor no secret ei
     docName: "notes.txt.json",
     embedId: await embedOf(app, slug),
     sessionId: crypto.randomUUID(),
+    uuid: crypto.randomUUID(),
   });
   const secretList = [...Object.values(secrets), ...(await keyFiles(app))];
 

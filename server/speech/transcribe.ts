@@ -1,4 +1,6 @@
-import type { Deps } from "../deps.ts";
+import type { ProviderDeps } from "../providers/endpoints.ts";
+import type { SettingsService } from "../settings/service.ts";
+import type { StoragePaths } from "../storage.ts";
 import { fail, ProviderError } from "../errors.ts";
 import { MEDIA_EXTENSIONS } from "../../shared/providers/audio_catalog.ts";
 import { type SpeechDeps, transcriberFor } from "../providers/transcription/registry.ts";
@@ -14,7 +16,14 @@ export function isMediaFile(name: string): boolean {
   return MEDIA_EXTENSIONS.has(extension);
 }
 
-export function speechDeps(deps: Pick<Deps, "providerDeps" | "paths">): SpeechDeps {
+/** What transcribing uses (a part of `Deps`; links.ts, which deps.ts reaches, imports this file). */
+export interface TranscribeDeps {
+  providerDeps: ProviderDeps;
+  paths: Pick<StoragePaths, "models">;
+  settings: Pick<SettingsService, "value">;
+}
+
+export function speechDeps(deps: Pick<TranscribeDeps, "providerDeps" | "paths">): SpeechDeps {
   return { ...deps.providerDeps, modelsDir: deps.paths.models };
 }
 
@@ -23,7 +32,7 @@ export function speechDeps(deps: Pick<Deps, "providerDeps" | "paths">): SpeechDe
  * not audio, or too large for a hosted API, is refused (400/413) with a sentence before anything is sent.
  */
 export async function transcribeMedia(
-  deps: Pick<Deps, "providerDeps" | "paths" | "settings">,
+  deps: TranscribeDeps,
   name: string,
   bytes: Uint8Array,
   signal?: AbortSignal,
@@ -55,7 +64,7 @@ export async function transcribeMedia(
 
 /** An uploaded audio or video file as a document: its transcript, with the reference's audio defaults. */
 export async function transcribeUpload(
-  deps: Pick<Deps, "providerDeps" | "paths" | "settings">,
+  deps: TranscribeDeps,
   name: string,
   bytes: Uint8Array,
 ): Promise<ParsedDocument> {

@@ -201,7 +201,10 @@ export function documentRoutesV1(router: V1Router, deps: Deps): void {
       c,
       targets,
       async () => {
-        const fetched = await fetchLinkDocument(deps, input.link, { headers: input.scraperHeaders ?? {} });
+        const fetched = await fetchLinkDocument(deps, input.link, {
+          headers: input.scraperHeaders ?? {},
+          media: deps,
+        });
         const { chunkSource: _kept, ...metadata } = input.metadata ?? {};
         return saveLinkDocument(deps, fetched, metadata);
       },

@@ -8,6 +8,9 @@ import { parseFile, parseLimits } from "./parse_worker.ts";
 import { type ParsedDocument, ParseFailure } from "./parsers/types.ts";
 import type { DocumentStore } from "./store.ts";
 import { ACCEPTED_EXTENSIONS, extensionForMime, extensionOf, looksLikeText } from "./text.ts";
+import { transcribeUpload } from "../speech/transcribe.ts";
+import { sniffMedia } from "../speech/media.ts";
+import { MEDIA_DOCUMENT_TYPES, MEDIA_EXTENSIONS } from "../../shared/providers/audio_catalog.ts";
 
 /** A page or file must arrive within this long, body included. */
 export const LINK_TIMEOUT_MS = 30_000;
@@ -123,7 +126,14 @@ function unreachable(link: string, error: unknown): AppError {
 export async function fetchLinkDocument(
   deps: LinkDeps,
   rawLink: string,
-  options: { headers?: Record<string, string> } = {},
+  options: {
+    headers?: Record<string, string>;
+    /**
+     * Where audio and video (`audio/*`, `video/*`) are transcribed, as uploads are; without it such a link is
+     * refused (live sync does not transcribe a recording again).
+     */
+    media?: MediaDeps;
+  } = {},
 ): Promise<LinkDocument> {
   const url = normalizeLink(rawLink);
   const link = linkText(url);
@@ -157,6 +167,15 @@ export async function fetchLinkDocument(
 
   const mime = (response.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
   const pathExtension = extensionOf(url.pathname);
+  const media = mediaExtension(mime, pathExtension, bytes);
+  if (media && options.media) {
+    if (bytes.length === 0) fail("invalid_input", `No URL content found at ${link}.`);
+    const slug = linkSlug(url);
+    const title = slug.toLowerCase().endsWith(media) ? slug : `${slug}${media}`;
+    // The same checks, decoding and provider as an uploaded recording (server/speech/transcribe.ts).
+    const parsed = await transcribeUpload(options.media, title, bytes);
+    return { url: link, kind: "file", title, pageTitle: null, parsed };
+  }
   let extension = mime && mime !== "application/octet-stream" ? extensionForMime(mime) : null;
   if (!extension && ACCEPTED_EXTENSIONS.has(pathExtension)) extension = pathExtension;
   if (!extension && (mime.startsWith("text/") || !mime) && looksLikeText(bytes)) extension = ".txt";
@@ -189,6 +208,27 @@ export async function fetchLinkDocument(
     throw error;
   }
   return { url: link, kind, title, pageTitle: parsed.innerTitle ?? null, parsed };
+}
+
+/** What transcribing a linked recording uses. */
+export type MediaDeps = Parameters<typeof transcribeUpload>[0];
+
+/**
+ * The extension a linked recording is transcribed as: by its Content-Type (`audio/*`, `video/*`), or by the
+ * path's extension when the type says nothing (`application/octet-stream`); the container the bytes name
+ * decides for a type Lectern has no extension for. Null when the link is not audio or video.
+ */
+function mediaExtension(mime: string, pathExtension: string, bytes: Uint8Array): string | null {
+  const isMedia = mime.startsWith("audio/") || mime.startsWith("video/");
+  const untyped = !mime || mime === "application/octet-stream";
+  if (!isMedia && !(untyped && MEDIA_EXTENSIONS.has(pathExtension))) return null;
+  const byType = MEDIA_DOCUMENT_TYPES[mime]?.[0];
+  if (byType) return byType;
+  if (MEDIA_EXTENSIONS.has(pathExtension)) return pathExtension;
+  const container = sniffMedia(bytes);
+  if (container === "mp4") return mime.startsWith("video/") ? ".mp4" : ".m4a";
+  // Not a container Lectern transcribes: the name keeps the path's extension, and the refusal says so.
+  return container ? `.${container}` : pathExtension || ".media";
 }
 
 /**

@@ -42,7 +42,7 @@ export function documentRoutes(deps: Deps) {
     .post("/workspace/:slug/upload-link", requirePermission("documents:manage"), async (c) => {
       await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
       const { link } = await parseJson(c, UploadLinkInput, undefined, { bareMessages: true });
-      const document = await saveLinkDocument(deps, await fetchLinkDocument(deps, link));
+      const document = await saveLinkDocument(deps, await fetchLinkDocument(deps, link, { media: deps }));
       await logEvent(deps, "link_uploaded", { link }, c.var.actor.userId);
       return c.json({ success: true, error: null, documents: [document] });
     })

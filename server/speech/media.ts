@@ -14,3 +14,14 @@ export function sniffMedia(bytes: Uint8Array): "wav" | "mp3" | "ogg" | "mp4" | "
   if (bytes[0] === 0xff && (bytes[1] & 0xe0) === 0xe0 && (bytes[1] & 0x06) !== 0) return "mp3";
   return null;
 }
+
+export type MediaContainer = NonNullable<ReturnType<typeof sniffMedia>>;
+
+/** How messages name each container. */
+export const CONTAINER_NAMES: Record<MediaContainer, string> = {
+  wav: "WAV",
+  mp3: "MP3",
+  ogg: "Ogg",
+  mp4: "MP4 (m4a)",
+  webm: "WebM",
+};

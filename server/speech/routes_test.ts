@@ -81,7 +81,7 @@ Deno.test("the OpenAI-compatible transcription service gets its own key and mode
   const answer = await upload(
     app,
     "memo.m4a",
-    new Uint8Array([0, 0, 0, 24, ...new TextEncoder().encode("ftypM4A "), 1, 2]),
+    Deno.readFileSync(new URL("../../tests/fixtures/audio/tone.m4a", import.meta.url)),
   );
   assert.equal(answer.status, 200, JSON.stringify(answer.body));
   assert.equal(fake.transcriptions[0].model, "Systran/faster-whisper-small");

@@ -20,6 +20,12 @@ export const ModelLookupInput = jsonObject({
   provider: textOr(undefined),
   basePath: textOr(undefined),
   apiKey: textOr(undefined),
+  /** The lookup's further values (the reference sends Bedrock's `{region}`); anything but an object is ignored. */
+  options: z.unknown().optional().transform((value) =>
+    typeof value === "object" && value !== null && !Array.isArray(value)
+      ? value as Record<string, unknown>
+      : undefined
+  ),
 });
 
 /** As long as a workspace's own prompt may be. */

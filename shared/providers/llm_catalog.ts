@@ -99,6 +99,11 @@ export interface ModelLookup {
   basePathField?: string;
   /** The lookup only runs when the base path contains this (LocalAI, KoboldCPP, LiteLLM: "/v1"). */
   basePathMustContain?: string;
+  /**
+   * More values the lookup needs, sent as `options` (the reference sends Bedrock's `{region}` so): option name
+   * → the field holding it. A saved secret still masked is sent as `true` ("the stored one").
+   */
+  optionFields?: Readonly<Record<string, string>>;
 }
 
 /** Where a local server usually listens, for endpoint auto-detect. */
@@ -479,8 +484,8 @@ export const LLM_PROVIDERS: LlmProviderEntry[] = [
     policyUrl: "https://policies.google.com/privacy",
     fields: [
       apiKey("GeminiLLMApiKey", "GEMINI_API_KEY", { placeholder: "Google Gemini API Key" }),
+      // The spec's models until the lookup lists the key's own, Stable and Experimental.
       model("GeminiLLMModelPref", "GEMINI_LLM_MODEL_PREF", {
-        type: "select",
         defaultValue: "gemini-pro",
         options: GEMINI_MODELS,
         check: "notEmpty",
@@ -496,6 +501,8 @@ export const LLM_PROVIDERS: LlmProviderEntry[] = [
     ],
     modelKey: "GeminiLLMModelPref",
     defaultTokenLimit: 30_720,
+    lookup: { provider: "gemini", apiKeyField: "GeminiLLMApiKey" },
+    listing: { source: "native" },
   }),
   entry("huggingface", "HuggingFace", "cloud", endpoint("HuggingFaceLLMEndpoint"), {
     policyUrl: "https://huggingface.co/privacy",
@@ -706,8 +713,8 @@ export const LLM_PROVIDERS: LlmProviderEntry[] = [
     policyUrl: "https://cohere.com/privacy",
     fields: [
       apiKey("CohereApiKey", "COHERE_API_KEY", { placeholder: "Cohere API Key" }),
+      // The spec's models until the lookup lists those the key may chat with.
       model("CohereModelPref", "COHERE_MODEL_PREF", {
-        type: "select",
         defaultValue: "command-r",
         options: COHERE_MODELS,
         check: "notEmpty",
@@ -715,6 +722,8 @@ export const LLM_PROVIDERS: LlmProviderEntry[] = [
     ],
     modelKey: "CohereModelPref",
     defaultTokenLimit: 128_000,
+    lookup: { provider: "cohere", apiKeyField: "CohereApiKey" },
+    listing: { source: "native" },
   }),
   entry("litellm", "LiteLLM", "self-hosted", endpoint("LiteLLMBasePath"), {
     fields: [
@@ -829,6 +838,19 @@ export const LLM_PROVIDERS: LlmProviderEntry[] = [
     ],
     modelKey: "AwsBedrockLLMModel",
     tokenLimitKey: "AwsBedrockLLMTokenLimit",
+    // The model stays free text (inference profiles and ARNs are not listed); the lookup suggests the
+    // foundation models the keys may call, signed with the form's keys and region.
+    lookup: {
+      provider: "bedrock",
+      apiKeyField: "AwsBedrockLLMAccessKey",
+      optionFields: {
+        connectionMethod: "AwsBedrockLLMConnectionMethod",
+        accessKeyId: "AwsBedrockLLMAccessKeyId",
+        sessionToken: "AwsBedrockLLMSessionToken",
+        region: "AwsBedrockLLMRegion",
+      },
+    },
+    listing: { source: "native" },
   }),
   hostedOpenAi("xai", "xAI", "https://api.x.ai/v1", {
     apiKey: ["XAIApiKey", "XAI_LLM_API_KEY"],

@@ -42,7 +42,10 @@ export function ProviderFields(
     setBasePath,
     enabled: !readOnly && !disabled && !!basePathField && !locked.includes(basePathField),
   });
-  const modelField = fields.find((field) => field.type === "model");
+  // A model typed in (Bedrock's ids and inference profiles) is still suggested from the lookup's list.
+  const modelField = fields.find((field) =>
+    field.type === "model" || (field.type === "text" && field.role === "model" && lookup?.optionFields)
+  );
   const modelFixed = readOnly || !modelField || locked.includes(modelField.key);
   const models = useModelList(lookup, provider.fields, values, !modelFixed && detect.state !== "detecting");
   // Once the endpoint typed in lists models, the addresses auto-detect tried no longer matter.

@@ -57,23 +57,38 @@ export function SettingControl(
       </select>
     );
   }
+  // A model typed in is suggested from the provider's model lookup, when it lists any.
+  const suggestions = field.role === "model" && !modelFixed && models.status === "ready" ? models.models : [];
+  const listId = suggestions.length > 0 ? `${id}-models` : undefined;
   return (
-    <input
-      id={id}
-      className="input"
-      name={field.key}
-      {...inputAttributes(field, isLocked)}
-      disabled={off}
-      placeholder={field.placeholder}
-      spellCheck={false}
-      value={value}
-      aria-describedby={describedBy}
-      onFocus={(event) => {
-        if (field.type === "password" && isMaskedSecret(event.currentTarget.value)) {
-          event.currentTarget.select();
-        }
-      }}
-      onChange={(event) => onChange(event.target.value)}
-    />
+    <>
+      <input
+        id={id}
+        list={listId}
+        className="input"
+        name={field.key}
+        {...inputAttributes(field, isLocked)}
+        disabled={off}
+        placeholder={field.placeholder}
+        spellCheck={false}
+        value={value}
+        aria-describedby={describedBy}
+        onFocus={(event) => {
+          if (field.type === "password" && isMaskedSecret(event.currentTarget.value)) {
+            event.currentTarget.select();
+          }
+        }}
+        onChange={(event) => onChange(event.target.value)}
+      />
+      {listId && (
+        <datalist id={listId}>
+          {suggestions.map((model) => (
+            <option key={model.id} value={model.id}>
+              {model.organization ? `${model.organization}: ${model.name}` : model.name}
+            </option>
+          ))}
+        </datalist>
+      )}
+    </>
   );
 }

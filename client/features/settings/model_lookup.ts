@@ -19,6 +19,8 @@ export interface ModelLookupRequest {
   provider: string;
   apiKey?: string | true;
   basePath?: string;
+  /** The row's `optionFields` (Bedrock's region, key id …); a saved secret still masked is sent as `true`. */
+  options?: Record<string, string | true>;
 }
 
 /**
@@ -72,6 +74,11 @@ export function planLookup(
     }
     request.basePath = basePath;
   }
+  const options = Object.entries(lookup.optionFields ?? {}).flatMap(([name, key]) => {
+    const value = (values[key] ?? "").trim();
+    return value ? [[name, isMaskedSecret(value) ? true : value] as const] : [];
+  });
+  if (options.length > 0) request.options = Object.fromEntries(options);
   return { kind: "ready", request };
 }
 

@@ -56,6 +56,35 @@ Deno.test("model lookup: LocalAI runs only when the base path contains /v1", () 
   });
 });
 
+Deno.test("model lookup: Gemini and Cohere wait for their keys; Bedrock sends its key id, token and region as options", () => {
+  assert.deepEqual(plan("gemini", { GeminiLLMApiKey: "" }), { kind: "waiting", for: "key" });
+  assert.deepEqual(plan("cohere", { CohereApiKey: "co-typed" }), {
+    kind: "ready",
+    request: { provider: "cohere", apiKey: "co-typed" },
+  });
+  assert.deepEqual(plan("bedrock", { AwsBedrockLLMAccessKeyId: "AKID", AwsBedrockLLMAccessKey: "" }), {
+    kind: "waiting",
+    for: "key",
+  });
+  assert.deepEqual(
+    plan("bedrock", {
+      AwsBedrockLLMConnectionMethod: "sessionToken",
+      AwsBedrockLLMAccessKeyId: MASKED_SECRET,
+      AwsBedrockLLMAccessKey: "typed-secret",
+      AwsBedrockLLMSessionToken: "",
+      AwsBedrockLLMRegion: "eu-central-1",
+    }),
+    {
+      kind: "ready",
+      request: {
+        provider: "bedrock",
+        apiKey: "typed-secret",
+        options: { connectionMethod: "sessionToken", accessKeyId: true, region: "eu-central-1" },
+      },
+    },
+  );
+});
+
 Deno.test("model lookup: models are grouped by organization when they name one", () => {
   assert.deepEqual(groupModels([]), []);
   const plain = [{ id: "b", name: "b" }, { id: "a", name: "a" }];

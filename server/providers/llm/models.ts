@@ -5,12 +5,16 @@ import {
 } from "../../../shared/providers/llm_catalog.ts";
 import { isMaskedSecret } from "../../../shared/settings.ts";
 import type { SettingsService } from "../../settings/service.ts";
-import { AppError, messageOf } from "../../errors.ts";
+import { AppError, messageOf, ProviderError } from "../../errors.ts";
 import { guardedFetch } from "../../http/url_guard.ts";
 import type { ProviderDeps } from "../endpoints.ts";
 import { openAiBaseUrl } from "./registry.ts";
 import type { ModelInfo } from "./types.ts";
 import { listNativeModels, nativeModelsDirectory } from "./native_llm/models.ts";
+import { geminiModels } from "./gemini.ts";
+import { cohereModels } from "./cohere.ts";
+import { bedrockModels } from "./bedrock.ts";
+import { asSentence } from "./wire.ts";
 
 export type { ModelInfo } from "./types.ts";
 
@@ -18,6 +22,8 @@ export interface ModelLookupInput {
   provider?: unknown;
   apiKey?: unknown;
   basePath?: unknown;
+  /** The lookup's further values (Bedrock's region, key id …), named by the row's `lookup.optionFields`. */
+  options?: unknown;
 }
 
 const LOOKUP_TIMEOUT_MS = 10_000;
@@ -115,10 +121,33 @@ function organizationOf(
 
 /** The lookups of the providers with a protocol of their own (`listing: {source: "native"}`). */
 type NativeLister = (
-  input: { apiKey?: string; basePath?: string; bearer: Record<string, string> },
+  input: {
+    apiKey?: string;
+    basePath?: string;
+    bearer: Record<string, string>;
+    /** The row's `optionFields`, each the value given with the lookup or else the stored one. */
+    values: Record<string, string | undefined>;
+  },
   options: { deps: ProviderDeps; signal?: AbortSignal; guarded?: boolean },
 ) => Promise<ModelInfo[]>;
 const NATIVE_LISTERS: Record<string, NativeLister> = {
+  // The hosted vendors' fixed addresses (tests: `deps.endpoints[<id>]`, a loopback fake); the adapters' own
+  // failures name the provider.
+  gemini: ({ apiKey }, { deps, signal }) =>
+    geminiModels({ apiKey, baseURL: deps.endpoints?.gemini, fetch: deps.fetch, signal }),
+  cohere: ({ apiKey }, { deps, signal }) =>
+    cohereModels({ apiKey, baseURL: deps.endpoints?.cohere, fetch: deps.fetch, signal }),
+  bedrock: ({ apiKey, values }, { deps, signal }) =>
+    bedrockModels({
+      connectionMethod: values.connectionMethod === "sessionToken" ? "sessionToken" : "iam",
+      accessKeyId: values.accessKeyId,
+      secretAccessKey: apiKey,
+      sessionToken: values.sessionToken,
+      region: values.region,
+      endpoint: deps.endpoints?.bedrock,
+      fetch: deps.fetch,
+      signal,
+    }),
   anthropic: async ({ apiKey }, options) => {
     if (!apiKey) return [];
     const base = options.deps.endpoints?.anthropic ?? "https://api.anthropic.com";
@@ -177,6 +206,16 @@ export async function lookupModels(
     new AppError("provider_failed", message, { body: { models: [], error: message } });
   const bearer: Record<string, string> = apiKey ? { Authorization: `Bearer ${apiKey}` } : {};
   const where = basePath ?? "its API";
+  // The further values go only to the provider's fixed address, so the stored ones may be used.
+  const given = typeof input.options === "object" && input.options !== null
+    ? input.options as Record<string, unknown>
+    : {};
+  const values = Object.fromEntries(
+    Object.entries(lookup.optionFields ?? {}).map(([name, field]) => [
+      name,
+      keyFor(settings, field, given[name], !basePathField),
+    ]),
+  );
 
   try {
     if (listing.source === "static") return listing.models.map((model) => ({ ...model }));
@@ -184,7 +223,7 @@ export async function lookupModels(
     if (basePath && lookup.basePathMustContain && !basePath.includes(lookup.basePathMustContain)) return [];
     // The admin's own servers go through the URL guard; the hosted vendors' fixed addresses as they are.
     const options = { deps, signal, guarded: Boolean(basePathField) };
-    if (lister) return await lister({ apiKey, basePath, bearer }, options);
+    if (lister) return await lister({ apiKey, basePath, bearer, values }, options);
     if (listing.source !== "openai") return [];
     if (listing.needsKey && !apiKey) return [];
     const connection = entry.openai ?? {};
@@ -196,6 +235,8 @@ export async function lookupModels(
     return modelsOfList(listing, await getJson(`${base}/models`, headers, options));
   } catch (error) {
     if (error instanceof AppError && error.code === "invalid_input") throw fail(error.message);
+    // An adapter's own failure already names the provider and what went wrong.
+    if (error instanceof ProviderError) throw fail(asSentence(error.message));
     throw fail(`${entry.name} @ ${where} did not answer: ${messageOf(error)}`);
   }
 }

@@ -6,22 +6,28 @@ export const WHISPER_SAMPLE_RATE = 16000;
 /**
  * Decodes an audio or video file (wav, mp3, ogg/opus, m4a/mp4 AAC, webm) into 16 kHz mono samples with
  * audio-decode (pure JavaScript and WebAssembly codecs: nothing to install, works offline). A file that is not
- * audio of a known container is a ProviderError saying so.
+ * audio of a known container is a ProviderError saying so, naming the container (`format`, e.g. "MP4") when the
+ * caller knows it.
  */
-export async function decodeToMono16k(name: string, bytes: Uint8Array): Promise<Float32Array> {
+export async function decodeToMono16k(
+  name: string,
+  bytes: Uint8Array,
+  format?: string,
+): Promise<Float32Array> {
   const { default: decode } = await import("audio-decode");
+  const as = format ? `${format} audio` : "audio";
   let audio: { channelData: Float32Array[]; sampleRate: number };
   try {
     audio = await decode(bytes);
   } catch (error) {
     throw new ProviderError(
-      `${name} could not be decoded as audio: ${(error as Error).message.replace(/\.?$/, ".")}`,
+      `${name} could not be decoded as ${as}: ${(error as Error).message.replace(/\.?$/, ".")}`,
       undefined,
       { cause: error },
     );
   }
-  const channels = audio.channelData.filter((channel) => channel.length > 0);
-  if (channels.length === 0) throw new ProviderError(`${name} holds no audio.`);
+  const channels = (audio.channelData ?? []).filter((channel) => channel.length > 0);
+  if (channels.length === 0) throw new ProviderError(`${name} holds no ${as}.`);
   return resample(mixDown(channels), audio.sampleRate, WHISPER_SAMPLE_RATE);
 }
 

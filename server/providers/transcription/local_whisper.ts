@@ -155,7 +155,7 @@ export function localWhisper(options: LocalWhisperOptions): Transcriber {
   return {
     name: "The built-in Whisper model",
     async transcribe(file: MediaFile): Promise<string> {
-      const samples = await decodeToMono16k(file.name, file.bytes);
+      const samples = file.samples ?? await decodeToMono16k(file.name, file.bytes);
       const recognizer = await loadRecognizer(options);
       const output = await recognizer(samples, {
         chunk_length_s: 30,

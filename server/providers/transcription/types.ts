@@ -3,6 +3,8 @@ export interface MediaFile {
   /** The file's name (its extension tells the container). */
   name: string;
   bytes: Uint8Array;
+  /** The file already decoded to 16 kHz mono (decode.ts), so a local model need not decode it again. */
+  samples?: Float32Array;
 }
 
 /** A transcription provider: media bytes in, the spoken text out; failures are ProviderErrors with a sentence. */

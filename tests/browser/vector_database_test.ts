@@ -56,7 +56,7 @@ Deno.test({
 
       // Qdrant: its own fields, Chroma's gone.
       // The list scrolls: the option's row is clicked, as a person would after scrolling to it.
-      await form.locator("label.provider-option", { has: form.locator('input[value="qdrant"]') }).click();
+      await form.locator("label.provider-option", { has: page.locator('input[value="qdrant"]') }).click();
       assert.equal(await form.getByRole("radio", { name: /Qdrant/ }).isChecked(), true);
       const qdrant = form.getByLabel("Qdrant endpoint");
       await qdrant.waitFor();
@@ -71,7 +71,7 @@ Deno.test({
       assert.equal(app.deps.settings.value("ChromaApiKey"), "secret-token");
 
       // Back to LanceDB.
-      await form.locator("label.provider-option", { has: form.locator('input[value="lancedb"]') }).click();
+      await form.locator("label.provider-option", { has: page.locator('input[value="lancedb"]') }).click();
       await form.getByRole("button", { name: "Save" }).click();
       await page.getByText("In use now: LanceDB").waitFor();
       assert.equal(app.deps.settings.value("VectorDB"), "lancedb");

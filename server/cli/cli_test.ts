@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { runLectern } from "../testing/cli.ts";
 import { createTestApp, type TestApp } from "../testing/test_app.ts";
 import { startServerProcess } from "../testing/process.ts";
+import { startFakeLibsql } from "../testing/fake_libsql.ts";
 import { LECTERN_VERSION } from "../../shared/version.ts";
 import { KNOWN_MIGRATIONS } from "../backup/archive.ts";
 import { parseCommand } from "./main.ts";
@@ -185,4 +186,58 @@ Deno.test("lectern reset-password on a single-user instance: the instance passwo
   } finally {
     await Deno.remove(storage, { recursive: true });
   }
+});
+
+Deno.test({
+  name:
+    "lectern migrate and reset-password with DATABASE_URL work on the libSQL server, not on a file in the storage folder",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const root = await temp();
+    const storage = join(root, "storage");
+    try {
+      await using database = startFakeLibsql(join(root, "server.db"), { authToken: "db-token" });
+      const remote = { DATABASE_URL: database.url, DATABASE_AUTH_TOKEN: "db-token" };
+      const first = await runLectern(["migrate", "--storage", storage], { env: remote });
+      assert.equal(first.code, 0, first.stderr);
+      assert.match(
+        first.stdout,
+        new RegExp(`Applied ${KNOWN_MIGRATIONS} migrations on 127\\.0\\.0\\.1:\\d+`),
+      );
+      const again = await runLectern(["migrate", "--storage", storage], { env: remote });
+      assert.match(again.stdout, /The database on 127\.0\.0\.1:\d+ is up to date/);
+      assert.equal(await Deno.stat(join(storage, "lectern.db")).catch(() => null), null, "no local database");
+      const wrongToken = await runLectern(["migrate", "--storage", storage], {
+        env: { ...remote, DATABASE_AUTH_TOKEN: "wrong" },
+      });
+      assert.equal(wrongToken.code, 1);
+
+      {
+        await using server = await startServerProcess({ STORAGE_DIR: storage, ...remote });
+        const enabled = await fetch(`${server.url}/api/system/enable-multi-user`, {
+          method: "POST",
+          body: JSON.stringify({ username: "olga", password: "first-password" }),
+        });
+        assert.equal(enabled.status, 200, await enabled.text());
+        server.child.kill("SIGTERM");
+        assert.equal(await server.exited(), 0);
+      }
+      const reset = await runLectern(["reset-password", "olga", "--storage", storage], { env: remote });
+      assert.equal(reset.code, 0, reset.stderr);
+      const password = reset.stdout.trim();
+      await using server = await startServerProcess({ STORAGE_DIR: storage, ...remote });
+      const signIn = async (secret: string) =>
+        (await (await fetch(`${server.url}/api/request-token`, {
+          method: "POST",
+          body: JSON.stringify({ username: "olga", password: secret }),
+        })).json()).valid;
+      assert.equal(await signIn("first-password"), false);
+      assert.equal(await signIn(password), true, "the password reset on the libSQL server's database");
+      server.child.kill("SIGTERM");
+      assert.equal(await server.exited(), 0);
+    } finally {
+      await Deno.remove(root, { recursive: true });
+    }
+  },
 });

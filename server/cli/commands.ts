@@ -9,6 +9,21 @@ import { askServer, controlPath, serverRunning } from "./control.ts";
 import { randomPassword, resetPassword } from "./reset_password.ts";
 import { CliError } from "./errors.ts";
 
+/**
+ * The libSQL server the instance's database is on (`DATABASE_URL`, docs/scaling.md), or null for the storage
+ * folder's file. The CLI talks to the server directly, never through an embedded replica's file.
+ */
+async function remoteDatabase(): Promise<{ url: string; authToken?: string } | null> {
+  const { loadConfig, ConfigError } = await import("../config.ts");
+  try {
+    const database = loadConfig(Deno.env.toObject()).database;
+    return database ? { url: database.url, authToken: database.authToken } : null;
+  } catch (error) {
+    if (error instanceof ConfigError) throw new CliError(error.message);
+    throw error;
+  }
+}
+
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 async function exists(path: string): Promise<boolean> {
@@ -147,13 +162,13 @@ export async function resetPasswordCommand(root: string, user: string | null, st
     await viaServer.body.cancel();
     username = viaServer.header.username ?? null;
   } else {
-    const database = await existingDatabase(root);
-    await refuseNewer(database);
+    const remote = await remoteDatabase();
     const paths = storagePaths(root);
-    const { openDatabase } = await import("../../db/client.ts");
+    if (!remote) await refuseNewer(await existingDatabase(root));
+    const { openDatabase, openRemoteDatabase } = await import("../../db/client.ts");
     const { loadInstanceKeys } = await import("../auth/keys.ts");
     const { SettingsService } = await import("../settings/service.ts");
-    const opened = await openDatabase(paths.database);
+    const opened = remote ? await openRemoteDatabase(remote) : await openDatabase(paths.database);
     try {
       const keys = await loadInstanceKeys(paths.keys);
       const settings = await SettingsService.load(opened.db, keys.settings, {});
@@ -176,21 +191,23 @@ export async function resetPasswordCommand(root: string, user: string | null, st
 
 export async function migrate(root: string): Promise<void> {
   await refuseWhileServing(root, "migrate the database");
+  const remote = await remoteDatabase();
   const paths = storagePaths(root);
-  const existed = await exists(paths.database);
-  if (existed) await refuseNewer(paths.database);
+  const existed = remote ? true : await exists(paths.database);
+  if (!remote && existed) await refuseNewer(paths.database);
   const { ensureStorage, protectDatabase } = await import("../storage.ts");
   await ensureStorage(paths);
-  const { openDatabase } = await import("../../db/client.ts");
-  const opened = await openDatabase(paths.database);
+  const { openDatabase, openRemoteDatabase } = await import("../../db/client.ts");
+  const opened = remote ? await openRemoteDatabase(remote) : await openDatabase(paths.database);
   try {
-    await protectDatabase(paths);
+    if (!remote) await protectDatabase(paths);
     const { applied, backupPath } = opened.migration;
+    const where = remote ? ` on ${new URL(remote.url).host}` : "";
     if (applied.length === 0) {
-      console.log(`The database is up to date (${KNOWN_MIGRATIONS} migrations).`);
+      console.log(`The database${where} is up to date (${KNOWN_MIGRATIONS} migrations).`);
     } else {
       console.log(
-        `${existed ? "Applied" : "Created the database with"} ${applied.length} migrations: ${
+        `${existed ? "Applied" : "Created the database with"} ${applied.length} migrations${where}: ${
           applied.join(", ")
         }.`,
       );

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import type { ChatCompletionRequest } from "../testing/fake_openai.ts";
 import { eq } from "drizzle-orm";
 import { workspaceChats, workspaceThreads } from "../../db/schema.ts";
 import { ApiChatResult, ChatFrame, History } from "../../shared/api/chat.ts";
@@ -16,6 +17,10 @@ async function uiHistory(app: TestApp, slug: string, thread?: string) {
   assert.equal(answer.status, 200);
   return History.parse(answer.body).history;
 }
+
+/** The model calls that asked for answers (a follow-up's search-query rewrite comes before its answer). */
+const answerCalls = (llm: { chatRequests: ChatCompletionRequest[] }) =>
+  llm.chatRequests.filter((request) => !request.messages[0]?.content.startsWith("You rewrite the user's"));
 
 Deno.test("POST /api/v1/workspace/:slug/chat answers whole, cites the document, keeps the chat in its session and out of the UI", async () => {
   await using env = await setup();
@@ -45,18 +50,18 @@ Deno.test("POST /api/v1/workspace/:slug/chat answers whole, cites the document, 
   // The same session remembers; another session, and the UI, do not see it.
   await post(app, key, `/workspace/${slug}/chat`, { message: "And its river?", sessionId: "crm-42" });
   assert.deepEqual(
-    llm.chatRequests[1].messages.slice(1).map((message) => message.role),
+    answerCalls(llm)[1].messages.slice(1).map((message) => message.role),
     ["user", "assistant", "user"],
   );
-  assert.equal(llm.chatRequests[1].messages[1].content, "What is the capital of Freedonia?");
+  assert.equal(answerCalls(llm)[1].messages[1].content, "What is the capital of Freedonia?");
   await post(app, key, `/workspace/${slug}/chat`, { message: "Hello?", sessionId: "other" });
-  assert.deepEqual(llm.chatRequests[2].messages.slice(1).map((message) => message.role), ["user"]);
+  assert.deepEqual(answerCalls(llm)[2].messages.slice(1).map((message) => message.role), ["user"]);
   const ui = await app.request(`/api/workspace/${slug}/stream-chat`, {
     method: "POST",
     body: JSON.stringify({ message: "From the UI" }),
   });
   await readFrames(ui);
-  assert.deepEqual(llm.chatRequests[3].messages.slice(1).map((message) => message.role), ["user"]);
+  assert.deepEqual(answerCalls(llm)[3].messages.slice(1).map((message) => message.role), ["user"]);
   const history = await uiHistory(app, slug);
   assert.deepEqual(history.map((entry) => entry.content).filter((text) => text === "From the UI"), [
     "From the UI",
@@ -76,7 +81,7 @@ Deno.test("API chats without a sessionId share the API's own session, hidden fro
   );
   assert.equal(row.apiSessionId, "");
   await post(app, key, `/workspace/${slug}/chat`, { message: "What number?", sessionId: "" });
-  assert.equal(llm.chatRequests[1].messages[1].content, "Remember 7.");
+  assert.equal(answerCalls(llm)[1].messages[1].content, "Remember 7.");
   assert.deepEqual(await uiHistory(app, slug), []);
 
   // reset without a message forgets the session's history and says so.
@@ -86,7 +91,7 @@ Deno.test("API chats without a sessionId share the API's own session, hidden fro
   assert.equal(reset.body.textResponse, "Chat history was reset!");
   assert.equal(reset.body.error, null);
   await post(app, key, `/workspace/${slug}/chat`, { message: "Anything?" });
-  assert.deepEqual(llm.chatRequests[2].messages.slice(1).map((message) => message.role), ["user"]);
+  assert.deepEqual(answerCalls(llm)[2].messages.slice(1).map((message) => message.role), ["user"]);
 });
 
 Deno.test("POST /api/v1/workspace/:slug/stream-chat streams the UI's frames and keeps the chat out of the UI", async () => {

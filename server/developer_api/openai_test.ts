@@ -59,7 +59,10 @@ Deno.test("the official openai SDK lists models, completes, streams and embeds a
   const sources = (completion as unknown as { sources: { text: string }[] }).sources;
   assert.match(sources[0].text, /Fredville/);
   // The system message replaced the workspace's prompt; the conversation was the history; the temperature held.
-  const sent = llm.chatRequests[0];
+  // A follow-up: the search query was rewritten first (server/chat/rewrite.ts), then the answer asked for.
+  assert.equal(llm.chatRequests.length, 2);
+  assert.match(llm.chatRequests[0].messages[0].content, /^You rewrite the user's last message/);
+  const sent = llm.chatRequests[1];
   assert.match(sent.messages[0].content, /^You are terse\.\nContext:\n\[CONTEXT 0\]/);
   assert.deepEqual(sent.messages.slice(1).map((message) => [message.role, message.content]), [
     ["user", "Hello"],

@@ -85,6 +85,10 @@ function sleepUnless(ms: number, signal: AbortSignal): Promise<void> {
 /** The default answer: repeats the question and says how many context blocks the system prompt held. */
 export function echoReply(request: ChatCompletionRequest): ScriptedReply {
   const question = request.messages.at(-1)?.content ?? "";
+  // A follow-up's search-query rewrite (server/chat/rewrite.ts) is answered as a model following its
+  // instructions would: with the last message, standing alone.
+  const rewrite = /\nLast message: ([\s\S]*)\n\nStandalone search query:$/.exec(question);
+  if (rewrite) return { chunks: [rewrite[1].replace(/\s+/g, " ").trim()] };
   const contexts = (request.messages[0]?.content.match(/\[CONTEXT \d+\]/g) ?? []).length;
   return { chunks: ["You ", "asked: ", question, `. I saw ${contexts} context blocks.`] };
 }

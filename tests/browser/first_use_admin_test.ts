@@ -222,7 +222,7 @@ Deno.test({
         for (const list of lists) {
           await page.goto(`${url}${list.path}`);
           await hydrated(page);
-          await page.locator(".provider-option.selected").waitFor();
+          await page.locator(".provider-option.selected").first().waitFor();
           const state = await pickerState(page);
           const where = `${list.path} at ${size}`;
           assert.equal(state.selected, list.selected, where);

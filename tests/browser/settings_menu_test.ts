@@ -110,6 +110,7 @@ Deno.test({
           role === "admin"
             ? [
               "AI Providers",
+              "Agents",
               "Administration",
               "Security & Privacy",
               "Customization",

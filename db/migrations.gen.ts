@@ -104,6 +104,13 @@ const migrations: EmbeddedMigration[] = [
     "sql":
       "CREATE TABLE `job_leases` (\n\t`name` text PRIMARY KEY NOT NULL,\n\t`owner` text NOT NULL,\n\t`expires_at` integer NOT NULL,\n\t`count` integer DEFAULT 1 NOT NULL\n);\n--> statement-breakpoint\nCREATE TABLE `rate_limit_hits` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`bucket` text NOT NULL,\n\t`key` text NOT NULL,\n\t`at` integer NOT NULL\n);\n--> statement-breakpoint\nCREATE INDEX `rate_limit_hits_bucket_key_at` ON `rate_limit_hits` (`bucket`,`key`,`at`);",
   },
+  {
+    "tag": "0015_oidc_identities",
+    "when": 1795637544116,
+    "breakpoints": true,
+    "sql":
+      "CREATE TABLE `oidc_identities` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`user_id` integer NOT NULL,\n\t`issuer` text NOT NULL,\n\t`subject` text NOT NULL,\n\t`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,\n\tFOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX `oidc_identities_issuer_subject_idx` ON `oidc_identities` (`issuer`,`subject`);",
+  },
 ];
 
 export default migrations;

@@ -27,6 +27,7 @@ import { promptHistoryRoutes } from "./prompt_history/routes.ts";
 import { presetRoutes } from "./presets/routes.ts";
 import { appearanceRoutes, publicAppearanceRoutes } from "./appearance/routes.ts";
 import { authRoutes, publicAuthRoutes } from "./auth/routes.ts";
+import { oidcRoutes } from "./oidc/routes.ts";
 import { accountRoutes } from "./users/account_routes.ts";
 import { publicInviteRoutes } from "./invites/routes.ts";
 import { adminRoutes } from "./admin_routes.ts";
@@ -155,6 +156,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   api.route("/", publicSystemRoutes(deps));
   api.route("/", publicAppearanceRoutes(deps));
   api.route("/", publicAuthRoutes(deps));
+  api.route("/", oidcRoutes(deps));
   api.route("/", publicInviteRoutes(deps));
   // The chat widgets' calls come from other web sites, without a session (their embed's domains decide).
   api.route("/", embedWidgetRoutes(deps));

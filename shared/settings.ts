@@ -8,6 +8,14 @@ import {
 } from "./providers/embedder_catalog.ts";
 import { AUDIO_SETTINGS, type AudioCheck } from "./providers/audio_catalog.ts";
 import { RERANKER_ENV, RERANKER_SETTINGS, RERANKERS } from "./providers/reranker_catalog.ts";
+import {
+  mappingSchema,
+  OIDC_DEFAULTS,
+  OIDC_ENV,
+  OIDC_SETTINGS,
+  parseRoleMapping,
+  parseWorkspaceMapping,
+} from "./oidc.ts";
 
 /** What a stored secret looks like in every answer and in the forms (20 asterisks). */
 export const MASKED_SECRET = "*".repeat(20);
@@ -40,6 +48,10 @@ const wholeNumber = z.string().trim().regex(/^-?\d+$/, "Value must be a whole nu
 );
 const oneOf = (values: readonly string[]) =>
   z.string().trim().refine((value) => values.includes(value), `Value must be one of ${values.join(", ")}`);
+const yesNo = z.string().trim().toLowerCase().refine(
+  (value) => value === "true" || value === "false",
+  "Value must be true or false.",
+);
 
 const llmProviderId = z.string().trim().superRefine((value, context) => {
   if (!llmProvider(value)) {
@@ -191,6 +203,24 @@ export const SETTING_KEYS: SettingDefinition[] = unique([
   setting("AgentSearXNGApiUrl", "AGENT_SEARXNG_API_URL", orEmpty(url)),
   setting("AgentTavilyApiKey", "AGENT_TAVILY_API_KEY", anyText, { secret: true }),
   setting("AgentBraveApiKey", "AGENT_BRAVE_API_KEY", anyText, { secret: true }),
+  // OpenID Connect login (server/oidc/): Settings → Security.
+  setting(OIDC_SETTINGS.enabled, OIDC_ENV.enabled, yesNo, { defaultValue: "false" }),
+  setting(OIDC_SETTINGS.issuer, OIDC_ENV.issuer, orEmpty(url)),
+  setting(OIDC_SETTINGS.clientId, OIDC_ENV.clientId, anyText),
+  setting(OIDC_SETTINGS.clientSecret, OIDC_ENV.clientSecret, anyText, { secret: true }),
+  setting(OIDC_SETTINGS.scopes, OIDC_ENV.scopes, notEmpty, { defaultValue: OIDC_DEFAULTS.scopes }),
+  setting(OIDC_SETTINGS.usernameClaim, OIDC_ENV.usernameClaim, notEmpty, {
+    defaultValue: OIDC_DEFAULTS.usernameClaim,
+  }),
+  setting(OIDC_SETTINGS.groupsClaim, OIDC_ENV.groupsClaim, anyText),
+  setting(OIDC_SETTINGS.roleMapping, OIDC_ENV.roleMapping, mappingSchema(parseRoleMapping)),
+  setting(OIDC_SETTINGS.workspaceMapping, OIDC_ENV.workspaceMapping, mappingSchema(parseWorkspaceMapping)),
+  setting(OIDC_SETTINGS.autoCreateUsers, OIDC_ENV.autoCreateUsers, yesNo, { defaultValue: "true" }),
+  setting(OIDC_SETTINGS.linkExistingUsers, OIDC_ENV.linkExistingUsers, yesNo, { defaultValue: "false" }),
+  setting(OIDC_SETTINGS.buttonLabel, OIDC_ENV.buttonLabel, anyText),
+  setting(OIDC_SETTINGS.passwordLoginDisabled, OIDC_ENV.passwordLoginDisabled, yesNo, {
+    defaultValue: "false",
+  }),
   ...AUDIO_SETTINGS.map((entry) =>
     setting(entry.key, entry.env, audioSchema(entry.check), {
       secret: entry.secret,

@@ -1,4 +1,4 @@
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { timestamp } from "./columns.ts";
 
 export const users = sqliteTable("users", {
@@ -34,6 +34,18 @@ export const passwordResetTokens = sqliteTable("password_reset_tokens", {
   expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
   createdAt: timestamp("created_at"),
 });
+
+/**
+ * Users who log in through OpenID Connect: the identity provider's issuer and subject (`sub`) name the user
+ * for good, whatever their username claim later reads.
+ */
+export const oidcIdentities = sqliteTable("oidc_identities", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  issuer: text("issuer").notNull(),
+  subject: text("subject").notNull(),
+  createdAt: timestamp("created_at"),
+}, (table) => [uniqueIndex("oidc_identities_issuer_subject_idx").on(table.issuer, table.subject)]);
 
 /** Single-use simple-SSO tokens (sha256 of the token), valid 6 minutes. */
 export const temporaryAuthTokens = sqliteTable("temporary_auth_tokens", {

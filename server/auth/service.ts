@@ -27,6 +27,7 @@ import { logEvent } from "../events/log.ts";
 import { LABELS } from "../settings/service.ts";
 import { findUserById, findUserByUsername } from "../users/repo.ts";
 import { signSession } from "./jwt.ts";
+import { passwordLoginDisabled } from "../oidc/options.ts";
 import { hashSecret, hashToken, randomToken, verifyNothing, verifySecret } from "./passwords.ts";
 import { presentUser, type UserRow } from "./present.ts";
 import { addressAndUsername, tooManyAttemptsMessage } from "./rate_limit.ts";
@@ -59,7 +60,7 @@ export async function loginWithAccount(
   input: z.output<typeof LoginInput>,
   address: string,
 ): Promise<LoginAnswer> {
-  if (deps.config.simpleSso.enabled && deps.config.simpleSso.noLogin) {
+  if ((deps.config.simpleSso.enabled && deps.config.simpleSso.noLogin) || passwordLoginDisabled(deps)) {
     throw loginFailure("forbidden", AUTH_MESSAGES.credentialsDisabled);
   }
   const { username } = input;
@@ -294,16 +295,25 @@ export async function issueSsoToken(
     fail("forbidden", "Simple SSO is not enabled on this instance: start Lectern with SIMPLE_SSO_ENABLED=1.");
   }
   const user = await findUserById(deps, userId) ?? fail("not_found", "User not found");
+  const { token } = await issueLoginToken(deps, user.id);
+  return { token, loginPath: `/sso/simple?token=${encodeURIComponent(token)}` };
+}
+
+/**
+ * A single-use login token (simple SSO's link, the end of an OpenID Connect login), valid 6 minutes; stored
+ * hashed, and earlier ones of that user stop working.
+ */
+export async function issueLoginToken(deps: Deps, userId: number): Promise<{ token: string }> {
   const token = `lectern-tat-${randomToken(24)}`;
   await deps.db.batch([
-    deps.db.delete(temporaryAuthTokens).where(eq(temporaryAuthTokens.userId, user.id)),
+    deps.db.delete(temporaryAuthTokens).where(eq(temporaryAuthTokens.userId, userId)),
     deps.db.insert(temporaryAuthTokens).values({
-      userId: user.id,
+      userId,
       tokenHash: await hashToken(token),
       expiresAt: new Date(Date.now() + SSO_TOKEN_LIFETIME_MS),
     }),
   ]);
-  return { token, loginPath: `/sso/simple?token=${encodeURIComponent(token)}` };
+  return { token };
 }
 
 /** Redeems a single-use SSO token: found once, then gone, whatever the outcome. */
@@ -311,6 +321,15 @@ export async function redeemSsoToken(deps: Deps, token: string): Promise<LoginAn
   if (!ssoAvailable(deps)) {
     throw new AppError("forbidden", "Simple SSO is not enabled on this instance.");
   }
+  return await redeemLoginToken(deps, token, "sso_login");
+}
+
+/** Redeems a single-use login token (simple SSO or OpenID Connect): found once, then gone, whatever the outcome. */
+export async function redeemLoginToken(
+  deps: Deps,
+  token: string,
+  event: "sso_login" | "oidc_login",
+): Promise<LoginAnswer> {
   const invalid = (reason: string) => {
     const message = `[001] An error occurred while validating the token: ${reason}`;
     return new AppError("unauthenticated", message, {
@@ -326,6 +345,7 @@ export async function redeemSsoToken(deps: Deps, token: string): Promise<LoginAn
   const user = await findUserById(deps, row.userId);
   if (!user) throw invalid("The user does not exist.");
   if (user.suspended) throw invalid("User is suspended.");
-  await logEvent(deps, "sso_login", { username: user.username }, user.id);
+  // An OIDC login is logged when the provider's answer is accepted (server/oidc/service.ts).
+  if (event === "sso_login") await logEvent(deps, "sso_login", { username: user.username }, user.id);
   return { valid: true, user: presentUser(user), token: await sessionFor(deps, user), message: null };
 }

@@ -57,7 +57,11 @@ export type EventName =
   | "browser_extension_key_deleted"
   | "event_logs_cleared"
   // Operations: `{file, files, bytes, via}` (via: api or cli).
-  | "backup_created";
+  | "backup_created"
+  // OpenID Connect: `{username, address}`; a refusal `{reason, address}` (server/oidc/).
+  | "oidc_login"
+  | "oidc_user_created"
+  | "failed_login_oidc";
 
 /** Writes an event log row; a failure to log is reported but never fails the request. */
 export async function logEvent(

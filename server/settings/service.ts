@@ -13,6 +13,7 @@ import { llmProvider } from "../../shared/providers/llm_catalog.ts";
 import { AppError } from "../errors.ts";
 import { decryptSecret, encryptSecret } from "../auth/keys.ts";
 import { endpointProblem } from "../http/url_guard.ts";
+import { oidcLoginInfo } from "../oidc/options.ts";
 
 /** Labels of internal settings that are not update-env keys. */
 export const LABELS = {
@@ -213,6 +214,8 @@ export class SettingsService {
       VectorDB: this.value("VectorDB") ?? null,
       EmbeddingEngine: this.value("EmbeddingEngine") ?? null,
       CustomAppName: this.label(LABELS.customAppName) ?? null,
+      // The login screen's "Log in with …" button and whether it shows the password form.
+      ...oidcLoginInfo({ settings: this }),
     };
     // The chat header's model picker reads the model name from here before it has a token; like the provider,
     // it is no secret.

@@ -22,6 +22,8 @@ type Props = {
   reason: LoginReason | null;
 };
 type Mode = "loading" | "single" | "multi";
+/** OpenID Connect login as the instance offers it: the button's provider name and whether passwords work. */
+type Oidc = { provider: string | null; passwordLogin: boolean };
 type View = "login" | "recover" | "reset";
 
 /** Where to go after signing in: a safe ?redirectTo= of this site, else home. */
@@ -59,6 +61,7 @@ export default function Login({ appName, logo = null, newToken, reason }: Props)
   const [view, setView] = useState<View>("login");
   const [loadError, setLoadError] = useState<string | null>(null);
   const [pending, setPending] = useState<ValidLogin | null>(null);
+  const [oidc, setOidc] = useState<Oidc>({ provider: null, passwordLogin: true });
   const finished = useRef(false);
 
   useEffect(() => {
@@ -66,6 +69,7 @@ export default function Login({ appName, logo = null, newToken, reason }: Props)
       const setup = await fetchSetup();
       if (!setup.RequiresAuth && !setup.MultiUserMode) return globalThis.location.replace(paths.home());
       if (!newToken && await storedSessionValid()) return globalThis.location.replace(destination());
+      setOidc({ provider: setup.OidcLogin ?? null, passwordLogin: setup.PasswordLogin !== false });
       setMode(setup.MultiUserMode ? "multi" : "single");
     })().catch((caught: Error) => setLoadError(caught.message));
   }, [newToken]);
@@ -111,8 +115,25 @@ export default function Login({ appName, logo = null, newToken, reason }: Props)
               {t(REASON_TEXTS[reason])}
             </p>
           )}
-          <p className="muted">{mode === "multi" ? t("login.multiIntro") : t("login.singleIntro")}</p>
-          <CredentialsForm mode={mode} onLogin={loggedIn} onForgotPassword={() => setView("recover")} />
+          {mode === "multi" && oidc.provider && (
+            <>
+              <a
+                className="button primary oidc-login"
+                href={`/api/auth/oidc/login?redirectTo=${encodeURIComponent(destination())}`}
+              >
+                {t("login.oidc.button", { provider: oidc.provider })}
+              </a>
+              {oidc.passwordLogin && <p className="auth-divider">{t("login.oidc.or")}</p>}
+            </>
+          )}
+          {mode === "multi" && !oidc.passwordLogin
+            ? <p className="muted">{t("login.oidc.passwordOff")}</p>
+            : (
+              <>
+                <p className="muted">{mode === "multi" ? t("login.multiIntro") : t("login.singleIntro")}</p>
+                <CredentialsForm mode={mode} onLogin={loggedIn} onForgotPassword={() => setView("recover")} />
+              </>
+            )}
         </>
       )}
       {view === "recover" && (

@@ -146,6 +146,24 @@ export function pagesApp(deps: Deps): Hono<AppEnv> {
       { title: t("pages.sso.title"), islands: ["Toaster", "SsoLanding"], guard: "public" },
     ));
 
+  // The end of an OpenID Connect login (server/oidc/routes.ts): a one-time token, or why it was refused.
+  app.get("/sso/oidc", (c) =>
+    c.render(
+      <BareShell>
+        <Island
+          name="SsoLanding"
+          component={SsoLanding}
+          props={{
+            token: c.req.query("token") ?? null,
+            redirectTo: c.req.query("redirectTo") ?? "/",
+            via: "oidc",
+            errorCode: c.req.query("error") ?? null,
+          }}
+        />
+      </BareShell>,
+      { title: t("pages.sso.title"), islands: ["Toaster", "SsoLanding"], guard: "public" },
+    ));
+
   app.get("/accept-invite/:code", (c) =>
     c.render(
       <BareShell>

@@ -459,6 +459,24 @@ export const ROUTES: Record<string, RouteRule> = {
     status: 401,
     why: "single sign-on landing; an unknown token is 401 (the reference)",
   },
+  "GET /api/request-token/sso/oidc": {
+    least: "public",
+    call: () => get("/api/request-token/sso/oidc?token=lectern-tat-unknown"),
+    status: 403,
+    why: "the end of an OpenID Connect login; refused while OIDC login is off (a Lectern addition, issue 24)",
+  },
+  "GET /api/auth/oidc/login": {
+    least: "public",
+    call: () => get("/api/auth/oidc/login"),
+    status: 302,
+    why: "starts an OpenID Connect login: a redirect to the provider, or to /sso/oidc?error= while it is off",
+  },
+  "GET /api/auth/oidc/callback": {
+    least: "public",
+    call: () => get("/api/auth/oidc/callback?code=x&state=y"),
+    status: 302,
+    why: "the provider's answer: checked against this browser's login cookie, refusals redirect to /sso/oidc",
+  },
   "GET /api/system/multi-user-mode": {
     least: "public",
     call: () => get("/api/system/multi-user-mode"),

@@ -16,6 +16,10 @@ export const SetupResults = z.looseObject({
   SimpleSSOEnabled: z.boolean().optional(),
   /** Whether credential logins and invitations are turned off (SIMPLE_SSO_NO_LOGIN); admins and managers only. */
   SimpleSSONoLogin: z.boolean().optional(),
+  /** The "Log in with …" button's provider name when OpenID Connect login is on (before login too). */
+  OidcLogin: z.string().nullable().optional(),
+  /** False when password login is turned off (only while OpenID Connect login is on). */
+  PasswordLogin: z.boolean().optional(),
 });
 export type SetupResults = z.infer<typeof SetupResults>;
 const SetupAnswer = z.object({ results: SetupResults });

@@ -43,6 +43,11 @@ const EnvSchema = z.object({
   SIMPLE_SSO_ENABLED: flag("SIMPLE_SSO_ENABLED"),
   /** With simple SSO on: no username/password login and no invitations. */
   SIMPLE_SSO_NO_LOGIN: flag("SIMPLE_SSO_NO_LOGIN"),
+  /**
+   * The reference's WORKSPACE_DELETION_PROTECTION, on when set at all: only admins delete workspaces, after
+   * typing the name, and the developer API deletes none.
+   */
+  WORKSPACE_DELETION_PROTECTION: z.string().optional().transform((value) => value !== undefined),
   /** Behind a reverse proxy: take the client address from X-Forwarded-For (for login rate limits). */
   TRUST_PROXY: flag("TRUST_PROXY"),
   /** Names (besides IP addresses, localhost and this machine's name) the instance answers to, comma-separated. */
@@ -114,6 +119,8 @@ export interface Config {
   dev: boolean;
   simpleSso: { enabled: boolean; noLogin: boolean };
   trustProxy: boolean;
+  /** WORKSPACE_DELETION_PROTECTION set: only admins delete workspaces, after typing the name. */
+  workspaceDeletionProtection: boolean;
   /** Host names the instance answers to besides addresses, localhost and the machine's own name. */
   allowedHosts: readonly string[];
   /** Origins allowed to call the API from their pages (CORS); empty: same origin only. */
@@ -189,6 +196,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     dev: values.LECTERN_DEV,
     simpleSso: Object.freeze({ enabled: values.SIMPLE_SSO_ENABLED, noLogin: values.SIMPLE_SSO_NO_LOGIN }),
     trustProxy: values.TRUST_PROXY,
+    workspaceDeletionProtection: values.WORKSPACE_DELETION_PROTECTION,
     allowedHosts: Object.freeze(values.ALLOWED_HOSTS),
     corsOrigins: Object.freeze(values.CORS_ORIGINS),
     surveyCollectorUrl: values.SURVEY_COLLECTOR_URL ?? null,

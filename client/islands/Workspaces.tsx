@@ -8,7 +8,12 @@ import { SettingsPage } from "../features/settings/SettingsPage.tsx";
 export default function Workspaces() {
   return (
     <SettingsPage page="workspaces">
-      {(setup) => <WorkspacesScreen multiUser={setup.MultiUserMode} />}
+      {(setup) => (
+        <WorkspacesScreen
+          multiUser={setup.MultiUserMode}
+          deletionProtection={setup.WorkspaceDeletionProtection === true}
+        />
+      )}
     </SettingsPage>
   );
 }

@@ -45,6 +45,7 @@ export function systemRoutesV1(router: V1Router, deps: Deps): void {
       full: true,
       requiresAuth: deps.settings.requiresAuth,
       simpleSso: deps.config.simpleSso,
+      workspaceDeletionProtection: deps.config.workspaceDeletionProtection,
     });
     return c.json({ settings: { ...results, ...await setupFacts(deps) } });
   });

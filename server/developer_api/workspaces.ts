@@ -30,7 +30,7 @@ import {
   workspaceDetail,
   workspaceDocumentsOf,
 } from "../workspaces/service.ts";
-import { deleteWorkspace, updateWorkspace } from "../workspaces/manage.ts";
+import { checkDeletionAllowed, deleteWorkspace, updateWorkspace } from "../workspaces/manage.ts";
 import { presentWorkspace, presentWorkspaceDocument, type WorkspaceRow } from "../workspaces/present.ts";
 import { setPinned } from "../documents/library.ts";
 import { needs, visibleWorkspaceIds } from "./access.ts";
@@ -157,6 +157,7 @@ export function workspaceRoutesV1(router: V1Router, deps: Deps): void {
     tag,
   }, async (c) => {
     const workspace = await workspaceOfRoute(deps, c);
+    checkDeletionAllowed(deps, null, workspace, undefined);
     await deleteWorkspace(deps, workspace);
     deps.log.info("Workspace deleted through the developer API", { slug: workspace.slug });
     await logEvent(deps, "api_workspace_deleted", { workspaceName: workspace.name }, c.var.actor.userId);

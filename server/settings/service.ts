@@ -204,7 +204,12 @@ export class SettingsService {
    * the login and onboarding screens need (docs/api-compat.md#setup-complete).
    */
   setupResults(
-    options: { full: boolean; requiresAuth: boolean; simpleSso: { enabled: boolean; noLogin: boolean } },
+    options: {
+      full: boolean;
+      requiresAuth: boolean;
+      simpleSso: { enabled: boolean; noLogin: boolean };
+      workspaceDeletionProtection?: boolean;
+    },
   ): Record<string, unknown> {
     const base: Record<string, unknown> = {
       MultiUserMode: this.multiUserMode,
@@ -227,6 +232,8 @@ export class SettingsService {
       ...base,
       SimpleSSOEnabled: options.simpleSso.enabled,
       SimpleSSONoLogin: options.simpleSso.enabled && options.simpleSso.noLogin,
+      // The reference's key: the delete controls ask for the workspace's name, and only admins see them.
+      WorkspaceDeletionProtection: options.workspaceDeletionProtection === true,
     };
     for (const definition of SETTING_KEYS) {
       const value = this.value(definition.key);

@@ -33,6 +33,7 @@ export function publicSystemRoutes(deps: Deps) {
         full,
         requiresAuth: deps.settings.requiresAuth,
         simpleSso: deps.config.simpleSso,
+        workspaceDeletionProtection: deps.config.workspaceDeletionProtection,
       });
       return c.json({ results: full ? { ...results, ...await setupFacts(deps) } : results });
     });

@@ -54,6 +54,29 @@ export async function updateWorkspace(
   });
 }
 
+/** The reference's refusal while workspace deletion protection is on. */
+export const DELETION_BLOCKED = "Workspace deletion is blocked by the system administrator.";
+export const DELETION_NEEDS_NAME =
+  "Workspace deletion protection is on: type the workspace's name to delete it.";
+
+/**
+ * Workspace deletion protection (WORKSPACE_DELETION_PROTECTION): only an admin deletes, and only with the
+ * workspace's name typed (`confirm`); the developer API (`actor` null) deletes none, as the reference.
+ */
+export function checkDeletionAllowed(
+  deps: Deps,
+  actor: Actor | null,
+  workspace: WorkspaceRow,
+  confirm: string | undefined,
+): void {
+  if (!deps.config.workspaceDeletionProtection) return;
+  const body = (error: string) => ({ success: false, error });
+  if (!actor || actor.role !== "admin") fail("forbidden", DELETION_BLOCKED, body(DELETION_BLOCKED));
+  if ((confirm ?? "").trim() !== workspace.name.trim()) {
+    fail("invalid_input", DELETION_NEEDS_NAME, body(DELETION_NEEDS_NAME));
+  }
+}
+
 /** Deletes a workspace for everyone: its chats, threads, documents and members go with it, then its vectors. */
 export async function deleteWorkspace(deps: Deps, workspace: WorkspaceRow): Promise<void> {
   await deps.db.delete(workspaces).where(eq(workspaces.id, workspace.id));

@@ -8,7 +8,7 @@ import { CreateWorkspaceInput } from "../../shared/api/workspaces.ts";
 import { UpdateMembersInput } from "../../shared/api/admin.ts";
 import { presentWorkspace } from "./present.ts";
 import { createWorkspace } from "./service.ts";
-import { deleteWorkspace } from "./manage.ts";
+import { checkDeletionAllowed, deleteWorkspace } from "./manage.ts";
 import { setWorkspaceMembers, workspaceById, workspaceMembers, workspacesWithMembers } from "./members.ts";
 
 /**
@@ -28,6 +28,7 @@ export function memberAdminRoutes(deps: Deps) {
     })
     .delete("/admin/workspaces/:id", async (c) => {
       const workspace = await workspaceById(deps, idParam(c.req.param("id"), "workspace"));
+      checkDeletionAllowed(deps, c.var.actor, workspace, c.req.query("confirm"));
       await deleteWorkspace(deps, workspace);
       deps.log.info("Workspace deleted", { slug: workspace.slug });
       await logEvent(deps, "workspace_deleted", { workspaceName: workspace.name }, c.var.actor.userId);

@@ -29,6 +29,7 @@ import {
   workspaceDetail,
 } from "./service.ts";
 import {
+  checkDeletionAllowed,
   deleteWorkspace,
   resetVectorDatabase,
   setSuggestedMessages,
@@ -82,6 +83,7 @@ export function workspaceRoutes(deps: Deps) {
     })
     .delete("/workspace/:slug", manage, async (c) => {
       const workspace = await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
+      checkDeletionAllowed(deps, c.var.actor, workspace, c.req.query("confirm"));
       await deleteWorkspace(deps, workspace);
       deps.log.info("Workspace deleted", { slug: workspace.slug });
       await logEvent(deps, "workspace_deleted", { workspaceName: workspace.name }, c.var.actor.userId);

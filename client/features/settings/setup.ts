@@ -20,6 +20,8 @@ export const SetupResults = z.looseObject({
   OidcLogin: z.string().nullable().optional(),
   /** False when password login is turned off (only while OpenID Connect login is on). */
   PasswordLogin: z.boolean().optional(),
+  /** WORKSPACE_DELETION_PROTECTION: only admins delete workspaces, after typing the name. */
+  WorkspaceDeletionProtection: z.boolean().optional(),
 });
 export type SetupResults = z.infer<typeof SetupResults>;
 const SetupAnswer = z.object({ results: SetupResults });

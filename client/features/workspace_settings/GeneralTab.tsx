@@ -5,6 +5,8 @@ import { TextField } from "../../components/TextField.tsx";
 import { toast } from "../../lib/toast.ts";
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { deleteWorkspace } from "./api.ts";
+import { useSetup } from "../settings/setup.ts";
+import { usePermission } from "../auth/use_permission.ts";
 import { AssistantPicture } from "./AssistantPicture.tsx";
 import { SuggestedMessagesEditor } from "./SuggestedMessagesEditor.tsx";
 import type { TabProps } from "./types.ts";
@@ -54,11 +56,16 @@ function DeleteWorkspace({ slug, name }: { slug: string; name: string }) {
   const k = (key: string) => t(`workspaceSettings.delete.${key}`, { name });
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
+  const { setup } = useSetup();
+  const isAdmin = usePermission("settings:manage");
+  // With deletion protection on (WORKSPACE_DELETION_PROTECTION) only admins delete, after typing the name.
+  const protection = setup?.WorkspaceDeletionProtection === true;
+  if (!setup || isAdmin === null || (protection && !isAdmin)) return null;
 
   async function remove() {
     setBusy(true);
     try {
-      await deleteWorkspace(slug, k("refused"));
+      await deleteWorkspace(slug, k("refused"), protection ? name : undefined);
       toast.success(k("deleted"));
       setTimeout(() => globalThis.location.assign(paths.home()), REDIRECT_DELAY_MS);
     } catch (caught) {
@@ -84,6 +91,9 @@ function DeleteWorkspace({ slug, name }: { slug: string; name: string }) {
         busy={busy}
         onConfirm={remove}
         onClose={() => !busy && setConfirming(false)}
+        typeToConfirm={protection
+          ? { label: t("workspaceSettings.delete.typeName", { name }), expected: name }
+          : undefined}
       />
     </section>
   );

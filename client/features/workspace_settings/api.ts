@@ -38,8 +38,10 @@ async function succeed(call: Promise<z.infer<typeof SuccessAnswer>>, fallback: s
   if (!answer.success) throw new ApiError(answer.error || fallback, 200, answer);
 }
 
-export function deleteWorkspace(slug: string, fallback: string): Promise<void> {
-  return succeed(api(base(slug), { method: "DELETE", schema: SuccessAnswer }), fallback);
+/** Deletes a workspace; `confirm` is its name, which the server asks for while deletion protection is on. */
+export function deleteWorkspace(slug: string, fallback: string, confirm?: string): Promise<void> {
+  const path = confirm === undefined ? base(slug) : `${base(slug)}?confirm=${encodeURIComponent(confirm)}`;
+  return succeed(api(path, { method: "DELETE", schema: SuccessAnswer }), fallback);
 }
 
 export function resetVectorDatabase(slug: string, fallback: string): Promise<void> {

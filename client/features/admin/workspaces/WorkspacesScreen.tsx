@@ -13,7 +13,9 @@ import { type AdminWorkspace, AdminWorkspaceList, without, workspaceCalls } from
  * Every workspace of the instance (admins): name, link, members (multi-user mode), created; "New workspace";
  * deletion after a confirmation that says what goes with it.
  */
-export function WorkspacesScreen({ multiUser }: { multiUser: boolean }) {
+export function WorkspacesScreen(
+  { multiUser, deletionProtection = false }: { multiUser: boolean; deletionProtection?: boolean },
+) {
   const { t } = useTranslation();
   const calls = useMemo(() => workspaceCalls(multiUser), [multiUser]);
   const [workspaces, setWorkspaces] = useState<AdminWorkspace[] | null>(null);
@@ -37,7 +39,11 @@ export function WorkspacesScreen({ multiUser }: { multiUser: boolean }) {
   async function remove(workspace: AdminWorkspace) {
     setBusy(true);
     try {
-      await act(calls.remove(workspace), { method: "DELETE" }, t("workspacesAdmin.delete.refused"));
+      // With deletion protection on, the server asks for the name typed in the dialog.
+      const path = deletionProtection
+        ? `${calls.remove(workspace)}?confirm=${encodeURIComponent(workspace.name)}`
+        : calls.remove(workspace);
+      await act(path, { method: "DELETE" }, t("workspacesAdmin.delete.refused"));
       setWorkspaces((current) => current && without(current, workspace.id));
       toast.success(t("workspacesAdmin.delete.done", { name: workspace.name }));
       setDeleting(null);
@@ -104,6 +110,12 @@ export function WorkspacesScreen({ multiUser }: { multiUser: boolean }) {
         busy={busy}
         onConfirm={() => deleting && void remove(deleting)}
         onClose={() => setDeleting(null)}
+        typeToConfirm={deletionProtection && deleting
+          ? {
+            label: t("workspaceSettings.delete.typeName", { name: deleting.name }),
+            expected: deleting.name,
+          }
+          : undefined}
       />
     </section>
   );

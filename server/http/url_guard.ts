@@ -9,6 +9,11 @@ import { AppError } from "../errors.ts";
  */
 export interface UrlGuardOptions {
   allowPrivate?: boolean;
+  /**
+   * Host names an operator named (`LECTERN_CONNECTOR_PRIVATE_HOSTS`, a self-hosted GitLab or Confluence) that may
+   * resolve to loopback or private addresses; every other host is judged as without it.
+   */
+  allowHosts?: readonly string[];
   /** Resolves a host name to its addresses; tests pass their own. */
   resolve?: (hostname: string) => Promise<string[]>;
 }
@@ -173,7 +178,8 @@ async function checkedTarget(
   for (const address of addresses) {
     const kind = addressClass(address) ?? "public";
     if (kind === "public") continue;
-    if ((kind === "loopback" || kind === "private") && options.allowPrivate) continue;
+    const named = options.allowHosts?.includes(host.toLowerCase()) ?? false;
+    if ((kind === "loopback" || kind === "private") && (options.allowPrivate || named)) continue;
     throw refuse(
       `${host} points to ${
         /^[aeiou]/.test(kind) ? "an" : "a"

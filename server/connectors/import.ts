@@ -4,12 +4,12 @@ import { documents, workspaceDocuments, workspaces } from "../../db/schema.ts";
 import type { ConnectorImport } from "../../shared/api/connectors.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, messageOf } from "../errors.ts";
-import { guardedFetch } from "../http/url_guard.ts";
 import { addDocuments, removeDocuments } from "../documents/ingest.ts";
 import { checkFolder, purgeDocuments } from "../documents/library.ts";
 import { parseMetadata } from "../documents/live_sync_queues.ts";
 import type { ConnectorOrigin } from "../documents/store.ts";
 import { writeFileAtomic } from "../storage.ts";
+import { connectorContext } from "./fetch.ts";
 import {
   type ConnectorContext,
   type ConnectorDocument,
@@ -17,8 +17,6 @@ import {
   type ConnectorSource,
 } from "./source.ts";
 
-/** One request of a source may take this long (a slow self-hosted GitLab answers within it). */
-export const CONNECTOR_REQUEST_TIMEOUT_MS = 60_000;
 /** Ended imports stay readable this long (a page reloaded after the end still shows the outcome). */
 const KEEP_ENDED_MS = 60 * 60_000;
 
@@ -35,36 +33,6 @@ export type ImportDeps = Pick<
   | "linkFetch"
   | "settings"
 >;
-
-/**
- * The fetch every source uses: through the one URL guard (deps.linkFetch's test resolver and fetch when set),
- * with the operator's named private hosts (`LECTERN_CONNECTOR_PRIVATE_HOSTS`) allowed; a refusal or an
- * unreachable host becomes a `ConnectorError` naming the host.
- */
-export function connectorFetch(
-  deps: Pick<Deps, "config" | "linkFetch">,
-  signal: AbortSignal,
-): ConnectorContext["fetch"] {
-  return async (url, init = {}) => {
-    const limit = AbortSignal.any([signal, AbortSignal.timeout(CONNECTOR_REQUEST_TIMEOUT_MS)]);
-    try {
-      return await guardedFetch(url, { ...init, signal: limit }, {
-        ...deps.linkFetch,
-        allowHosts: [...(deps.linkFetch?.allowHosts ?? []), ...deps.config.connectorPrivateHosts],
-      });
-    } catch (error) {
-      if (signal.aborted) throw signal.reason;
-      const host = URL.canParse(url) ? new URL(url).host : url;
-      if (error instanceof AppError) throw new ConnectorError(error.message);
-      if (limit.aborted) throw new ConnectorError(`${host} did not answer in time.`);
-      throw new ConnectorError(`Cannot reach ${host}: ${messageOf(error).replace(/\.?$/, ".")}`);
-    }
-  };
-}
-
-export function connectorContext(deps: ImportDeps, signal: AbortSignal): ConnectorContext {
-  return { fetch: connectorFetch(deps, signal), signal, log: deps.log };
-}
 
 /** A failure's sentence for `reason`: a source's own, else a generic one (the details go to the log). */
 export function reasonOf(error: unknown): string {

@@ -5,7 +5,8 @@ import { parseJson } from "../http/body.ts";
 import { requirePermission } from "../http/auth_guard.ts";
 import { fail, messageOf } from "../errors.ts";
 import { type ConnectorImport, RepoBranchesInput, RepoImportInput } from "../../shared/api/connectors.ts";
-import { connectorContext, connectorImports, reasonOf } from "./import.ts";
+import { connectorContext } from "./fetch.ts";
+import { connectorImports, reasonOf } from "./import.ts";
 import { REPO_HOSTS } from "./registry.ts";
 import { ConnectorError } from "./source.ts";
 

@@ -314,11 +314,7 @@ Deno.test("GitHub connector calls: admins and managers only", async () => {
   const body = { repo: `${env.github.url}/octo/tides` };
   const refused = await call(env.app, "/api/ext/github/branches", body, bearer(member.token));
   assert.equal(refused.status, 403);
-  assert.deepEqual(refused.body, {
-    success: false,
-    reason: "You do not have permission to do that.",
-    data: { branches: [] },
-  });
+  assert.deepEqual(refused.body, { success: false, error: "You do not have permission to do that." });
   assert.equal((await call(env.app, "/api/ext/github/repo", body, bearer(member.token))).status, 403);
   assert.equal((await env.app.json("/api/ext/imports", bearer(member.token))).status, 403);
   const allowed = await call(env.app, "/api/ext/github/branches", body, bearer(manager.token));

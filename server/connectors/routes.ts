@@ -23,7 +23,7 @@ export function connectorRoutes(deps: Deps) {
   for (const [id, host] of Object.entries(REPO_HOSTS)) {
     const branchesBody = (message: string) => answer(false, message, { branches: [] });
     const repoBody = (message: string) => answer(false, message, {});
-    routes.post(`/ext/${id}/branches`, requirePermission("documents:manage", branchesBody), async (c) => {
+    routes.post(`/ext/${id}/branches`, requirePermission("documents:manage"), async (c) => {
       const input = await parseJson(c, RepoBranchesInput, branchesBody);
       const controller = new AbortController();
       c.req.raw.signal.addEventListener("abort", () => controller.abort(), { once: true });
@@ -35,7 +35,7 @@ export function connectorRoutes(deps: Deps) {
         return c.json(branchesBody(reasonOf(error)));
       }
     });
-    routes.post(`/ext/${id}/repo`, requirePermission("documents:manage", repoBody), async (c) => {
+    routes.post(`/ext/${id}/repo`, requirePermission("documents:manage"), async (c) => {
       const input = await parseJson(c, RepoImportInput, repoBody);
       let started: ConnectorImport;
       let described: ReturnType<typeof host.describe>;
@@ -63,10 +63,10 @@ export function connectorRoutes(deps: Deps) {
   return routes
     .get(
       "/ext/imports",
-      requirePermission("documents:manage", listBody),
+      requirePermission("documents:manage"),
       (c) => c.json(answer(true, null, { imports: imports.list() })),
     )
-    .get("/ext/imports/:id", requirePermission("documents:manage", listBody), (c) => {
+    .get("/ext/imports/:id", requirePermission("documents:manage"), (c) => {
       const found = imports.get(c.req.param("id"));
       if (!found) fail("not_found", "Cannot find that import.", listBody("Cannot find that import."));
       return c.json(answer(true, null, { import: found }));

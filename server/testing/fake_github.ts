@@ -33,6 +33,8 @@ export interface FakeGitServer {
   rateLimited: boolean;
   /** When set, every call after this many answers 502 (an import that fails half-way). */
   failAfterCalls: number | null;
+  /** Holds every file (blob) answer until the returned function is called: an import caught half-way. */
+  pause(): () => void;
   close(): Promise<void>;
 }
 
@@ -95,8 +97,17 @@ export function startFakeGithub(
     calls: [],
     rateLimited: false,
     failAfterCalls: null,
+    pause() {
+      let release = () => {};
+      gate = new Promise<void>((resolve) => release = resolve);
+      return () => {
+        gate = null;
+        release();
+      };
+    },
     close: () => server.shutdown(),
   };
+  let gate: Promise<void> | null = null;
 
   const json = (body: unknown, status = 200, extra: Record<string, string> = {}) =>
     new Response(JSON.stringify(body), {
@@ -183,6 +194,7 @@ export function startFakeGithub(
     }
     const blobMatch = rest.match(/^\/git\/blobs\/([0-9a-f]{40})$/);
     if (blobMatch) {
+      if (gate) await gate;
       for (const files of Object.values(repo.branches)) {
         for (const content of Object.values(files)) {
           if (await gitBlobSha(content) === blobMatch[1]) {

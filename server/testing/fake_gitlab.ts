@@ -34,8 +34,17 @@ export function startFakeGitlab(
     calls: [],
     rateLimited: false,
     failAfterCalls: null,
+    pause() {
+      let release = () => {};
+      gate = new Promise<void>((resolve) => release = resolve);
+      return () => {
+        gate = null;
+        release();
+      };
+    },
     close: () => server.shutdown(),
   };
+  let gate: Promise<void> | null = null;
 
   const headers = (extra: Record<string, string> = {}) => ({
     "ratelimit-limit": "2000",
@@ -123,6 +132,7 @@ export function startFakeGitlab(
     }
     const blobMatch = rest.match(/^\/repository\/blobs\/([0-9a-f]{40})\/raw$/);
     if (blobMatch) {
+      if (gate) await gate;
       for (const files of Object.values(project.branches)) {
         for (const content of Object.values(files)) {
           if (await gitBlobSha(content) === blobMatch[1]) {

@@ -1,7 +1,14 @@
-import type { Deps } from "../deps.ts";
+import type { Config } from "../config.ts";
+import type { Logger } from "../log.ts";
 import { AppError, messageOf } from "../errors.ts";
-import { guardedFetch } from "../http/url_guard.ts";
+import { guardedFetch, type UrlGuardOptions } from "../http/url_guard.ts";
 import { type ConnectorContext, ConnectorError } from "./source.ts";
+
+/** What a connector's fetch uses: the operator's private hosts, and the guard's test resolver and fetch. */
+export interface FetchDeps {
+  config: Pick<Config, "connectorPrivateHosts">;
+  linkFetch?: UrlGuardOptions & { fetch?: typeof fetch };
+}
 
 /** One request of a source may take this long (a slow self-hosted GitLab answers within it). */
 export const CONNECTOR_REQUEST_TIMEOUT_MS = 60_000;
@@ -11,7 +18,7 @@ export const CONNECTOR_REQUEST_TIMEOUT_MS = 60_000;
  * unreachable host becomes a `ConnectorError` naming the host.
  */
 export function connectorFetch(
-  deps: Pick<Deps, "config" | "linkFetch">,
+  deps: FetchDeps,
   signal: AbortSignal,
 ): ConnectorContext["fetch"] {
   return async (url, init = {}) => {
@@ -32,7 +39,7 @@ export function connectorFetch(
 }
 
 export function connectorContext(
-  deps: Pick<Deps, "config" | "linkFetch" | "log">,
+  deps: FetchDeps & { log: Logger },
   signal: AbortSignal,
 ): ConnectorContext {
   return { fetch: connectorFetch(deps, signal), signal, log: deps.log };

@@ -10,12 +10,7 @@ import { parseMetadata } from "../documents/live_sync_queues.ts";
 import type { ConnectorOrigin } from "../documents/store.ts";
 import { writeFileAtomic } from "../storage.ts";
 import { connectorContext } from "./fetch.ts";
-import {
-  type ConnectorContext,
-  type ConnectorDocument,
-  ConnectorError,
-  type ConnectorSource,
-} from "./source.ts";
+import { type ConnectorDocument, ConnectorError, type ConnectorSource } from "./source.ts";
 
 /** Ended imports stay readable this long (a page reloaded after the end still shows the outcome). */
 const KEEP_ENDED_MS = 60 * 60_000;

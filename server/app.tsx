@@ -1,3 +1,4 @@
+import { connectorRoutes } from "./connectors/routes.ts";
 import { Hono } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 import { bodyLimit } from "hono/body-limit";
@@ -185,6 +186,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   api.route("/", documentRoutes(deps));
   api.route("/", libraryRoutes(deps));
   api.route("/", liveSyncRoutes(deps));
+  api.route("/", connectorRoutes(deps));
   api.route("/", embedProgressRoutes(deps));
   api.route("/", attachmentRoutes(deps));
   api.route("/", chatRoutes(deps));

@@ -16,6 +16,7 @@ import { EmbeddingService } from "./embedding/service.ts";
 import { type ClientAssets, loadClientAssets } from "./pages/assets.ts";
 import { createAuthLimits } from "./auth/rate_limit.ts";
 import { LiveSync } from "./documents/live_sync.ts";
+import { connectorImports, sweepAbandonedImports } from "./connectors/import.ts";
 import { EmbedProgress } from "./embedding/progress.ts";
 import { sweepParsedFiles } from "./attachments/service.ts";
 import { JobRunner } from "./jobs/runner.ts";
@@ -108,6 +109,7 @@ export async function boot(
     if (jobs.isLeader) await sweepParsedFiles(deps);
     await embedding.start(deps, { resume: jobs.isLeader });
     await deps.liveSync.start(deps);
+    await sweepAbandonedImports(deps);
     // After live sync's recovery, which may still commit the vectors of a staged sync. Replicas sharing the
     // database leave the others' writes under way alone.
     if (jobs.isLeader) {
@@ -130,6 +132,7 @@ export async function boot(
       deps,
       async close() {
         await jobs.stop();
+        await connectorImports(deps).stopAll();
         await deps.liveSync.stop();
         await embedding.stop();
         await vectors.close();

@@ -58,6 +58,19 @@ const EnvSchema = z.object({
       z.string().regex(/^[a-z0-9.-]+$/, { error: "ALLOWED_HOSTS must list host names, without ports." }),
     ),
   ),
+  /**
+   * Host names of self-hosted services (GitLab, Confluence, GitHub Enterprise) that data connectors may reach on
+   * loopback or private addresses, comma-separated; every other private address stays refused.
+   */
+  LECTERN_CONNECTOR_PRIVATE_HOSTS: z.string().trim().optional().transform((value) =>
+    (value ?? "").split(",").map((name) => name.trim().toLowerCase().replace(/^\[|\]$/g, "")).filter(Boolean)
+  ).pipe(
+    z.array(
+      z.string().regex(/^[a-z0-9.:-]+$/, {
+        error: "LECTERN_CONNECTOR_PRIVATE_HOSTS must list host names or addresses, without ports.",
+      }),
+    ),
+  ),
   /** Web origins (`https://app.example.org`) whose pages may call the API across origins, comma-separated. */
   CORS_ORIGINS: z.string().trim().optional().transform((value, context) => {
     const origins: string[] = [];
@@ -125,6 +138,8 @@ export interface Config {
   allowedHosts: readonly string[];
   /** Origins allowed to call the API from their pages (CORS); empty: same origin only. */
   corsOrigins: readonly string[];
+  /** Hosts data connectors may reach on private addresses (`LECTERN_CONNECTOR_PRIVATE_HOSTS`). */
+  connectorPrivateHosts: readonly string[];
   surveyCollectorUrl: string | null;
   /** Pinecone's control plane when not Pinecone's own (Pinecone Local). */
   pineconeControlPlane: string | null;
@@ -199,6 +214,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     workspaceDeletionProtection: values.WORKSPACE_DELETION_PROTECTION,
     allowedHosts: Object.freeze(values.ALLOWED_HOSTS),
     corsOrigins: Object.freeze(values.CORS_ORIGINS),
+    connectorPrivateHosts: Object.freeze(values.LECTERN_CONNECTOR_PRIVATE_HOSTS),
     surveyCollectorUrl: values.SURVEY_COLLECTOR_URL ?? null,
     pineconeControlPlane: values.PINECONE_CONTROL_PLANE ?? null,
     database: values.DATABASE_URL

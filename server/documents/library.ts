@@ -20,8 +20,12 @@ import { parseLocation } from "./store.ts";
 const BATCH = 500;
 /** How long a watched document stays fresh before the live-sync worker fetches it again (7 days). */
 export const DEFAULT_STALE_AFTER_MS = 7 * 24 * 60 * 60 * 1000;
-/** Only documents fetched from a link can be fetched again (live document sync). */
-const WATCHABLE = "link://";
+/**
+ * Only documents fetched from a link or a data connector that can fetch one file again (a repository host)
+ * can be fetched again (live document sync); their chunk source starts with one of these.
+ */
+const WATCHABLE = ["link://", "github://", "gitlab://"];
+const watchable = (chunkSource: string) => WATCHABLE.some((prefix) => chunkSource.startsWith(prefix));
 
 type DocumentRow = typeof documents.$inferSelect;
 
@@ -185,7 +189,7 @@ async function presentFiles(
       wordCount: row.wordCount,
       token_count_estimate: row.tokenCountEstimate,
       cached: cached[index],
-      canWatch: chunkSource.startsWith(WATCHABLE),
+      canWatch: watchable(chunkSource),
       pinnedWorkspaces: pinned.get(row.location) ?? [],
       watched: watched.has(row.location),
     };
@@ -555,7 +559,7 @@ export async function setWatched(
       eq(documents.location, docPath),
     );
     const chunkSource = parseMetadata(indexed?.metadata ?? row.metadata).chunkSource;
-    if (typeof chunkSource !== "string" || !chunkSource.startsWith(WATCHABLE)) {
+    if (typeof chunkSource !== "string" || !watchable(chunkSource)) {
       fail("invalid_input", "Only documents added from a link can be watched.");
     }
   }

@@ -14,6 +14,9 @@ import type { VectorRecord } from "../providers/vectors/types.ts";
 import type { SettingsService } from "../settings/service.ts";
 import { type StoragePaths, writeFileAtomic } from "../storage.ts";
 import { embeddedChunks, type IngestDeps } from "./ingest.ts";
+import { connectorContext } from "../connectors/fetch.ts";
+import { refetchConnectorDocument } from "../connectors/registry.ts";
+import { ConnectorError } from "../connectors/source.ts";
 import { fetchLinkDocument, type LinkDeps } from "./links.ts";
 import { withPendingVectors } from "./pending_vectors.ts";
 import {
@@ -44,6 +47,8 @@ interface Staged {
   location: string;
   document: DocumentJson;
   swaps: Swap[];
+  /** A data connector's document: the version fetched, kept in the index row for the next import. */
+  connectorVersion?: string;
 }
 
 export interface SyncOutcome {
@@ -252,6 +257,36 @@ export class LiveSync {
   }
 
   /**
+   * The document's text again: a data connector's document from its source (a repository file at its branch's
+   * head), any other from its link.
+   */
+  private async fetchAgain(
+    deps: LiveSyncDeps,
+    url: string,
+    metadata: Record<string, unknown>,
+  ): Promise<{ text: string; pageBreaks?: number[]; version?: string }> {
+    const origin = metadata.connector as { source?: unknown } | undefined;
+    if (origin && typeof origin.source === "string") {
+      const refetched = refetchConnectorDocument(
+        origin.source,
+        url,
+        connectorContext(deps, this.controller.signal),
+      );
+      if (!refetched) fail("invalid_input", "This document's data connector cannot fetch it again.");
+      const document = await refetched.catch((error) => {
+        throw error instanceof ConnectorError ? new AppError("invalid_input", error.message) : error;
+      });
+      if ("skip" in document) fail("invalid_input", `The source now skips this document: ${document.why}`);
+      return { text: document.text, version: document.version };
+    }
+    const link = sourceLinkOf(metadata);
+    if (!link) {
+      fail("invalid_input", "This document was not added from a link, so it cannot be fetched again.");
+    }
+    return (await fetchLinkDocument(deps, link)).parsed;
+  }
+
+  /**
    * Fetches the document's link and, when its text changed, applies the new version (recording the run in the
    * same transaction). Returns that run, or null when nothing changed. Throws, leaving everything as it was,
    * when the link cannot be read or the new text cannot be embedded.
@@ -265,12 +300,11 @@ export class LiveSync {
     const [indexed] = await deps.db.select({ metadata: documents.metadata }).from(documents)
       .where(eq(documents.location, location));
     const current = await deps.documents.read(location);
-    const link = sourceLinkOf({ ...current, ...parseMetadata(indexed?.metadata) });
-    if (!link) {
-      fail("invalid_input", "This document was not added from a link, so it cannot be fetched again.");
-    }
-    const fetched = await untilAborted(fetchLinkDocument(deps, link), signal);
-    const { text, pageBreaks } = fetched.parsed;
+    const metadata = { ...current, ...parseMetadata(indexed?.metadata) };
+    const { text, pageBreaks, version } = await untilAborted(
+      this.fetchAgain(deps, current.url, metadata),
+      signal,
+    );
     if (sameText(current, text, pageBreaks)) return null;
 
     const { pageBreaks: _old, ...kept } = current;
@@ -296,6 +330,7 @@ export class LiveSync {
         version: 1,
         location,
         document: next,
+        ...(version ? { connectorVersion: version } : {}),
         swaps: holders.map((row) => ({
           rowId: row.id,
           namespace: workspaceNamespace(row.workspaceId, embedder),
@@ -377,9 +412,12 @@ export class LiveSync {
         if (moved.length > 0) switched.add(swap.rowId);
       }
       if (switched.size === 0) fail("not_found", `The document "${staged.location}" left its workspaces.`);
-      const { uploadName, sourceUrl } = parseMetadata(indexed.metadata);
+      const { uploadName, sourceUrl, connector } = parseMetadata(indexed.metadata);
+      const origin = connector && typeof connector === "object"
+        ? { ...connector, ...(staged.connectorVersion ? { version: staged.connectorVersion } : {}) }
+        : undefined;
       await tx.update(documents).set({
-        metadata: JSON.stringify({ ...metadata, uploadName, sourceUrl }),
+        metadata: JSON.stringify({ ...metadata, uploadName, sourceUrl, connector: origin }),
         wordCount: staged.document.wordCount,
         tokenCountEstimate: staged.document.token_count_estimate,
       }).where(eq(documents.location, staged.location));

@@ -79,6 +79,15 @@ export interface NewDocument {
   uploadName?: string;
   /** The link a document was fetched from, for live sync. */
   sourceUrl?: string;
+  /** A data connector's document: which source, its key there and its version (a second import compares). */
+  connector?: ConnectorOrigin;
+}
+
+/** Where a connector's document came from (kept in the index row, never in the document JSON; no secrets). */
+export interface ConnectorOrigin {
+  source: string;
+  key: string;
+  version: string;
 }
 
 /** The upload of earlier versions: a text file with the text defaults of docs/api-compat.md#document-json. */
@@ -138,6 +147,7 @@ export class DocumentStore {
           ...metadataOf(document),
           ...(input.uploadName ? { uploadName: input.uploadName } : {}),
           ...(input.sourceUrl ? { sourceUrl: input.sourceUrl } : {}),
+          ...(input.connector ? { connector: input.connector } : {}),
         }),
         wordCount: document.wordCount,
         tokenCountEstimate: document.token_count_estimate,
@@ -170,7 +180,7 @@ export class DocumentStore {
    */
   async replaceContent(
     location: string,
-    update: { text: string; pageBreaks?: number[]; published?: string },
+    update: { text: string; pageBreaks?: number[]; published?: string; connector?: ConnectorOrigin },
   ): Promise<DocumentJson> {
     const current = await this.read(location);
     const { pageBreaks: _old, ...rest } = current;
@@ -189,8 +199,8 @@ export class DocumentStore {
     if (row) {
       let extra: Record<string, unknown> = {};
       try {
-        const { uploadName, sourceUrl } = JSON.parse(row.metadata) as Record<string, unknown>;
-        extra = { uploadName, sourceUrl };
+        const { uploadName, sourceUrl, connector } = JSON.parse(row.metadata) as Record<string, unknown>;
+        extra = { uploadName, sourceUrl, connector: update.connector ?? connector };
       } catch {
         // A damaged index row is rewritten from the document.
       }

@@ -9,6 +9,11 @@ import { AppError } from "../errors.ts";
  */
 export interface UrlGuardOptions {
   allowPrivate?: boolean;
+  /**
+   * Host names an operator named (`LECTERN_CONNECTOR_PRIVATE_HOSTS`, a self-hosted GitLab or Confluence) that may
+   * resolve to loopback or private addresses; every other host is judged as without it.
+   */
+  allowHosts?: readonly string[];
   /** Resolves a host name to its addresses; tests pass their own. */
   resolve?: (hostname: string) => Promise<string[]>;
 }
@@ -173,7 +178,8 @@ async function checkedTarget(
   for (const address of addresses) {
     const kind = addressClass(address) ?? "public";
     if (kind === "public") continue;
-    if ((kind === "loopback" || kind === "private") && options.allowPrivate) continue;
+    const named = options.allowHosts?.includes(host.toLowerCase()) ?? false;
+    if ((kind === "loopback" || kind === "private") && (options.allowPrivate || named)) continue;
     throw refuse(
       `${host} points to ${
         /^[aeiou]/.test(kind) ? "an" : "a"
@@ -194,7 +200,15 @@ function pinnedClient(url: URL, address: string): Deno.HttpClient {
 }
 
 /** The response with a body that closes `client` once it is read to the end, fails or is cancelled. */
-function closingWith(response: Response, client: Deno.HttpClient): Response {
+function closingWith(response: Response, httpClient: Deno.HttpClient): Response {
+  // Closed once: a body read to the end (the stream pulls ahead) and then cancelled must not close it twice.
+  let open = true;
+  const client = {
+    close() {
+      if (open) httpClient.close();
+      open = false;
+    },
+  };
   if (!response.body) {
     client.close();
     return response;

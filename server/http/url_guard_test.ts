@@ -54,6 +54,27 @@ Deno.test("checkUrl() refuses other schemes, credentials and private targets unl
   assert.equal((await checkUrl("https://public.example/x", { resolve })).pathname, "/x");
 });
 
+Deno.test("checkUrl(): the operator's named hosts may be private; other hosts and other ranges stay refused", async () => {
+  const resolve = (host: string) =>
+    Promise.resolve(
+      host === "gitlab.internal" ? ["10.0.0.7"] : host === "other.internal" ? ["10.0.0.8"] : [
+        "169.254.169.254",
+      ],
+    );
+  const allowHosts = ["gitlab.internal", "127.0.0.1"];
+  assert.equal(
+    (await checkUrl("https://GitLab.internal/group/project", { resolve, allowHosts })).hostname,
+    "gitlab.internal",
+  );
+  assert.equal((await checkUrl("http://127.0.0.1:8929/api/v4", { resolve, allowHosts })).port, "8929");
+  await assert.rejects(() => checkUrl("https://other.internal/", { resolve, allowHosts }), /private address/);
+  await assert.rejects(() => checkUrl("http://[::1]/", { resolve, allowHosts }), /loopback/);
+  await assert.rejects(
+    () => checkUrl("http://metadata.internal/", { resolve, allowHosts: ["metadata.internal"] }),
+    /link-local/,
+  );
+});
+
 Deno.test("guardedFetch() checks every redirect again", async () => {
   const resolve = (host: string) => Promise.resolve(host === "public.example" ? ["93.184.216.34"] : []);
   const fakeFetch = (input: RequestInfo | URL) => {

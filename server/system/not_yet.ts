@@ -41,7 +41,9 @@ export const MISSING_CALLS: readonly MissingCall[] = [
   {
     methods: "ALL",
     paths: ["/ext/*"],
-    sentence: notYet("Data connectors (GitHub, GitLab, YouTube, web sites, Confluence and others) are"),
+    sentence: notYet(
+      "Data connectors other than GitHub and GitLab (YouTube, web sites, Confluence and others) are",
+    ),
     field: "reason",
   },
   {

@@ -1062,6 +1062,44 @@ export const ROUTES: Record<string, RouteRule> = {
     why: "the reference: admin or manager",
   },
 
+  "POST /api/ext/github/branches": {
+    least: "manager",
+    call: () => post("/api/ext/github/branches", { repo: "http://127.0.0.1:9/octo/tides" }),
+    status: 200,
+    why:
+      "data connectors: the reference's flexUserRoleValid([admin, manager]) (the guard then refuses loopback)",
+  },
+  "POST /api/ext/github/repo": {
+    least: "manager",
+    call: () => post("/api/ext/github/repo", { repo: "http://127.0.0.1:9/octo/tides" }),
+    status: 200,
+    why: "data connectors: the reference's flexUserRoleValid([admin, manager])",
+  },
+  "POST /api/ext/gitlab/branches": {
+    least: "manager",
+    call: () => post("/api/ext/gitlab/branches", { repo: "http://127.0.0.1:9/group/project" }),
+    status: 200,
+    why: "data connectors: the reference's flexUserRoleValid([admin, manager])",
+  },
+  "POST /api/ext/gitlab/repo": {
+    least: "manager",
+    call: () => post("/api/ext/gitlab/repo", { repo: "http://127.0.0.1:9/group/project" }),
+    status: 200,
+    why: "data connectors: the reference's flexUserRoleValid([admin, manager])",
+  },
+  "GET /api/ext/imports": {
+    least: "manager",
+    call: () => get("/api/ext/imports"),
+    status: 200,
+    why: "Lectern's import progress of the data connectors: whoever may start an import",
+  },
+  "GET /api/ext/imports/:id": {
+    least: "manager",
+    call: () => get(`/api/ext/imports/${UNKNOWN_ID}`),
+    status: 404,
+    why: "Lectern's import progress of the data connectors: whoever may start an import",
+  },
+
   "POST /api/system/local-files/by-docpaths": {
     least: "manager",
     call: (w) => post("/api/system/local-files/by-docpaths", { docpaths: [w.archiveDoc, w.linkDoc] }),

@@ -6,6 +6,7 @@ import { LibraryPane } from "./LibraryPane.tsx";
 import { UploadArea } from "./UploadArea.tsx";
 import { useUploads } from "./use_uploads.ts";
 import { WorkspacePane } from "./WorkspacePane.tsx";
+import { DataConnectors } from "./connectors/DataConnectors.tsx";
 
 type PanelProps = {
   workspace: WorkspaceDetail;
@@ -68,10 +69,17 @@ function DocumentManager({ workspace, onChange, onOpenChange }: PanelProps) {
   const [expanded, setExpanded] = useState(false);
   const [dragging, setDragging] = useState(false);
   const [libraryVersion, setLibraryVersion] = useState(0);
+  const [tab, setTab] = useState<"documents" | "connectors">("documents");
+  const [openFolder, setOpenFolder] = useState<{ name: string } | null>(null);
   const dragDepth = useRef(0);
   const slug = workspace.slug;
 
   const onStored = useCallback(() => setLibraryVersion((version) => version + 1), []);
+  const onImported = useCallback((folder: string) => {
+    setLibraryVersion((version) => version + 1);
+    setOpenFolder({ name: folder });
+    setTab("documents");
+  }, []);
   const uploads = useUploads(slug, { onWorkspace: onChange, onStored });
 
   const refreshWorkspace = useCallback(async () => {
@@ -126,22 +134,56 @@ function DocumentManager({ workspace, onChange, onOpenChange }: PanelProps) {
         <CloseButton onOpenChange={onOpenChange} />
       </header>
       <div className="doc-body">
-        <UploadArea
-          uploads={uploads.uploads}
-          onFiles={uploads.addFiles}
-          onLink={uploads.addLink}
-          onClear={uploads.clearFinished}
-          dragging={dragging}
-        />
-        <div className="doc-panes">
-          <LibraryPane
-            slug={slug}
-            inWorkspace={inWorkspace}
-            version={libraryVersion}
-            onWorkspace={onChange}
-            refreshWorkspace={refreshWorkspace}
+        <div className="doc-tabs" role="tablist" aria-label={t("documents.tabs.label")}>
+          {(["documents", "connectors"] as const).map((name) => (
+            <button
+              key={name}
+              type="button"
+              role="tab"
+              id={`doc-tab-${name}`}
+              aria-selected={tab === name}
+              aria-controls={`doc-tabpanel-${name}`}
+              className={`doc-tab${tab === name ? " selected" : ""}`}
+              onClick={() => setTab(name)}
+            >
+              {t(`documents.tabs.${name}`)}
+            </button>
+          ))}
+        </div>
+        {/* Both stay mounted: an import's progress and a half-filled form survive a switch of tab. */}
+        <div
+          id="doc-tabpanel-connectors"
+          role="tabpanel"
+          aria-labelledby="doc-tab-connectors"
+          hidden={tab !== "connectors"}
+        >
+          <DataConnectors onFolder={onImported} />
+        </div>
+        <div
+          id="doc-tabpanel-documents"
+          role="tabpanel"
+          aria-labelledby="doc-tab-documents"
+          className="doc-tabpanel"
+          hidden={tab !== "documents"}
+        >
+          <UploadArea
+            uploads={uploads.uploads}
+            onFiles={uploads.addFiles}
+            onLink={uploads.addLink}
+            onClear={uploads.clearFinished}
+            dragging={dragging}
           />
-          <WorkspacePane workspace={workspace} onWorkspace={onChange} />
+          <div className="doc-panes">
+            <LibraryPane
+              slug={slug}
+              inWorkspace={inWorkspace}
+              version={libraryVersion}
+              openFolder={openFolder}
+              onWorkspace={onChange}
+              refreshWorkspace={refreshWorkspace}
+            />
+            <WorkspacePane workspace={workspace} onWorkspace={onChange} />
+          </div>
         </div>
       </div>
     </section>

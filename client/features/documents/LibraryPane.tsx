@@ -31,11 +31,13 @@ import { usePagedFiles } from "./use_paged_files.ts";
  * workspace, move them to another folder or delete them; create and delete folders.
  */
 export function LibraryPane(
-  { slug, inWorkspace, version, onWorkspace, refreshWorkspace }: {
+  { slug, inWorkspace, version, openFolder, onWorkspace, refreshWorkspace }: {
     slug: string;
     inWorkspace: Set<string>;
     /** Raised by the owner when the library changed (an upload finished). */
     version: number;
+    /** A folder to open (a data connector's import ended); a new object each time it should open. */
+    openFolder?: { name: string } | null;
     onWorkspace: (workspace: WorkspaceDetail) => void;
     refreshWorkspace: () => Promise<void>;
   },
@@ -62,6 +64,10 @@ export function LibraryPane(
   }, [version, changes]);
 
   useEffect(() => setSelected(new Set()), [folder]);
+
+  useEffect(() => {
+    if (openFolder) setFolder(openFolder.name);
+  }, [openFolder]);
 
   const toggle = useCallback((location: string) => {
     setSelected((current) => toggledLocation(current, location));

@@ -1,0 +1,305 @@
+import { join } from "node:path";
+import { eq } from "drizzle-orm";
+import { documents, workspaceDocuments, workspaces } from "../../db/schema.ts";
+import type { ConnectorImport } from "../../shared/api/connectors.ts";
+import type { Deps } from "../deps.ts";
+import { AppError, messageOf } from "../errors.ts";
+import { addDocuments, removeDocuments } from "../documents/ingest.ts";
+import { checkFolder, purgeDocuments } from "../documents/library.ts";
+import { parseMetadata } from "../documents/live_sync_queues.ts";
+import type { ConnectorOrigin } from "../documents/store.ts";
+import { writeFileAtomic } from "../storage.ts";
+import { connectorContext } from "./fetch.ts";
+import { type ConnectorDocument, ConnectorError, type ConnectorSource } from "./source.ts";
+
+/** Ended imports stay readable this long (a page reloaded after the end still shows the outcome). */
+const KEEP_ENDED_MS = 60 * 60_000;
+
+export type ImportDeps = Pick<
+  Deps,
+  | "db"
+  | "log"
+  | "paths"
+  | "providers"
+  | "vectors"
+  | "documents"
+  | "embedProgress"
+  | "config"
+  | "linkFetch"
+  | "settings"
+>;
+
+/** A failure's sentence for `reason`: a source's own, else a generic one (the details go to the log). */
+export function reasonOf(error: unknown): string {
+  if (error instanceof ConnectorError || error instanceof AppError) return error.message;
+  return "A processing error occurred.";
+}
+
+interface Job {
+  state: ConnectorImport;
+  controller: AbortController;
+  ended: Promise<ConnectorImport>;
+}
+
+interface Existing {
+  location: string;
+  version: string;
+}
+
+/**
+ * The imports of one app: each runs a source into its library folder in the background, one at a time per
+ * folder, counting what it found, stored and skipped. A second import of the same source (same folder) stores
+ * new documents, rewrites changed ones (key + version) and removes those gone from the source; a failed or
+ * stopped import removes what it wrote and leaves the earlier version whole.
+ *
+ * Imports live in this process: a restart ends them (their documents are removed at the next start, see
+ * `sweepAbandonedImports`).
+ */
+export class ConnectorImports {
+  private readonly jobs = new Map<string, Job>();
+
+  constructor(private readonly deps: ImportDeps) {}
+
+  /** The imports running or ended within the last hour, the newest first. */
+  list(): ConnectorImport[] {
+    this.forgetOld();
+    return [...this.jobs.values()].map((job) => ({ ...job.state })).reverse();
+  }
+
+  get(id: string): ConnectorImport | null {
+    const job = this.jobs.get(id);
+    return job ? { ...job.state } : null;
+  }
+
+  /** Resolves when the import has ended (done or failed). */
+  ended(id: string): Promise<ConnectorImport> | null {
+    return this.jobs.get(id)?.ended ?? null;
+  }
+
+  /** Stops every running import (their documents are removed) and waits for them to end. */
+  async stopAll(): Promise<void> {
+    for (const job of this.jobs.values()) {
+      job.controller.abort(new ConnectorError("The server is shutting down."));
+    }
+    await Promise.all([...this.jobs.values()].map((job) => job.ended));
+  }
+
+  /**
+   * Starts importing `source` with `options`; `label` names it in the progress (never a token). A folder
+   * already being imported into is a ConnectorError.
+   */
+  start<Options>(source: ConnectorSource<Options>, options: Options, label: string): ConnectorImport {
+    this.forgetOld();
+    const folder = checkFolder(source.folder(options));
+    for (const job of this.jobs.values()) {
+      if (job.state.folder === folder && job.state.status === "running") {
+        throw new ConnectorError(`An import into the folder "${folder}" is already running.`);
+      }
+    }
+    const state: ConnectorImport = {
+      id: crypto.randomUUID(),
+      source: source.id,
+      label,
+      folder,
+      status: "running",
+      found: 0,
+      done: 0,
+      skipped: 0,
+      added: 0,
+      updated: 0,
+      unchanged: 0,
+      removed: 0,
+      reason: null,
+      startedAt: new Date().toISOString(),
+      finishedAt: null,
+    };
+    const controller = new AbortController();
+    const ended = this.run(state, source, options, controller.signal).then(
+      () => {
+        state.status = "done";
+      },
+      (error) => {
+        state.status = "failed";
+        state.reason = reasonOf(controller.signal.aborted ? controller.signal.reason : error);
+        if (!(error instanceof ConnectorError)) {
+          this.deps.log.warn("A data connector import failed", {
+            source: source.id,
+            error: messageOf(error),
+          });
+        }
+      },
+    ).then(() => {
+      state.finishedAt = new Date().toISOString();
+      this.deps.log.info("Data connector import ended", {
+        source: source.id,
+        folder,
+        status: state.status,
+        added: state.added,
+        updated: state.updated,
+        removed: state.removed,
+        skipped: state.skipped,
+      });
+      return { ...state };
+    });
+    this.jobs.set(state.id, { state, controller, ended });
+    return { ...state };
+  }
+
+  private forgetOld() {
+    const before = Date.now() - KEEP_ENDED_MS;
+    for (const [id, job] of this.jobs) {
+      if (job.state.finishedAt && Date.parse(job.state.finishedAt) < before) this.jobs.delete(id);
+    }
+  }
+
+  private async existing(folder: string, sourceId: string): Promise<Map<string, Existing>> {
+    const rows = await this.deps.db.select({ location: documents.location, metadata: documents.metadata })
+      .from(documents).where(eq(documents.folder, folder));
+    const found = new Map<string, Existing>();
+    for (const row of rows) {
+      const origin = parseMetadata(row.metadata).connector as Partial<ConnectorOrigin> | undefined;
+      if (origin?.source === sourceId && typeof origin.key === "string") {
+        found.set(origin.key, { location: row.location, version: String(origin.version ?? "") });
+      }
+    }
+    return found;
+  }
+
+  private async run<Options>(
+    state: ConnectorImport,
+    source: ConnectorSource<Options>,
+    options: Options,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const deps = this.deps;
+    const existing = await this.existing(state.folder, source.id);
+    const seen = new Set<string>();
+    const written: string[] = [];
+    const staging = join(stagingRoot(deps), state.id);
+    const staged: { location: string; file: string; origin: ConnectorOrigin }[] = [];
+    await Deno.mkdir(staging, { recursive: true });
+    try {
+      for await (const item of source.documents(options, connectorContext(deps, signal))) {
+        signal.throwIfAborted();
+        state.found++;
+        if ("skip" in item || seen.has(item.key) || item.text.trim() === "") {
+          state.skipped++;
+          continue;
+        }
+        seen.add(item.key);
+        const origin: ConnectorOrigin = { source: source.id, key: item.key, version: item.version };
+        const before = existing.get(item.key);
+        if (before && before.version === item.version) state.unchanged++;
+        else if (before) {
+          // Kept aside until the source has been read whole: a failure leaves the earlier version in place.
+          const file = join(staging, `${staged.length}.json`);
+          await writeFileAtomic(file, JSON.stringify(item));
+          staged.push({ location: before.location, file, origin });
+          state.updated++;
+        } else {
+          const stored = await deps.documents.save(newDocument(source.id, state.folder, item, origin));
+          written.push(stored.location);
+          // Read by `sweepAbandonedImports` should the process end before the import does.
+          await Deno.writeTextFile(join(staging, WRITTEN_LOG), `${stored.location}\n`, { append: true });
+          state.added++;
+        }
+        state.done++;
+      }
+      signal.throwIfAborted();
+      if (seen.size === 0 && existing.size === 0) {
+        throw new ConnectorError("No files were found for those settings.");
+      }
+    } catch (error) {
+      await purgeDocuments(deps, written).catch((cleanup) =>
+        deps.log.error("Cannot remove a failed import's documents", { error: messageOf(cleanup) })
+      );
+      state.added = 0;
+      await Deno.remove(staging, { recursive: true }).catch(() => {});
+      throw error;
+    }
+    try {
+      for (const change of staged) {
+        const item = JSON.parse(await Deno.readTextFile(change.file)) as ConnectorDocument;
+        await deps.documents.replaceContent(change.location, { text: item.text, connector: change.origin });
+        await this.embedAgain(change.location);
+      }
+      const gone = [...existing].filter(([key]) => !seen.has(key)).map(([, entry]) => entry.location);
+      state.removed = await purgeDocuments(deps, gone);
+    } finally {
+      await Deno.remove(staging, { recursive: true }).catch(() => {});
+    }
+  }
+
+  /** A changed document embedded in workspaces is embedded again there with its new text. */
+  private async embedAgain(location: string) {
+    const holders = await this.deps.db.selectDistinct({ workspace: workspaces }).from(workspaceDocuments)
+      .innerJoin(workspaces, eq(workspaces.id, workspaceDocuments.workspaceId))
+      .where(eq(workspaceDocuments.docpath, location));
+    for (const { workspace } of holders) {
+      await removeDocuments(this.deps, workspace, [location]);
+      await addDocuments(this.deps, workspace, [location]);
+    }
+  }
+}
+
+function newDocument(sourceId: string, folder: string, item: ConnectorDocument, origin: ConnectorOrigin) {
+  return {
+    fileStem: item.title.split("/").pop() || item.key,
+    title: item.title,
+    url: item.url,
+    docAuthor: item.metadata?.docAuthor || "Unknown",
+    description: item.metadata?.description || "No description found.",
+    docSource: `${sourceId} data connector`,
+    chunkSource: `${sourceId}://${item.url}`,
+    published: item.metadata?.published,
+    text: item.text,
+    folder,
+    connector: origin,
+  };
+}
+
+const WRITTEN_LOG = "written.log";
+
+function stagingRoot(deps: Pick<Deps, "paths">): string {
+  return join(deps.paths.root, ".connector-imports");
+}
+
+/**
+ * At start: an import the last process did not finish (killed, crashed) is undone, its new documents removed,
+ * so nothing half-imported stays in the library.
+ */
+export async function sweepAbandonedImports(
+  deps: Pick<Deps, "db" | "log" | "paths" | "providers" | "vectors">,
+): Promise<void> {
+  const root = stagingRoot(deps);
+  let entries: Deno.DirEntry[];
+  try {
+    entries = await Array.fromAsync(Deno.readDir(root));
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const dir = join(root, entry.name);
+    const log = await Deno.readTextFile(join(dir, WRITTEN_LOG)).catch(() => "");
+    const locations = log.split("\n").filter(Boolean);
+    try {
+      const removed = await purgeDocuments(deps, locations);
+      if (removed > 0) deps.log.warn("An unfinished data connector import was undone", { removed });
+      await Deno.remove(dir, { recursive: true });
+    } catch (error) {
+      deps.log.error("Cannot undo an unfinished data connector import", { error: messageOf(error) });
+    }
+  }
+}
+
+const registries = new WeakMap<object, ConnectorImports>();
+
+/** The app's imports (one registry per app's dependencies). */
+export function connectorImports(deps: ImportDeps): ConnectorImports {
+  let imports = registries.get(deps);
+  if (!imports) {
+    imports = new ConnectorImports(deps);
+    registries.set(deps, imports);
+  }
+  return imports;
+}

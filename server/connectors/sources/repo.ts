@@ -1,0 +1,129 @@
+import ignore from "ignore";
+import { decodeText, looksLikeText } from "../../documents/text.ts";
+import type { ConnectorContext, ConnectorDocument, ConnectorSkip, ConnectorSource } from "../source.ts";
+
+/**
+ * What GitHub and GitLab share: the options of spec 02 §3's repository payload (the branch settled by
+ * `prepare`), the folder name, the ignore list, and how a file's bytes become a document or a skip.
+ */
+export interface RepoOptions {
+  repo: string;
+  accessToken?: string;
+  branch?: string;
+  ignorePaths: string[];
+  fetchIssues: boolean;
+  fetchWikis: boolean;
+}
+
+/** A file larger than this is skipped ("Too large."): a repository's text and code files are far smaller. */
+export const MAX_REPO_FILE_BYTES = 1024 * 1024;
+
+/** Extensions that are never text: skipped without being downloaded. */
+const BINARY_EXTENSIONS = new Set(
+  (
+    "png jpg jpeg gif bmp ico webp tif tiff psd ai heic avif pdf zip gz tgz bz2 xz 7z rar jar war ear class " +
+    "exe dll so dylib a o obj lib bin dat db sqlite woff woff2 ttf otf eot mp3 mp4 m4a wav ogg flac mov avi " +
+    "mkv webm pyc pyo wasm iso dmg pkg deb rpm apk ipa npy npz pt pth onnx h5 parquet avro docx xlsx pptx"
+  ).split(" "),
+);
+
+export function extensionOf(path: string): string {
+  const name = path.split("/").pop() ?? "";
+  const dot = name.lastIndexOf(".");
+  return dot > 0 ? name.slice(dot + 1).toLowerCase() : "";
+}
+
+export function binaryByName(path: string): boolean {
+  return BINARY_EXTENSIONS.has(extensionOf(path));
+}
+
+/** The library folder of a repository import: `owner-repo-branch`, lower case, safe as a folder name. */
+export function repoFolder(...parts: string[]): string {
+  const name = parts.join("-").toLowerCase().replace(/[^a-z0-9._-]+/g, "-").replace(/^[-.]+|-+$/g, "");
+  return (name || "repository").slice(0, 180);
+}
+
+/** The gitignore-style patterns of the form; `ignores(path)` is true for a path they leave out. */
+export function ignoreMatcher(patterns: string[]): (path: string) => boolean {
+  const matcher = ignore().add(patterns.map((pattern) => pattern.trim()).filter(Boolean));
+  return (path) => matcher.ignores(path);
+}
+
+/** A file's bytes as a document, or a skip when they are not text. */
+export function fileDocument(
+  bytes: Uint8Array,
+  document: Omit<ConnectorDocument, "text">,
+): ConnectorDocument | ConnectorSkip {
+  if (bytes.length > MAX_REPO_FILE_BYTES) return { skip: document.key, why: "Too large." };
+  if (!looksLikeText(bytes)) return { skip: document.key, why: "Binary file." };
+  return { ...document, text: decodeText(bytes).text };
+}
+
+export function base64Bytes(value: string): Uint8Array {
+  const binary = atob(value.replace(/\s/g, ""));
+  return Uint8Array.from(binary, (character) => character.charCodeAt(0));
+}
+
+/** The `rel="next"` address of a `Link` header (RFC 8288, as GitHub and GitLab send it), if any. */
+export function nextLink(header: string | null): string | null {
+  if (!header) return null;
+  for (const part of header.split(",")) {
+    const match = part.match(/<([^>]+)>\s*;(.*)$/);
+    if (match && /rel="?([^"]*\s)?next(\s[^"]*)?"?/.test(match[2])) return match[1].trim();
+  }
+  return null;
+}
+
+/** Reads at most `limit` bytes of a body; null (and the body cancelled) when it is larger. */
+export async function boundedBytes(response: Response, limit: number): Promise<Uint8Array | null> {
+  const declared = Number(response.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > limit) {
+    await response.body?.cancel();
+    return null;
+  }
+  if (!response.body) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    size += chunk.length;
+    if (size > limit) return null;
+    chunks.push(chunk);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return bytes;
+}
+
+/** When a rate limit ends (`reset` in epoch seconds), as a time people read: "at 14:05 UTC". */
+export function resetTime(epochSeconds: number | null): string {
+  if (!epochSeconds || !Number.isFinite(epochSeconds)) return "soon";
+  return `at ${new Date(epochSeconds * 1000).toISOString().slice(11, 16)} UTC`;
+}
+
+/** The branches with `main` and `master` first, as the reference lists them. */
+export function preferredFirst(branches: string[]): string[] {
+  const unique = [...new Set(branches)];
+  const preferred = ["main", "master"].filter((name) => unique.includes(name));
+  return [...preferred, ...unique.filter((name) => !preferred.includes(name))];
+}
+
+/** A repository host's source: besides the documents, the branch list, the pre-flight and live sync's re-fetch. */
+export interface RepoHost extends ConnectorSource<RepoOptions> {
+  /** The host's name in sentences: "GitHub", "GitLab". */
+  name: string;
+  /** The repository's branches, `main` and `master` first; throws `ConnectorError` when it cannot be read. */
+  branches(input: { repo: string; accessToken?: string }, context: ConnectorContext): Promise<string[]>;
+  /**
+   * Checks the URL, the token and the branch before the import starts (an unknown branch, a private repository
+   * without a token and a refused token fail here, answered at once); returns the options with the branch set.
+   */
+  prepare(input: RepoOptions, context: ConnectorContext): Promise<RepoOptions & { branch: string }>;
+  /** What the reference answers: `author`, `repo`, `branch`. */
+  describe(options: RepoOptions): { author: string; repo: string; branch: string };
+  /** One file again at its branch's head, by the document's `url` (live sync; public repositories). */
+  refetch(url: string, context: ConnectorContext): Promise<ConnectorDocument | ConnectorSkip>;
+}

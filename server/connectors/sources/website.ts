@@ -97,6 +97,16 @@ function metaRobots(html: string): { noindex: boolean; nofollow: boolean } {
   return { noindex, nofollow };
 }
 
+/**
+ * The same origin as the start page; a site started at `http://` that links to its own `https://` pages (the
+ * usual upgrade, default ports) counts as the same site.
+ */
+export function sameSite(url: URL, start: URL): boolean {
+  if (url.origin === start.origin) return true;
+  return start.protocol === "http:" && url.protocol === "https:" && url.hostname === start.hostname &&
+    start.port === "" && url.port === "";
+}
+
 const isHtml = (contentType: string | null) =>
   /^\s*(text\/html|application\/xhtml\+xml)\b/i.test(contentType ?? "");
 
@@ -174,7 +184,9 @@ async function* crawl(
     deps.delayMs ?? POLITENESS_DELAY_MS,
     Math.min(crawlDelay, deps.maxCrawlDelayMs ?? MAX_CRAWL_DELAY_MS),
   );
-  const allowed = (url: URL) => robots?.isAllowed(url.href, CRAWLER_NAME) !== false;
+  // Judged as a URL of the start page's scheme: robots-parser answers nothing for another origin.
+  const allowed = (url: URL) =>
+    robots?.isAllowed(`${start.origin}${url.pathname}${url.search}`, CRAWLER_NAME) !== false;
   if (!allowed(start)) {
     throw new ConnectorError(`The robots.txt of ${start.origin} does not allow crawling ${linkText(start)}.`);
   }
@@ -212,7 +224,7 @@ async function* crawl(
     const meta = html ? metaRobots(html) : { noindex: false, nofollow: false };
     if (html && depth < options.depth && !meta.nofollow) {
       for (const next of pageLinks(html, url)) {
-        if (next.origin !== start.origin || (next.protocol !== "http:" && next.protocol !== "https:")) {
+        if (!sameSite(next, start)) {
           continue;
         }
         const key = pageKey(next);

@@ -4,7 +4,7 @@ import { WebsiteOptions } from "../../../shared/api/connectors_sources.ts";
 import { collect, testNetwork } from "../../testing/connector_context.ts";
 import { articlePage, startFakeWebsite } from "../../testing/fake_website.ts";
 import { type ConnectorDocument, ConnectorError, type ConnectorSkip } from "../source.ts";
-import { createWebsiteSource, pageLimitReason, pageLinks, websiteFolder } from "./website.ts";
+import { createWebsiteSource, pageLimitReason, pageLinks, sameSite, websiteFolder } from "./website.ts";
 
 const SITE = "https://docs.example.test";
 
@@ -67,6 +67,15 @@ Deno.test("WebsiteOptions: defaults, numbers from text, and sentences for bad va
     assert.equal(parsed.error?.issues[0].message, message, JSON.stringify(body));
   }
   assert.equal(websiteFolder({ url: "https://www.Docs.Example.test:8443/guide" }), "docs-example-test");
+});
+
+Deno.test("sameSite: the start page's origin, and its https form when started at http", () => {
+  const start = new URL("http://docs.example.test/");
+  assert.ok(sameSite(new URL("http://docs.example.test/a"), start));
+  assert.ok(sameSite(new URL("https://docs.example.test/a"), start));
+  assert.ok(!sameSite(new URL("https://docs.example.test:8443/a"), start));
+  assert.ok(!sameSite(new URL("http://blog.example.test/a"), start));
+  assert.ok(!sameSite(new URL("http://docs.example.test/a"), new URL("https://docs.example.test/")));
 });
 
 Deno.test("pageLinks: <base href>, quotes, entities, fragments and nofollow", () => {

@@ -78,7 +78,11 @@ function decodeURIComponentSafe(text: string): string {
   }
 }
 
-async function readLimited(response: Response, limit: number, link: string): Promise<Uint8Array> {
+/**
+ * A fetched link's body within `limit` bytes (the upload limit): a larger one is refused by its declared length
+ * before it is read, or as soon as it passes the limit. `link` names it in the refusal.
+ */
+export async function readLinkBody(response: Response, limit: number, link: string): Promise<Uint8Array> {
   const tooLarge = () =>
     new AppError(
       "too_large",
@@ -159,13 +163,30 @@ export async function fetchLinkDocument(
         }.`,
       );
     }
-    bytes = await readLimited(response, deps.config.maxUploadBytes, link);
+    bytes = await readLinkBody(response, deps.config.maxUploadBytes, link);
   } catch (error) {
     if (error instanceof AppError) throw error;
     throw unreachable(link, error);
   }
 
-  const mime = (response.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  return await linkDocumentFromBytes(deps, url, response.headers.get("content-type"), bytes, options);
+}
+
+/**
+ * A fetched link's body as a document: audio and video transcribed (with `options.media`), HTML made readable
+ * Markdown, a document type parsed as that file, in the parse worker. The website crawl
+ * (server/connectors/sources/website.ts) fetches its pages itself and reads each one here, as the link upload
+ * does. Throws AppError with the message to show.
+ */
+export async function linkDocumentFromBytes(
+  deps: Pick<LinkDeps, "config" | "log">,
+  url: URL,
+  contentType: string | null,
+  bytes: Uint8Array,
+  options: { media?: MediaDeps } = {},
+): Promise<LinkDocument> {
+  const link = linkText(url);
+  const mime = (contentType ?? "").split(";")[0].trim().toLowerCase();
   const pathExtension = extensionOf(url.pathname);
   const media = mediaExtension(mime, pathExtension, bytes);
   if (media && options.media) {
@@ -197,7 +218,7 @@ export async function fetchLinkDocument(
   let parsed: ParsedDocument;
   try {
     parsed = await parseFile(
-      { name: title, bytes, contentType: response.headers.get("content-type") ?? undefined },
+      { name: title, bytes, contentType: contentType ?? undefined },
       parseLimits(deps.config),
       deps.log,
     );

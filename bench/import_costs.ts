@@ -28,7 +28,7 @@ const modules = Deno.args.length > 0 ? Deno.args : [
   "./db/client.ts",
   "./server/config.ts",
   "./server/boot.ts",
-  "./server/app.tsx",
+  "./server/app.ts",
   "./server/serve.ts",
 ];
 

@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from "./config.ts";
 import { boot } from "./boot.ts";
-import { createApp } from "./app.tsx";
+import { createApp } from "./app.ts";
 import { messageOf } from "./errors.ts";
 import { startMemoryTrim } from "./memory_trim.ts";
 import { startControlSocket } from "./cli/control.ts";

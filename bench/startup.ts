@@ -86,7 +86,9 @@ async function once(storage: string, start: Start = "server"): Promise<Run> {
     }
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
-  if (Number.isNaN(readyMs)) throw new Error(`The ${start} did not answer /api/ping within ${READY_TIMEOUT_MS} ms`);
+  if (Number.isNaN(readyMs)) {
+    throw new Error(`The ${start} did not answer /api/ping within ${READY_TIMEOUT_MS} ms.`);
+  }
   await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
   // `deno task` runs the server as its child: the server's memory is that of the task's newest descendant.
   const pid = start === "task" ? serverPid(child.pid) : child.pid;

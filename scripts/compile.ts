@@ -39,7 +39,7 @@ export const INCLUDES: { path: string; why: string }[] = [
   { path: "dist/static", why: "the client bundle, served from disk (server/pages/assets.ts)" },
   {
     path: "server/pages/routes.tsx",
-    why: "loaded with a computed specifier on the first page request (server/app.tsx)",
+    why: "loaded with a computed specifier on the first page request (server/app.ts)",
   },
 ];
 

@@ -31,3 +31,22 @@ Deno.test("memory trim: an interval of 0 turns it off", () => {
   assert.equal(trimmer.trim(), false);
   trimmer.stop();
 });
+
+Deno.test({
+  name:
+    "memory trim: a turn while the server is busy (answers streaming) is skipped; the next quiet one trims",
+  ignore: !glibc,
+  async fn() {
+    let busy = true;
+    const trimmer = startMemoryTrim(1, () => busy);
+    try {
+      while (trimmer.turns.skipped === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(trimmer.turns.trimmed, 0);
+      busy = false;
+      while (trimmer.turns.trimmed === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(trimmer.turns.trimmed, 1);
+    } finally {
+      trimmer.stop();
+    }
+  },
+});

@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from "./config.ts";
 import { boot } from "./boot.ts";
-import { createApp } from "./app.tsx";
+import { createApp } from "./app.ts";
 import { messageOf } from "./errors.ts";
 import { startMemoryTrim } from "./memory_trim.ts";
 import { startControlSocket } from "./cli/control.ts";
@@ -34,7 +34,8 @@ export async function serve(): Promise<void> {
   }
   const { deps, close } = await boot(config);
   const app = createApp(deps);
-  const memoryTrim = startMemoryTrim(config.memoryTrimSeconds);
+  // Not while answers stream: the trim pauses the JS thread (server/memory_trim.ts).
+  const memoryTrim = startMemoryTrim(config.memoryTrimSeconds, () => deps.streams.size > 0);
   // `lectern` commands find the running server here (server/cli/control.ts).
   const control = await startControlSocket(deps);
   const shutdown = new AbortController();

@@ -2,7 +2,6 @@ import { join } from "node:path";
 import { fail } from "../errors.ts";
 import { writeFileAtomic } from "../storage.ts";
 import { MAX_LOGO_BYTES } from "../../shared/api/appearance.ts";
-import { looksLikeSvg, sanitiseSvg } from "./svg.ts";
 
 export type LogoTheme = "light" | "dark";
 
@@ -40,11 +39,13 @@ export function logoType(filename: string): string {
  * The bytes to keep for an uploaded logo and their extension, from the content (the declared type and the name
  * are not trusted): PNG, JPEG and WebP as sent; SVG rebuilt by `sanitiseSvg`.
  */
-export function checkedLogo(bytes: Uint8Array): { bytes: Uint8Array; extension: string } {
+export async function checkedLogo(bytes: Uint8Array): Promise<{ bytes: Uint8Array; extension: string }> {
   if (bytes.length === 0) fail("invalid_input", "The logo file is empty.");
   if (bytes.length > MAX_LOGO_BYTES) fail("too_large", LOGO_TOO_LARGE);
   const kind = KINDS.find((candidate) => candidate.matches(bytes));
   if (kind) return { bytes, extension: kind.extension };
+  // The SVG check (and its XML parser) loads on the first logo upload, not with the server.
+  const { looksLikeSvg, sanitiseSvg } = await import("./svg.ts");
   if (looksLikeSvg(bytes)) {
     let text: string;
     try {

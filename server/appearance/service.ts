@@ -80,7 +80,7 @@ const themeLabel = (theme: LogoTheme) => theme === "dark" ? LABELS.logoDarkFilen
 
 /** Checks and stores an uploaded logo for a theme, replacing (and deleting) the one before. */
 export async function setLogo(deps: Pick<Deps, "settings" | "paths">, bytes: Uint8Array, theme: LogoTheme) {
-  const filename = await storeLogo(deps.paths.assets, checkedLogo(bytes));
+  const filename = await storeLogo(deps.paths.assets, await checkedLogo(bytes));
   const before = deps.settings.label(themeLabel(theme));
   await deps.settings.setLabels({ [themeLabel(theme)]: filename });
   await removeLogo(deps.paths.assets, before);

@@ -131,6 +131,9 @@ export async function* streamAnswer(
 /**
  * The model's parts, each within `seconds` of the one before (the first within `seconds` of the request). When
  * the model goes quiet, `quiet` is aborted (closing its connection) and a ProviderError says what happened.
+ * One timer watches the whole answer (it is pushed back as parts come, rather than a timer made per token):
+ * with hundreds of answers streaming at once, a timer and a race per token were a share of the work per chunk.
+ * The time the consumer keeps a part (a slow client) does not count: the model is then not being waited for.
  */
 async function* withinTimeout<T>(
   parts: AsyncIterable<T>,
@@ -139,30 +142,40 @@ async function* withinTimeout<T>(
 ): AsyncGenerator<T> {
   const iterator = parts[Symbol.asyncIterator]();
   const span = `${seconds} second${seconds === 1 ? "" : "s"}`;
+  const limitMs = seconds * 1000;
   let ended = false;
+  let first = true;
+  let waiting = false;
+  let waitingSince = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let expire!: (error: ProviderError) => void;
+  const expired = new Promise<never>((_, reject) => (expire = reject));
+  expired.catch(() => {});
+  const check = () => {
+    const quietMs = waiting ? performance.now() - waitingSince : 0;
+    if (quietMs < limitMs) {
+      timer = setTimeout(check, limitMs - quietMs);
+      return;
+    }
+    const error = new ProviderError(
+      first
+        ? `The language model did not answer within ${span}; try again, or ask the administrator to check it.`
+        : `The language model stopped answering: nothing came for ${span}, so the answer was stopped.`,
+    );
+    quiet.abort(error);
+    expire(error);
+  };
+  timer = setTimeout(check, limitMs);
   try {
-    for (let first = true;; first = false) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          const error = new ProviderError(
-            first
-              ? `The language model did not answer within ${span}; try again, or ask the administrator to check it.`
-              : `The language model stopped answering: nothing came for ${span}, so the answer was stopped.`,
-          );
-          quiet.abort(error);
-          reject(error);
-        }, seconds * 1000);
-      });
+    while (true) {
       const pending = iterator.next();
       // After a time-out the model's own call ends with an abort error nobody waits for.
       pending.catch(() => {});
-      let next: IteratorResult<T>;
-      try {
-        next = await Promise.race([pending, timeout]);
-      } finally {
-        clearTimeout(timer);
-      }
+      waiting = true;
+      waitingSince = performance.now();
+      const next = await Promise.race([pending, expired]);
+      waiting = false;
+      first = false;
       if (next.done) {
         ended = true;
         return;
@@ -170,6 +183,7 @@ async function* withinTimeout<T>(
       yield next.value;
     }
   } finally {
+    clearTimeout(timer);
     // Left early (the client went, or a time-out): the model's stream is closed too.
     if (!ended) iterator.return?.().catch(() => {});
   }

@@ -11,11 +11,16 @@ export interface PromptVariables {
 
 /** The built-in variables of one chat: `{date} {time} {datetime} {time_24} {datetime_24}`, `{user.*}`,
  * `{workspace.*}`. */
+// Made once: toLocaleDateString/toLocaleTimeString build a new ICU formatter on every call (milliseconds each).
+const DATE = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "long", day: "numeric" });
+const TIME = new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit" });
+const TIME_24 = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit" });
+
 export function builtInValues(variables: Omit<PromptVariables, "custom">): Record<string, string> {
   const { now } = variables;
-  const date = now.toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric" });
-  const time = now.toLocaleTimeString("en-US", { hour: "numeric", minute: "2-digit" });
-  const time24 = now.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit" });
+  const date = DATE.format(now);
+  const time = TIME.format(now);
+  const time24 = TIME_24.format(now);
   return {
     date,
     time,

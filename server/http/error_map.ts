@@ -23,7 +23,7 @@ export const UNEXPECTED_ERROR_MESSAGE = "Something went wrong on the server. The
 
 /**
  * Every error a handler may throw, in the order they are tried, and what each answers. A malformed JSON body
- * (http/body.ts) and a body over its size limit (app.tsx) are AppErrors with their own status and body.
+ * (http/body.ts) and a body over its size limit (app.ts) are AppErrors with their own status and body.
  */
 export const ERROR_MAP: readonly ErrorRule[] = [
   {

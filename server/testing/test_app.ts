@@ -1,6 +1,6 @@
 import { loadConfig } from "../config.ts";
 import { boot } from "../boot.ts";
-import { createApp } from "../app.tsx";
+import { createApp } from "../app.ts";
 import type { Deps, Providers } from "../deps.ts";
 import { type Logger, silentLogger } from "../log.ts";
 import type { ProviderDeps } from "../providers/endpoints.ts";

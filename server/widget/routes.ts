@@ -19,7 +19,7 @@ const OPEN_HEADERS = {
 } as const;
 
 /**
- * Mounted before the security headers (server/app.tsx), so it runs after them: they set
+ * Mounted before the security headers (server/app.ts), so it runs after them: they set
  * `Cross-Origin-Resource-Policy: same-origin` on every answer, which would keep other sites from loading the
  * script. Only the widget's path is touched.
  */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createApp } from "../../server/app.tsx";
+import { createApp } from "../../server/app.ts";
 import { type Call, type Fixture, FIXTURES, type Server, SETUP_VALUES, type Who, World } from "./fixtures.ts";
 
 /**

@@ -274,8 +274,8 @@ export const NOT_YET_FAMILIES: readonly (MissingCall & { methods: "ALL" })[] = M
  * authorization_test.ts fails on any other `ALL` route, which would otherwise escape the table.
  */
 export const MIDDLEWARE: Record<string, string> = {
-  "ALL /*": "request log, secure headers, CORS, origin guard and page rendering (server/app.tsx)",
-  "ALL /api/*": "body limits, the session guard, the JSON 404 of an unknown API path (server/app.tsx)",
+  "ALL /*": "request log, secure headers, CORS, origin guard and page rendering (server/app.ts)",
+  "ALL /api/*": "body limits, the session guard, the JSON 404 of an unknown API path (server/app.ts)",
   "ALL /api/system/update-env": "re-embedding after a saved embedder change (server/embedding/routes.ts)",
   "ALL /api/admin/*": "multi-user only, then users:manage (server/admin_routes.ts)",
   "ALL /api/community-hub/*": "settings:manage (server/system/community_hub.ts)",
@@ -362,7 +362,7 @@ function browserExtensionRows(): Record<string, RouteRule> {
  * authorization_test.ts.
  */
 export const ROUTES: Record<string, RouteRule> = {
-  // --- public: before the session guard (server/app.tsx mounts them first) ---
+  // --- public: before the session guard (server/app.ts mounts them first) ---
   "GET /api/ping": { least: "public", call: () => get("/api/ping"), status: 200, why: "the reference" },
   ...developerApiDocs(),
   "GET /api/utils/metrics": {

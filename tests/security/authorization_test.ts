@@ -19,7 +19,7 @@ import {
   workspaceThreads,
   workspaceUsers,
 } from "../../db/schema.ts";
-import { createApp } from "../../server/app.tsx";
+import { createApp } from "../../server/app.ts";
 import { signSession } from "../../server/auth/jwt.ts";
 import { seedDocument } from "../../server/documents/library_fixtures.ts";
 import { bearer } from "../../server/testing/accounts.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { safeRedirect } from "../../client/features/auth/session.ts";
-import { createApp } from "../../server/app.tsx";
+import { createApp } from "../../server/app.ts";
 import { createTestApp } from "../../server/testing/test_app.ts";
 import { addUser, bearer, multiUserInstance } from "../../server/testing/accounts.ts";
 import { databaseBytes, newWorkspace } from "./support.ts";

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { embedConfigs, workspaces } from "../../db/schema.ts";
 import { SETTING_KEYS } from "../../shared/settings.ts";
 import { User } from "../../shared/api/auth.ts";
-import { createApp } from "../../server/app.tsx";
+import { createApp } from "../../server/app.ts";
 import { configuredTestApp, createTestApp, readFrames, type TestApp } from "../../server/testing/test_app.ts";
 import { addUser, bearer, multiUserInstance, type Session } from "../../server/testing/accounts.ts";
 import { startFakeOpenAi } from "../../server/testing/fake_openai.ts";

@@ -358,7 +358,7 @@ Deno.test("security: names and paths from requests never reach outside the stora
           "/static/assets/....//....//deno.json",
           "/static/assets/%252e%252e/%252e%252e/deno.json",
           "/static/assets/..%00/deno.json",
-          "/static/assets/../../server/app.tsx",
+          "/static/assets/../../server/app.ts",
           "/static/assets/../../../../../../etc/passwd",
         ]
       ) {

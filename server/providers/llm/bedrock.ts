@@ -1,6 +1,4 @@
-import { AwsV4Signer } from "aws4fetch";
-import { EventStreamCodec, getChunkedStream } from "@smithy/core/event-streams";
-import { fromUtf8, toUtf8 } from "@smithy/core/serde";
+// aws4fetch and Smithy's event-stream codec load on the first Bedrock call, not with the server.
 import { ProviderError } from "../../errors.ts";
 import type { ModelInfo } from "./types.ts";
 import type { ChatMessage, ChatModel, ChatPart, ChatRequest } from "./types.ts";
@@ -119,6 +117,7 @@ async function signRequest(
   url: string,
   init: { method: "GET" | "POST"; headers: Record<string, string>; body?: string },
 ) {
+  const { AwsV4Signer } = await import("aws4fetch");
   return await new AwsV4Signer({ url, ...init, ...credentials(options), service: "bedrock", region }).sign();
 }
 
@@ -156,7 +155,6 @@ interface ConverseEvent {
  */
 export function bedrockChatModel(options: BedrockOptions): ChatModel {
   const doFetch = options.fetch ?? fetch;
-  const codec = new EventStreamCodec(toUtf8, fromUtf8);
   return {
     providerId: "bedrock",
     modelId: options.modelId,
@@ -190,6 +188,11 @@ export function bedrockChatModel(options: BedrockOptions): ChatModel {
       }
       if (!response.ok) throw await awsError(response);
       await expectContentType(NAME, response, "application/vnd.amazon.eventstream");
+      const [{ EventStreamCodec, getChunkedStream }, { fromUtf8, toUtf8 }] = await Promise.all([
+        import("@smithy/core/event-streams"),
+        import("@smithy/core/serde"),
+      ]);
+      const codec = new EventStreamCodec(toUtf8, fromUtf8);
       const think = thinkTags();
       let finished = false;
       let usage: { inputTokens: number; outputTokens: number } | undefined;

@@ -3,6 +3,7 @@ import { ANN_MIN_ROWS } from "./lancedb/ann.ts";
 import { LanceMaintenance, MAINTENANCE_DELAY_MS } from "./lancedb/maintenance.ts";
 import { type LanceStore, LanceVectorStore } from "./lancedb/store.ts";
 import { LanceTables, RECONNECT_AFTER_COMMITS } from "./lancedb/tables.ts";
+import { EXACT_CACHE_BYTES, ExactCache } from "./lancedb/exact_cache.ts";
 
 export { ANN_MIN_EF, ANN_MIN_ROWS, ANN_REBUILD_GROWTH, ANN_REFINE_FACTOR } from "./lancedb/ann.ts";
 export type { IndexState, LanceStore } from "./lancedb/store.ts";
@@ -14,6 +15,11 @@ export interface LanceStoreOptions {
   maintenanceDelayMs?: number;
   /** Commits after which the store moves to a fresh connection; tests lower it. */
   reconnectAfterCommits?: number;
+  /**
+   * Memory for small tables' vectors, scanned exactly in memory instead of through LanceDB (exact_cache.ts);
+   * 0 turns it off.
+   */
+  exactCacheBytes?: number;
 }
 
 /**
@@ -40,5 +46,6 @@ export function openLanceStore(directory: string, options: LanceStoreOptions = {
     annMinRows: options.annMinRows ?? ANN_MIN_ROWS,
     log,
   });
-  return Promise.resolve(new LanceVectorStore(tables, maintenance, log));
+  const cache = new ExactCache(options.exactCacheBytes ?? EXACT_CACHE_BYTES);
+  return Promise.resolve(new LanceVectorStore(tables, maintenance, log, cache));
 }

@@ -11,6 +11,7 @@ import {
   type VectorStore,
 } from "../types.ts";
 import { ANN_MIN_EF, ANN_REFINE_FACTOR } from "./ann.ts";
+import { type ExactCache, exactSearch } from "./exact_cache.ts";
 import type { LanceMaintenance } from "./maintenance.ts";
 import type { LanceTables, TableState } from "./tables.ts";
 
@@ -26,6 +27,8 @@ export interface LanceStore extends VectorStore {
   indexState(namespace: string): Promise<IndexState | null>;
   /** Connections opened so far (one, plus one per move to a fresh connection). */
   connectionsOpened(): number;
+  /** Reads of small tables' vectors into memory so far, and the bytes they hold now (exact_cache.ts). */
+  exactCacheState(): { loads: number; bytes: number };
   /** Both rankings before fusion, `depth` deep each (the evaluation measures each side alone). */
   rankings(namespace: string, vector: number[], text: string, depth: number): Promise<Rankings>;
 }
@@ -74,13 +77,32 @@ function hitOf(row: Row, score: number): VectorHit {
   };
 }
 
-/** The closest chunks by cosine similarity, through the ANN index when the table has one. */
+/**
+ * The closest chunks by cosine similarity, through the ANN index when the table has one; without one, by an exact
+ * scan of the table's vectors in memory (exact_cache.ts) when they fit, the hits' rows then taken by row id.
+ */
 async function vectorSide(
+  cache: ExactCache,
+  namespace: string,
   table: Table,
   state: TableState,
   vector: number[],
   limit: number,
 ): Promise<VectorHit[]> {
+  if (!state.ann) {
+    const cached = await cache.rows(namespace, table);
+    if (cached) {
+      const best = exactSearch(cached, vector, limit);
+      if (best.length === 0) return [];
+      const rows: Row[] = await table.takeRowIds(best.map((hit) => hit.rowId)).select(HIT_COLUMNS).withRowId()
+        .toArray();
+      const byRowId = new Map(rows.map((row) => [BigInt(row._rowid as bigint), row]));
+      return best.flatMap((hit) => {
+        const row = byRowId.get(hit.rowId);
+        return row ? [hitOf(row, hit.score)] : [];
+      });
+    }
+  }
   let query = table.vectorSearch(vector).distanceType("cosine").select([...HIT_COLUMNS, "_distance"])
     .limit(limit);
   if (state.ann) {
@@ -121,6 +143,7 @@ export class LanceVectorStore implements LanceStore {
     private readonly tables: LanceTables,
     private readonly maintenance: LanceMaintenance,
     private readonly log: Logger | undefined,
+    private readonly cache: ExactCache,
   ) {}
 
   upsert(namespace: string, records: VectorRecord[]): Promise<void> {
@@ -132,7 +155,10 @@ export class LanceVectorStore implements LanceStore {
         await existing.table.add(rows);
         this.tables.committed(existing);
       } else await this.tables.create(namespace, rows);
-    }).finally(() => this.maintenance.schedule(namespace));
+    }).finally(() => {
+      this.cache.invalidate(namespace);
+      this.maintenance.schedule(namespace);
+    });
   }
 
   async search(namespace: string, vector: number[], options: SearchOptions): Promise<VectorHit[]> {
@@ -140,7 +166,10 @@ export class LanceVectorStore implements LanceStore {
     if (!state) return [];
     const text = options.text ? fullTextQuery(options.text) : "";
     if (!text || !state.fts) {
-      return await this.tables.reading(state, (handle) => vectorSide(handle, state, vector, options.topK));
+      return await this.tables.reading(
+        state,
+        (handle) => vectorSide(this.cache, namespace, handle, state, vector, options.topK),
+      );
     }
     const { byVector, byText, textScores } = await this.rankings(
       namespace,
@@ -157,7 +186,7 @@ export class LanceVectorStore implements LanceStore {
     const words = fullTextQuery(text);
     return await this.tables.reading(state, async (handle) => {
       const [byVector, byText] = await Promise.all([
-        vectorSide(handle, state, vector, depth),
+        vectorSide(this.cache, namespace, handle, state, vector, depth),
         words && state.fts
           ? textSide(this.log, namespace, handle, vector, words, depth)
           : { hits: [], scores: [] },
@@ -168,7 +197,12 @@ export class LanceVectorStore implements LanceStore {
 
   async count(namespace: string): Promise<number> {
     const state = await this.tables.table(namespace);
-    return state ? await this.tables.reading(state, (handle) => handle.countRows()) : 0;
+    if (!state) return 0;
+    return await this.tables.reading(state, async (handle) => {
+      // The rows in memory at the handle's version are the table's rows: no count through LanceDB.
+      const cached = await this.cache.peek(namespace, handle);
+      return cached ? cached.rows : await handle.countRows();
+    });
   }
 
   deleteDocuments(namespace: string, docIds: string[]): Promise<void> {
@@ -180,6 +214,7 @@ export class LanceVectorStore implements LanceStore {
         try {
           await state.table.delete(`doc_id IN (${docIds.map(quote).join(", ")})`);
           this.tables.committed(state);
+          this.cache.invalidate(namespace);
           return;
         } catch (error) {
           // A maintenance process compacted the rows meanwhile: delete again on the latest version.
@@ -196,6 +231,7 @@ export class LanceVectorStore implements LanceStore {
       if (!name.startsWith(prefix)) continue;
       this.maintenance.cancel(name);
       await this.tables.drop(name);
+      this.cache.invalidate(name);
     }
   }
 
@@ -207,6 +243,10 @@ export class LanceVectorStore implements LanceStore {
     return this.tables.connectionsOpened();
   }
 
+  exactCacheState(): { loads: number; bytes: number } {
+    return { loads: this.cache.loadCount(), bytes: this.cache.bytes() };
+  }
+
   async indexState(namespace: string): Promise<IndexState | null> {
     const state = await this.tables.table(namespace);
     return state ? { fullText: state.fts, ann: state.ann ? { rows: state.ann.rows } : null } : null;
@@ -216,5 +256,6 @@ export class LanceVectorStore implements LanceStore {
     this.tables.closed = true; // no maintenance, build or move to a fresh connection starts from here on
     await this.maintenance.stop();
     await this.tables.close();
+    this.cache.clear();
   }
 }

@@ -1,0 +1,127 @@
+import assert from "node:assert/strict";
+import { type LanceStore, openLanceStore } from "../lancedb.ts";
+import type { VectorRecord } from "../types.ts";
+import { seededRandom as random } from "../../../testing/random.ts";
+
+const DIMENSIONS = 64;
+
+function vectors(count: number, seed: number): number[][] {
+  const next = random(seed);
+  return Array.from({ length: count }, () => Array.from({ length: DIMENSIONS }, () => next() - 0.5));
+}
+
+function records(list: number[][], prefix: string): VectorRecord[] {
+  return list.map((vector, index) => ({
+    id: `${prefix}-${index}`,
+    docId: `${prefix}-doc-${index % 7}`,
+    vector,
+    text: `chunk ${prefix} ${index}`,
+    metadata: { title: `${prefix}.txt`, index },
+  }));
+}
+
+async function withStores(
+  test: (cached: LanceStore, plain: LanceStore) => Promise<void>,
+  cacheBytes?: number,
+) {
+  const directories = [
+    await Deno.makeTempDir({ prefix: "lectern-exact-" }),
+    await Deno.makeTempDir({ prefix: "lectern-exact-" }),
+  ];
+  const cached = await openLanceStore(directories[0], {
+    maintenanceDelayMs: 3_600_000,
+    exactCacheBytes: cacheBytes,
+  });
+  const plain = await openLanceStore(directories[1], { maintenanceDelayMs: 3_600_000, exactCacheBytes: 0 });
+  try {
+    await test(cached, plain);
+  } finally {
+    for (const store of [cached, plain]) {
+      await store.idle();
+      await store.close();
+    }
+    for (const directory of directories) await Deno.remove(directory, { recursive: true });
+  }
+}
+
+Deno.test("LanceDB exact cache: a small table's search in memory gives LanceDB's own exact hits, scores and rows", async () => {
+  await withStores(async (cached, plain) => {
+    const rows = records(vectors(400, 1), "a");
+    await cached.upsert("ws", rows);
+    await plain.upsert("ws", rows);
+    for (const query of vectors(12, 2)) {
+      const mine = await cached.search("ws", query, { topK: 8 });
+      const lance = await plain.search("ws", query, { topK: 8 });
+      assert.deepEqual(mine.map((hit) => hit.id), lance.map((hit) => hit.id));
+      for (const [index, hit] of mine.entries()) {
+        assert.ok(Math.abs(hit.score - lance[index].score) < 1e-5, `${hit.score} vs ${lance[index].score}`);
+        assert.deepEqual({ ...hit, score: 0 }, { ...lance[index], score: 0 });
+      }
+    }
+    assert.equal(cached.exactCacheState().loads, 1, "the rows are read once for all the searches");
+    assert.ok(cached.exactCacheState().bytes >= 400 * DIMENSIONS * 4);
+    assert.equal(plain.exactCacheState().loads, 0);
+    assert.equal(await cached.count("ws"), 400);
+  });
+});
+
+Deno.test("LanceDB exact cache: an add or a delete is seen by the next search, which reads the rows again", async () => {
+  await withStores(async (cached) => {
+    await cached.upsert("ws", records(vectors(50, 3), "a"));
+    const query = vectors(1, 4)[0];
+    const before = await cached.search("ws", query, { topK: 3 });
+    assert.equal(before.length, 3);
+    assert.notEqual(before[0].id, "b-0");
+    assert.equal(cached.exactCacheState().loads, 1);
+
+    // The query itself, added: the best hit at once.
+    await cached.upsert("ws", records([query], "b"));
+    assert.equal(cached.exactCacheState().bytes, 0, "a write drops the table's rows from memory");
+    const afterAdd = await cached.search("ws", query, { topK: 3 });
+    assert.equal(afterAdd[0].id, "b-0");
+    assert.ok(afterAdd[0].score > 0.9999);
+    assert.equal(cached.exactCacheState().loads, 2);
+    assert.equal(await cached.count("ws"), 51);
+
+    await cached.deleteDocuments("ws", ["b-doc-0"]);
+    const afterDelete = await cached.search("ws", query, { topK: 3 });
+    assert.deepEqual(afterDelete.map((hit) => hit.id), before.map((hit) => hit.id));
+    assert.equal(cached.exactCacheState().loads, 3);
+    assert.equal(await cached.count("ws"), 50);
+
+    await cached.dropNamespaces("ws");
+    assert.deepEqual(await cached.search("ws", query, { topK: 3 }), []);
+    assert.equal(cached.exactCacheState().bytes, 0);
+  });
+});
+
+Deno.test("LanceDB exact cache: a table over the memory budget is searched through LanceDB, with the same hits", async () => {
+  await withStores(async (cached, plain) => {
+    const rows = records(vectors(200, 5), "a");
+    await cached.upsert("ws", rows);
+    await plain.upsert("ws", rows);
+    const query = vectors(1, 6)[0];
+    const mine = await cached.search("ws", query, { topK: 5 });
+    assert.deepEqual(
+      mine.map((hit) => hit.id),
+      (await plain.search("ws", query, { topK: 5 })).map((hit) => hit.id),
+    );
+    assert.deepEqual(cached.exactCacheState(), { loads: 0, bytes: 0 });
+  }, 1024);
+});
+
+Deno.test("LanceDB exact cache: the table used longest ago leaves memory first when the budget is full", async () => {
+  // Room for about one table of 100 rows of 64 dimensions.
+  await withStores(async (cached) => {
+    await cached.upsert("one", records(vectors(100, 7), "one"));
+    await cached.upsert("two", records(vectors(100, 8), "two"));
+    const query = vectors(1, 9)[0];
+    assert.equal((await cached.search("one", query, { topK: 2 }))[0].id.startsWith("one-"), true);
+    assert.equal((await cached.search("two", query, { topK: 2 }))[0].id.startsWith("two-"), true);
+    assert.equal(cached.exactCacheState().loads, 2);
+    assert.ok(cached.exactCacheState().bytes <= 40_000);
+    // "one" left when "two" came in: it is read again.
+    await cached.search("one", query, { topK: 2 });
+    assert.equal(cached.exactCacheState().loads, 3);
+  }, 40_000);
+});

@@ -14,6 +14,7 @@ import {
   SENTENCE_WEIGHT,
   sentenceScores,
   TEXT_WEIGHT,
+  TITLE_WEIGHT,
   titleScores,
 } from "./fusion.ts";
 
@@ -188,6 +189,29 @@ Deno.test("fuseHybrid: with a sentence weight (0.25 here; off by default), a chu
     ) => item.id),
     ["a", "s"],
     "a sentence weight of 0 turns it off",
+  );
+});
+
+Deno.test("fuseHybrid: a chunk whose document title holds the question's words gains up to 0.2", () => {
+  const header = (title: string) =>
+    `<document_metadata>\nsourceDocument: ${title}\npublished: today\n</document_metadata>\n\n`;
+  const question = "When was the Tuple Type added?";
+  const other = passage("o", 0.4, header("Arrays") + "A tuple type groups values.");
+  const titled = passage("t", 0.4, header("The Tuple Type") + "It groups values of several types.");
+  assert.equal(TITLE_WEIGHT, 0.2);
+  // o leads by BM25 10 % (0.073 of the score): t's title overturns it, not a lead of 40 % (0.23).
+  assert.deepEqual(fuseHybrid([], [other, titled], [5.5, 5], 2, { question }).map((item) => item.id), [
+    "t",
+    "o",
+  ]);
+  assert.deepEqual(fuseHybrid([], [other, titled], [8.5, 5], 2, { question }).map((item) => item.id), [
+    "o",
+    "t",
+  ]);
+  assert.deepEqual(
+    fuseHybrid([], [other, titled], [5.5, 5], 2, { question, titleWeight: 0 }).map((item) => item.id),
+    ["o", "t"],
+    "a title weight of 0 turns it off",
   );
 });
 

@@ -107,7 +107,11 @@ export async function boot(
     // The first try for the lease: the replica that wins resumes the database-wide work at start.
     await jobs.start({ take: !database.remote });
     if (jobs.isLeader) await sweepParsedFiles(deps);
-    await embedding.start(deps, { resume: jobs.isLeader });
+    await embedding.start(deps, { resume: jobs.isLeader, leads: () => jobs.isLeader });
+    // Later changes of hands (registered after the first try, which resumed above): the replica that takes the
+    // lease over resumes the re-embedding job a dead leader left, and one that loses it stops its own.
+    jobs.onLead(() => embedding.takeOver());
+    jobs.onLose(() => embedding.standDown());
     await deps.liveSync.start(deps);
     await sweepAbandonedImports(deps);
     // After live sync's recovery, which may still commit the vectors of a staged sync. Replicas sharing the
@@ -124,7 +128,10 @@ export async function boot(
         scope: "replica",
         intervalMs: config.jobs.settingsRefreshSeconds * 1000,
         async run() {
-          if (await settings.refresh()) log.debug("Settings changed by another replica were read");
+          if (!await settings.refresh()) return;
+          log.debug("Settings changed by another replica were read");
+          // A replica that does not run the background jobs left an embedder change to this one.
+          if (jobs.isLeader) await embedding.reconcile();
         },
       });
     }

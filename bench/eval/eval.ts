@@ -12,7 +12,7 @@ import { nativeEmbedder } from "../../server/providers/embedders/native.ts";
 import { neuralEmbedder } from "../../server/providers/embedders/neural.ts";
 import type { Embedder } from "../../server/providers/embedders/types.ts";
 import { type LanceStore, openLanceStore } from "../../server/providers/vectors/lancedb.ts";
-import { fusionDepth, reciprocalRankFusion } from "../../server/providers/vectors/fusion.ts";
+import { fuseHybrid, fusionDepth, reciprocalRankFusion } from "../../server/providers/vectors/fusion.ts";
 import type { VectorHit } from "../../server/providers/vectors/types.ts";
 import { type EvalSet, readSet, SET_NAMES } from "./sets.ts";
 import { evalReranker } from "./reranker.ts";
@@ -21,6 +21,8 @@ Deno.env.set("LANCEDB_LOG", "error");
 const DATA = fileURLToPath(new URL("./data/", import.meta.url));
 const KS = [1, 4, 10] as const;
 const PUBLISHED = "1/1/2025, 12:00:00 PM";
+/** The sentence and title scores studied for issue 20 (server/providers/vectors/fusion.ts): off by default, shown as a row. */
+const SENTENCE_OPTION = { sentenceWeight: 0.25, phraseWeight: 0.15 };
 
 export interface Scores {
   recall: number[];
@@ -96,6 +98,7 @@ async function evaluate(indexed: IndexedSet) {
   const text: string[][] = [];
   const rrf: string[][] = [];
   const hybrid: string[][] = [];
+  const sentences: string[][] = [];
   for (const [index, question] of set.questions.entries()) {
     const sides = await store.rankings("eval", queryVectors[index], question.text, fusionDepth(10));
     vector.push(ids(sides.byVector));
@@ -105,11 +108,19 @@ async function evaluate(indexed: IndexedSet) {
     );
     const hits = await store.search("eval", queryVectors[index], { topK: 10, text: question.text });
     hybrid.push(ids(hits));
+    sentences.push(ids(fuseHybrid(sides.byVector, sides.byText, sides.textScores, 10, {
+      question: question.text,
+      ...SENTENCE_OPTION,
+    })));
   }
   rows.push(["vector", scoreRankings(vector, set.questions)]);
   rows.push(["BM25", scoreRankings(text, set.questions)]);
   rows.push(["hybrid, RRF k=60 (before)", scoreRankings(rrf, set.questions)]);
   rows.push(["hybrid (default)", scoreRankings(hybrid, set.questions)]);
+  rows.push([
+    "hybrid + sentence 0.25, phrases 0.15 (not default)",
+    scoreRankings(sentences, set.questions),
+  ]);
   const reranker = await evalReranker();
   if (reranker) {
     const reranked: string[][] = [];

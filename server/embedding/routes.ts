@@ -76,7 +76,7 @@ export function embeddingRoutes(deps: Deps) {
     .get(
       "/system/embedding-jobs",
       requirePermission("documents:manage"),
-      (c) => c.json({ active: service.activeInfo(), job: service.job() }),
+      async (c) => c.json({ active: service.activeInfo(), job: await service.latestJob() }),
     )
     .get(
       "/system/embedding-jobs/progress",

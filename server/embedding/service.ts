@@ -1,4 +1,4 @@
-import { desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray, ne } from "drizzle-orm";
 import { embeddingJobs, workspaceDocuments, workspaces } from "../../db/schema.ts";
 import type { EmbeddingJob, EmbeddingProgressFrame } from "../../shared/api/embedding.ts";
 import { EMBEDDER_SETTING_KEYS, nativeEmbeddingModel } from "../../shared/providers/embedder_catalog.ts";
@@ -39,6 +39,8 @@ interface RunningJob {
   total: number;
   failed: number;
   finished: Promise<void>;
+  /** Stopped because another replica took the background jobs over: its vectors are that replica's now. */
+  handedOver?: boolean;
 }
 
 type Listener = (frame: EmbeddingProgressFrame) => void;
@@ -63,6 +65,7 @@ export class EmbeddingService {
   private readonly listeners = new Set<Listener>();
   private readonly gate = new SwitchGate();
   private queue: Promise<unknown> = Promise.resolve();
+  private leads: () => boolean = () => true;
 
   constructor(
     private readonly settings: SettingsService,
@@ -168,25 +171,68 @@ export class EmbeddingService {
   /**
    * Attaches the finished dependencies and resumes: a job the last process did not finish starts again. With
    * `resume: false` (a replica that does not run the background jobs, server/jobs/) the jobs in the database
-   * are left to the replica that does: another replica may be running one.
+   * are left to the replica that does: another replica may be running one. `leads` says whether this replica
+   * runs the background jobs now: re-embedding runs on that replica only (one alone always leads).
    */
-  async start(deps: EmbeddingJobDeps, options: { resume?: boolean } = {}): Promise<void> {
+  async start(
+    deps: EmbeddingJobDeps,
+    options: { resume?: boolean; leads?: () => boolean } = {},
+  ): Promise<void> {
     this.deps = deps;
+    this.leads = options.leads ?? (() => true);
     if (options.resume === false) {
       const [latest] = await deps.db.select().from(embeddingJobs).orderBy(desc(embeddingJobs.id)).limit(1);
       if (latest) this.last = this.present(latest);
       return;
     }
-    await deps.db.update(embeddingJobs).set({
-      status: "cancelled",
-      error: "The server stopped before the job ended; it was started again.",
-      finishedAt: new Date(),
-    }).where(inArray(embeddingJobs.status, ["queued", "running"]));
+    await this.resumeAbandoned(deps, "The server stopped before the job ended; it was started again.");
+  }
+
+  /**
+   * This replica has just taken the background jobs over from another one (server/jobs/): the settings are read
+   * again, a job the previous runner left unfinished is marked cancelled, and the job the settings call for
+   * starts here. Work this replica already runs is kept.
+   */
+  async takeOver(): Promise<void> {
+    const deps = this.deps;
+    if (!deps) return;
+    await this.settings.refresh().catch((error) =>
+      this.log.warn("Cannot read the settings again", { error: messageOf(error) })
+    );
+    await this.resumeAbandoned(
+      deps,
+      "The replica running the job stopped before it ended; the replica that took over started it again.",
+    );
+  }
+
+  /**
+   * This replica no longer runs the background jobs: its running job stops (the replica that takes over starts
+   * it again) and leaves the new embedder's vectors to that replica.
+   */
+  async standDown(): Promise<void> {
+    const job = this.running;
+    if (!job) return;
+    job.handedOver = true;
+    await this.cancelRunning(
+      "This replica no longer runs the background jobs; the one that took over goes on.",
+    );
+  }
+
+  private async resumeAbandoned(deps: EmbeddingJobDeps, reason: string): Promise<void> {
+    const own = this.running?.id;
+    await deps.db.update(embeddingJobs).set({ status: "cancelled", error: reason, finishedAt: new Date() })
+      .where(
+        own === undefined
+          ? inArray(embeddingJobs.status, ["queued", "running"])
+          : and(inArray(embeddingJobs.status, ["queued", "running"]), ne(embeddingJobs.id, own)),
+      );
     if (!this.savedConfig()) {
       await this.settings.setLabels({ [ACTIVE_EMBEDDER_LABEL]: JSON.stringify(this.liveConfig()) });
     }
-    const [latest] = await deps.db.select().from(embeddingJobs).orderBy(desc(embeddingJobs.id)).limit(1);
-    if (latest) this.last = this.present(latest);
+    if (!this.running) {
+      const [latest] = await deps.db.select().from(embeddingJobs).orderBy(desc(embeddingJobs.id)).limit(1);
+      if (latest) this.last = this.present(latest);
+    }
     await this.reconcile();
   }
 
@@ -212,7 +258,9 @@ export class EmbeddingService {
 
   private async reconcileNow(): Promise<void> {
     const deps = this.deps;
-    if (!deps) return;
+    // Replicas sharing a database: the one running the background jobs re-embeds, once it has read the
+    // settings this replica saved (server/boot.ts reconciles after each settings refresh that changed them).
+    if (!deps || !this.leads()) return;
     const live = this.liveConfig();
     let target: Embedder;
     try {
@@ -409,8 +457,10 @@ export class EmbeddingService {
       this.running = null;
       const cancelled = signal.aborted;
       const message = cancelled ? messageOf(signal.reason) : messageOf(error);
-      for (const id of await workspaceIds().catch(() => [] as number[])) {
-        await deps.vectors.dropNamespaces(namespaceOf(id, job.fingerprint)).catch(() => {});
+      if (!job.handedOver) {
+        for (const id of await workspaceIds().catch(() => [] as number[])) {
+          await deps.vectors.dropNamespaces(namespaceOf(id, job.fingerprint)).catch(() => {});
+        }
       }
       await this.finish(deps, job, cancelled ? "cancelled" : "failed", message);
     }
@@ -502,6 +552,18 @@ export class EmbeddingService {
   /** The running job, else the last one (null before the first). */
   job(): EmbeddingJob | null {
     return this.running ? this.snapshot(this.running, "running", null) : this.last;
+  }
+
+  /**
+   * As job(), and on a replica that does not run the background jobs, the latest job as the database has it
+   * (the running replica writes its progress there).
+   */
+  async latestJob(): Promise<EmbeddingJob | null> {
+    const deps = this.deps;
+    if (this.running || !deps || this.leads()) return this.job();
+    const [latest] = await deps.db.select().from(embeddingJobs).orderBy(desc(embeddingJobs.id)).limit(1);
+    if (latest) this.last = this.present(latest);
+    return this.last;
   }
 
   get isRunning(): boolean {

@@ -40,6 +40,7 @@ export class JobRunner {
   readonly #running = new Set<Promise<void>>();
   readonly #busy = new Set<string>();
   readonly #onLead: (() => Promise<void>)[] = [];
+  readonly #onLose: (() => Promise<void>)[] = [];
   readonly #now: () => number;
   #leader = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -73,6 +74,14 @@ export class JobRunner {
   /** Runs `work` each time this replica becomes the leader (at start too), before its jobs run. */
   onLead(work: () => Promise<void>): void {
     this.#onLead.push(work);
+  }
+
+  /**
+   * Runs `work` each time this replica stops leading while it runs (the lease was taken over or could not be
+   * renewed), so that work only the leader may do stops before the new leader starts it again. Not at stop().
+   */
+  onLose(work: () => Promise<void>): void {
+    this.#onLose.push(work);
   }
 
   /**
@@ -143,7 +152,7 @@ export class JobRunner {
     } catch (error) {
       // The database cannot be reached: a leader that cannot renew stops leading before its lease runs out.
       this.#log.warn("Cannot renew the job runner's lease", { error: messageOf(error) });
-      if (this.#leader) this.#lose();
+      if (this.#leader) await this.#lose();
       return;
     }
     const leads = rows.length > 0 && rows[0].owner === this.replicaId;
@@ -156,13 +165,18 @@ export class JobRunner {
         );
       }
     } else if (!leads && this.#leader) {
-      this.#lose();
+      await this.#lose();
     }
   }
 
-  #lose() {
+  async #lose() {
     this.#leader = false;
     this.#log.warn("This replica no longer runs the background jobs", { replica: this.replicaId });
+    for (const work of this.#onLose) {
+      await work().catch((error) =>
+        this.#log.error("A job runner's hand-over task failed", { error: messageOf(error) })
+      );
+    }
   }
 
   async #startDue(): Promise<void> {

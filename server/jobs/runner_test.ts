@@ -80,6 +80,15 @@ Deno.test("job runner: a leader that stops renewing is replaced once its lease e
       leadsB.push("b");
       return Promise.resolve();
     });
+    const losses: string[] = [];
+    a.onLose(() => {
+      losses.push("a");
+      return Promise.resolve();
+    });
+    b.onLose(() => {
+      losses.push("b");
+      return Promise.resolve();
+    });
     b.register(counting("prune", "leader", runs, "b", 10_000));
     a.register(counting("prune", "leader", runs, "a", 10_000));
     await a.tick();
@@ -99,6 +108,7 @@ Deno.test("job runner: a leader that stops renewing is replaced once its lease e
     // a comes back: it finds the lease taken and stops leading.
     await a.tick();
     assert.equal(a.isLeader, false);
+    assert.deepEqual(losses, ["a"], "a is told it no longer leads");
     const [leader] = await (await open()).db.select().from(jobLeases).where(eq(jobLeases.name, "leader"));
     assert.equal(leader.owner, "b");
     assert.equal(leader.count, 2, "one change of hands");
@@ -107,6 +117,7 @@ Deno.test("job runner: a leader that stops renewing is replaced once its lease e
     await b.stop();
     await c.tick();
     assert.equal(c.isLeader, true);
+    assert.deepEqual(losses, ["a"], "a clean stop is no loss to report");
   });
 });
 

@@ -73,6 +73,23 @@ export function fusionDepth(topK: number): number {
  */
 export const TEXT_WEIGHT = 0.8;
 export const PHRASE_WEIGHT = 0.1;
+/**
+ * The best sentence's share, added like the phrases (0: off by default). A question often restates one sentence
+ * of the passage that answers it, while BM25 and the vectors count the question's words anywhere in the chunk:
+ * the sentence of a chunk holding the most of the question's words, each weighed by its IDF among the
+ * candidates, scores, divided by the best candidate's. With 0.25 (and phrases at 0.15), `deno task eval` gives
+ * squad-b recall@4 0.885 against 0.873 and gains at recall@1/4 on every set, but the Rust book headings lose
+ * recall@10 (bench/eval/README.md), so it is not the default; the evaluation prints it as a row of its own.
+ */
+export const SENTENCE_WEIGHT = 0;
+/**
+ * The title's share, added like the phrases: the question stems the chunk's document title holds (its chunk
+ * header's `sourceDocument`), by IDF among the candidates, divided by the best candidate's. A question that names
+ * a document's subject ("the Beyoncé tour", "the Tuple Type") finds that document's chunks, which BM25 over the
+ * whole chunk text weighs no more than any other mention. 0.2 raised squad-b's recall@4 from 0.863 to 0.873 and
+ * the Rust headings' recall@1 from 0.345 to 0.385, with squad-a unchanged (bench/eval/README.md).
+ */
+export const TITLE_WEIGHT = 0.2;
 /** The phrase score is read for this many of the best candidates by the two sides (at least twice `topK`). */
 export const PHRASE_CANDIDATES = 20;
 /** Two question words count as a phrase in a chunk when at most this many positions apart (a stop word between). */
@@ -83,6 +100,10 @@ export interface FusionOptions {
   textWeight?: number;
   /** The phrase score's share, added to the two sides' (0 turns it off). */
   phraseWeight?: number;
+  /** The best sentence's share, added too (0 turns it off). */
+  sentenceWeight?: number;
+  /** The share of the question words in the chunk's document title, added too (0 turns it off). */
+  titleWeight?: number;
   /** The question; without it there is no phrase score. */
   question?: string;
 }
@@ -139,9 +160,66 @@ export function phraseMatches(pairs: readonly [string, string][], text: string):
   return matches;
 }
 
+const METADATA_BLOCK = /<document_metadata>[\s\S]*?<\/document_metadata>/;
+const SENTENCE_END = /(?<=[.!?])\s+|\n+/;
+
+/** The distinct content-word stems of a question. */
+export function questionStems(question: string): string[] {
+  return [...new Set(wordsOf(question).filter((word) => !STOPWORDS.has(word)).map(stemOf))];
+}
+
+/**
+ * The IDF of each question stem among the candidates: `ln(1 + n / (1 + df))` over the n texts of `pool` (the
+ * search's candidates: no corpus statistics are needed). Chunk headers (`<document_metadata>`) are not read.
+ */
+export function candidateIdf(stems: readonly string[], pool: readonly string[]): (stem: string) => number {
+  const wanted = new Set(stems);
+  const df = new Map<string, number>();
+  for (const text of pool) {
+    for (const stem of new Set(bodyStems(text, wanted))) df.set(stem, (df.get(stem) ?? 0) + 1);
+  }
+  return (stem) => Math.log(1 + pool.length / (1 + (df.get(stem) ?? 0)));
+}
+
+function bodyStems(text: string, wanted: ReadonlySet<string>): string[] {
+  return wordsOf(text.replace(METADATA_BLOCK, "")).map(stemOf).filter((stem) => wanted.has(stem));
+}
+
+/** For each text, its best sentence's weight: the sum of the IDFs of the question stems the sentence holds. */
+export function sentenceScores(
+  stems: readonly string[],
+  texts: readonly string[],
+  idf: (stem: string) => number,
+) {
+  const wanted = new Set(stems);
+  return texts.map((text) => {
+    let best = 0;
+    for (const sentence of text.replace(METADATA_BLOCK, "").split(SENTENCE_END)) {
+      let weight = 0;
+      for (const stem of new Set(bodyStems(sentence, wanted))) weight += idf(stem);
+      best = Math.max(best, weight);
+    }
+    return best;
+  });
+}
+
+/** For each chunk text, the sum of the IDFs of the question stems its document's title holds (chunk header). */
+export function titleScores(
+  stems: readonly string[],
+  texts: readonly string[],
+  idf: (stem: string) => number,
+) {
+  return texts.map((text) => {
+    const title = /^sourceDocument: (.*)$/m.exec(METADATA_BLOCK.exec(text)?.[0] ?? "")?.[1] ?? "";
+    const words = new Set(wordsOf(title).map(stemOf));
+    return stems.reduce((sum, stem) => sum + (words.has(stem) ? idf(stem) : 0), 0);
+  });
+}
+
 /**
  * The hybrid ranking of a vector ranking and a BM25 ranking of the same chunks, cut to `topK`: each candidate
- * scores `w · bm25 / max bm25 + (1 − w) · cosine / max cosine + p · phrases / max phrases`, where a chunk the
+ * scores `w · bm25 / max bm25 + (1 − w) · cosine / max cosine + p · phrases / max phrases + t · title / max title`
+ * (and the best sentence's share when `sentenceWeight` is set), where a chunk the
  * BM25 side did not find has BM25 0, every chunk has its cosine similarity (`hit.score`, which text hits carry
  * too), and phrases counts the question's phrase pairs found in the chunk's text. The items keep their `score`
  * (the similarity the threshold judges). Ties keep the vector side's order, then the text side's.
@@ -155,6 +233,8 @@ export function fuseHybrid<T extends { id: string; score: number; text?: string 
 ): T[] {
   const textWeight = options.textWeight ?? TEXT_WEIGHT;
   const phraseWeight = options.phraseWeight ?? PHRASE_WEIGHT;
+  const sentenceWeight = options.sentenceWeight ?? SENTENCE_WEIGHT;
+  const titleWeight = options.titleWeight ?? TITLE_WEIGHT;
   const candidates = new Map<string, { item: T; bm25: number; order: number }>();
   for (const item of byVector) {
     if (!candidates.has(item.id)) {
@@ -178,17 +258,29 @@ export function fuseHybrid<T extends { id: string; score: number; text?: string 
     fused: (maxText > 0 ? textWeight * candidate.bm25 / maxText : 0) +
       (maxVector > 0 ? (1 - textWeight) * candidate.item.score / maxVector : 0),
   })).sort((a, b) => b.fused - a.fused || a.order - b.order);
-  // The phrase score reorders the best of the two sides only: reading every candidate's text cost 4 times more.
+  // The phrase and sentence scores reorder the best of the two sides only: reading every candidate's text cost
+  // 4 times more.
   const pairs = phraseWeight > 0 && options.question ? phrasePairs(options.question) : [];
-  if (pairs.length > 0) {
+  const stems = (sentenceWeight > 0 || titleWeight > 0) && options.question
+    ? questionStems(options.question)
+    : [];
+  if (pairs.length > 0 || stems.length > 0) {
     const head = scored.slice(0, Math.max(PHRASE_CANDIDATES, 2 * topK));
-    const phrases = head.map((candidate) => phraseMatches(pairs, candidate.item.text ?? ""));
-    const maxPhrases = Math.max(0, ...phrases);
-    if (maxPhrases > 0) {
-      head.forEach((candidate, index) => (candidate.fused += phraseWeight * phrases[index] / maxPhrases));
-      head.sort((a, b) => b.fused - a.fused || a.order - b.order);
-      scored.splice(0, head.length, ...head);
+    const add = (values: number[], weight: number) => {
+      const max = Math.max(0, ...values);
+      if (max > 0) head.forEach((candidate, index) => (candidate.fused += weight * values[index] / max));
+    };
+    if (pairs.length > 0) {
+      add(head.map((candidate) => phraseMatches(pairs, candidate.item.text ?? "")), phraseWeight);
     }
+    if (stems.length > 0) {
+      const texts = (list: typeof scored) => list.map((candidate) => candidate.item.text ?? "");
+      const idf = candidateIdf(stems, texts(scored));
+      if (sentenceWeight > 0) add(sentenceScores(stems, texts(head), idf), sentenceWeight);
+      if (titleWeight > 0) add(titleScores(stems, texts(head), idf), titleWeight);
+    }
+    head.sort((a, b) => b.fused - a.fused || a.order - b.order);
+    scored.splice(0, head.length, ...head);
   }
   return scored.slice(0, topK).map(({ item }) => item);
 }

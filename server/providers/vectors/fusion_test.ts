@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  candidateIdf,
   fullTextQuery,
   fuseHybrid,
   fusionDepth,
@@ -7,9 +8,14 @@ import {
   PHRASE_WEIGHT,
   phraseMatches,
   phrasePairs,
+  questionStems,
   reciprocalRankFusion,
   RRF_K,
+  SENTENCE_WEIGHT,
+  sentenceScores,
   TEXT_WEIGHT,
+  TITLE_WEIGHT,
+  titleScores,
 } from "./fusion.ts";
 
 Deno.test("reciprocalRankFusion: agreement between the lists wins; each list's first object is kept", () => {
@@ -118,6 +124,94 @@ Deno.test("fuseHybrid: the question's words next to each other in a chunk add 0.
     fuseHybrid([], many, scores, 4, { question }).map((item) => item.id),
     ["n1", "n0", "n2", "n3"],
     "a phrase within the head moves up; one past it is not read",
+  );
+});
+
+Deno.test("sentenceScores: the best sentence's question words, each weighed by its IDF among the candidates", () => {
+  const stems = questionStems("Which river did the grey herons nest beside?");
+  assert.deepEqual(stems, ["river", "grei", "heron", "nest", "besid"]);
+  const texts = [
+    "<document_metadata>\nsourceDocument: herons river nest\n</document_metadata>\n\nNothing here.",
+    "Herons nest. The river is wide.",
+    "The grey herons nest beside the river.",
+    "Herons fish.",
+  ];
+  const scores = sentenceScores(stems, texts, candidateIdf(stems, texts));
+  assert.equal(scores[0], 0, "the chunk header is not read");
+  // "heron" is in 3 of 4 texts: ln(1 + 4/4); "nest" in 2: ln(1 + 4/3); river, grey, beside: ln(1 + 4/3), ln(1 + 4/2).
+  const idf = (df: number) => Math.log(1 + 4 / (1 + df));
+  assert.ok(Math.abs(scores[1] - (idf(3) + idf(2))) < 1e-9, "one sentence counts, not the whole chunk");
+  assert.ok(Math.abs(scores[2] - (idf(3) + 2 * idf(2) + 2 * idf(1))) < 1e-9);
+  assert.ok(Math.abs(scores[3] - idf(3)) < 1e-9);
+  assert.deepEqual(sentenceScores([], texts, candidateIdf([], texts)), [0, 0, 0, 0]);
+  // The title in the chunk header counts for titleScores only.
+  const titles = titleScores(stems, texts, candidateIdf(stems, texts));
+  assert.ok(Math.abs(titles[0] - (idf(3) + idf(2) + idf(2))) < 1e-9, "heron, nest and river in the title");
+  assert.deepEqual(titles.slice(1), [0, 0, 0]);
+});
+
+Deno.test("fuseHybrid: with a sentence weight (0.25 here; off by default), a chunk holding the question's words in one sentence gains", () => {
+  const question = "Which river do the grey herons nest beside?";
+  // The same words, BM25 and cosine; only s has them in one sentence (and no two of them side by side in either).
+  const spread = passage("a", 0.4, "The grey birds nest. Herons live beside it. The river is wide.");
+  const sentence = passage("s", 0.4, "Herons, grey birds, nest beside a wide river.");
+  assert.deepEqual(
+    fuseHybrid([], [spread, sentence], [5, 5], 2, { question, phraseWeight: 0, sentenceWeight: 0.25 }).map((
+      item,
+    ) => item.id),
+    [
+      "s",
+      "a",
+    ],
+  );
+  assert.equal(SENTENCE_WEIGHT, 0, "off by default");
+  assert.deepEqual(fuseHybrid([], [spread, sentence], [5, 5], 2, { question }).map((item) => item.id), [
+    "a",
+    "s",
+  ]);
+  // s gets 0.25, a 0.1 (its best sentence holds 2 of the 5 words, all of equal IDF): s overturns a BM25 lead
+  // of 10 % (0.073 of the score), not one of 70 % (0.33).
+  assert.deepEqual(
+    fuseHybrid([], [spread, sentence], [5.5, 5], 2, { question, phraseWeight: 0, sentenceWeight: 0.25 }).map((
+      item,
+    ) => item.id),
+    ["s", "a"],
+  );
+  assert.deepEqual(
+    fuseHybrid([], [spread, sentence], [8.5, 5], 2, { question, phraseWeight: 0, sentenceWeight: 0.25 }).map((
+      item,
+    ) => item.id),
+    ["a", "s"],
+  );
+  assert.deepEqual(
+    fuseHybrid([], [spread, sentence], [5, 5], 2, { question, phraseWeight: 0, sentenceWeight: 0 }).map((
+      item,
+    ) => item.id),
+    ["a", "s"],
+    "a sentence weight of 0 turns it off",
+  );
+});
+
+Deno.test("fuseHybrid: a chunk whose document title holds the question's words gains up to 0.2", () => {
+  const header = (title: string) =>
+    `<document_metadata>\nsourceDocument: ${title}\npublished: today\n</document_metadata>\n\n`;
+  const question = "When was the Tuple Type added?";
+  const other = passage("o", 0.4, header("Arrays") + "A tuple type groups values.");
+  const titled = passage("t", 0.4, header("The Tuple Type") + "It groups values of several types.");
+  assert.equal(TITLE_WEIGHT, 0.2);
+  // o leads by BM25 10 % (0.073 of the score): t's title overturns it, not a lead of 40 % (0.23).
+  assert.deepEqual(fuseHybrid([], [other, titled], [5.5, 5], 2, { question }).map((item) => item.id), [
+    "t",
+    "o",
+  ]);
+  assert.deepEqual(fuseHybrid([], [other, titled], [8.5, 5], 2, { question }).map((item) => item.id), [
+    "o",
+    "t",
+  ]);
+  assert.deepEqual(
+    fuseHybrid([], [other, titled], [5.5, 5], 2, { question, titleWeight: 0 }).map((item) => item.id),
+    ["o", "t"],
+    "a title weight of 0 turns it off",
   );
 });
 

@@ -1,8 +1,13 @@
 // Ingest benchmark: every file of ../shared/corpus uploaded and embedded (built-in embedder) through the API of a
 // real server process. Prints files/s, chunks/s, the server's peak RSS, and the files the server refused with
-// their reasons (the corpus holds corrupt, encrypted and empty files on purpose).
+// their reasons (the corpus holds corrupt, encrypted and empty files on purpose). Then the same uploads in this
+// process with an embedder that costs nothing (one constant vector): parse + split + store alone. Each goal of
+// issue 21 is printed beside its figure. BENCH_PHASES=server or =store runs one of the two.
 import { fileURLToPath } from "node:url";
 import { startServerProcess } from "../server/testing/process.ts";
+import { createTestApp } from "../server/testing/test_app.ts";
+import type { Embedder } from "../server/providers/embedders/types.ts";
+import { closeParseWorkers } from "../server/documents/parse_worker.ts";
 
 const CORPUS = fileURLToPath(new URL("../../shared/corpus/", import.meta.url));
 const CONCURRENCY = Number(Deno.env.get("BENCH_CONCURRENCY") ?? 2);
@@ -24,21 +29,16 @@ function* walk(directory: string): Generator<string> {
 }
 
 const files = [...walk(CORPUS.replace(/\/$/, ""))].slice(0, LIMIT);
-const storage = await Deno.makeTempDir({ prefix: "lectern-bench-ingest-" });
-const server = await startServerProcess({ STORAGE_DIR: storage, LOG_LEVEL: "warn" });
-/** A figure of the server's /proc status in MiB: VmHWM (peak), VmRSS, RssAnon (heap), RssFile (mapped files). */
-const status = (field: string) =>
-  Number(
-    new RegExp(`${field}:\\s+(\\d+)`).exec(Deno.readTextFileSync(`/proc/${server.pid}/status`))?.[1] ?? 0,
-  ) /
-  1024;
-try {
-  await fetch(`${server.url}/api/workspace/new`, { method: "POST", body: JSON.stringify({ name: "Corpus" }) })
-    .then((r) => r.body?.cancel());
+const PHASES = Deno.env.get("BENCH_PHASES") ?? "server,store";
+const goals: string[] = [];
+const goal = (metric: string, figure: string, target: string, met: boolean) =>
+  goals.push(`${met ? "met " : "MISS"} ${metric}: ${figure} (goal ${target})`);
+
+/** Uploads every file, CONCURRENCY at a time; the answers tell which were refused and why. */
+async function uploadAll(upload: (form: FormData) => Promise<Response>) {
   let bytes = 0;
   let accepted = 0;
   const refused: string[] = [];
-  const started = performance.now();
   let next = 0;
   await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
     while (next < files.length) {
@@ -47,41 +47,123 @@ try {
       bytes += data.length;
       const form = new FormData();
       form.append("file", new File([data], path.split("/").pop()!));
-      const response = await fetch(`${server.url}/api/workspace/corpus/upload-and-embed`, {
-        method: "POST",
-        body: form,
-      });
+      const response = await upload(form);
       const body = await response.json().catch(() => ({}));
       if (response.ok && body.success) accepted++;
       else refused.push(`${path.slice(CORPUS.length)}: ${body.error ?? response.status}`);
     }
   }));
-  const seconds = (performance.now() - started) / 1000;
-  const vectors = await (await fetch(`${server.url}/api/system/system-vectors?slug=corpus`)).json();
-  const figures = {
-    files: files.length,
-    accepted,
-    refused: refused.length,
-    megabytes: Number((bytes / 1024 / 1024).toFixed(1)),
-    seconds: Number(seconds.toFixed(1)),
-    filesPerSecond: Number((files.length / seconds).toFixed(1)),
-    chunks: vectors.vectorCount,
-    chunksPerSecond: Number((vectors.vectorCount / seconds).toFixed(0)),
-    peakRssMiB: Number(status("VmHWM").toFixed(0)),
-    rssAfterMiB: Number(status("VmRSS").toFixed(0)),
-    anonymousAfterMiB: Number(status("RssAnon").toFixed(0)),
-    fileBackedAfterMiB: Number(status("RssFile").toFixed(0)),
+  return { bytes, accepted, refused };
+}
+
+if (PHASES.includes("server")) await serverPhase();
+if (PHASES.includes("store")) await storePhase();
+console.log(`Goals of issue 21 (2 cores; timings are noisy on a shared machine):\n  ${goals.join("\n  ")}`);
+
+async function serverPhase() {
+  const storage = await Deno.makeTempDir({ prefix: "lectern-bench-ingest-" });
+  // A loaded machine can take long over the first start.
+  const server = await startServerProcess({ STORAGE_DIR: storage, LOG_LEVEL: "warn" }, 180_000);
+  /** A figure of the server's /proc status in MiB: VmHWM (peak), VmRSS, RssAnon (heap), RssFile (mapped files). */
+  const status = (field: string) =>
+    Number(
+      new RegExp(`${field}:\\s+(\\d+)`).exec(Deno.readTextFileSync(`/proc/${server.pid}/status`))?.[1] ?? 0,
+    ) /
+    1024;
+  try {
+    await fetch(`${server.url}/api/workspace/new`, {
+      method: "POST",
+      body: JSON.stringify({ name: "Corpus" }),
+    })
+      .then((r) => r.body?.cancel());
+    const started = performance.now();
+    const { bytes, accepted, refused } = await uploadAll((form) =>
+      fetch(`${server.url}/api/workspace/corpus/upload-and-embed`, { method: "POST", body: form })
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const vectors = await (await fetch(`${server.url}/api/system/system-vectors?slug=corpus`)).json();
+    const figures = {
+      files: files.length,
+      accepted,
+      refused: refused.length,
+      megabytes: Number((bytes / 1024 / 1024).toFixed(1)),
+      seconds: Number(seconds.toFixed(1)),
+      filesPerSecond: Number((files.length / seconds).toFixed(1)),
+      chunks: vectors.vectorCount,
+      chunksPerSecond: Number((vectors.vectorCount / seconds).toFixed(0)),
+      peakRssMiB: Number(status("VmHWM").toFixed(0)),
+      rssAfterMiB: Number(status("VmRSS").toFixed(0)),
+      anonymousAfterMiB: Number(status("RssAnon").toFixed(0)),
+      fileBackedAfterMiB: Number(status("RssFile").toFixed(0)),
+    };
+    console.log(
+      `Ingested ${figures.accepted} of ${figures.files} files (${figures.megabytes} MB) in ${figures.seconds} s: ` +
+        `${figures.filesPerSecond} files/s, ${figures.chunks} chunks (${figures.chunksPerSecond} chunks/s), ` +
+        `peak RSS ${figures.peakRssMiB} MiB (${figures.rssAfterMiB} MiB after: ` +
+        `${figures.anonymousAfterMiB} anonymous, ${figures.fileBackedAfterMiB} mapped files), ${CONCURRENCY} uploads at a time`,
+    );
+    if (refused.length) console.log(`Refused (${refused.length}):\n  ${refused.slice(0, 40).join("\n  ")}`);
+    console.log(JSON.stringify({ benchmark: "ingest", ...figures }));
+    goal(
+      "shared corpus ingest, built-in embedder, through a real server",
+      `${figures.seconds} s`,
+      "≤ 60 s",
+      figures.seconds <= 60,
+    );
+    goal(
+      "server peak RSS during that ingest (parse workers apart)",
+      `${figures.peakRssMiB} MiB`,
+      "≤ 300 MiB",
+      figures.peakRssMiB <= 300,
+    );
+  } finally {
+    server.child.kill("SIGTERM");
+    await server.exited();
+    await Deno.remove(storage, { recursive: true });
+  }
+}
+
+/** A vector for every text at no cost: what is left is parsing, splitting and storing. */
+function constantEmbedder(): Embedder {
+  const vector = Array.from({ length: 384 }, (_, index) => (index === 0 ? 1 : 0));
+  return {
+    fingerprint: "bench:constant:384",
+    modelId: "constant",
+    maxChunkLength: 1000,
+    maxInputsPerCall: 1000,
+    embed: (texts: string[]) => Promise.resolve(texts.map(() => vector)),
+    embedQuery: () => Promise.resolve(vector),
   };
-  console.log(
-    `Ingested ${figures.accepted} of ${figures.files} files (${figures.megabytes} MB) in ${figures.seconds} s: ` +
-      `${figures.filesPerSecond} files/s, ${figures.chunks} chunks (${figures.chunksPerSecond} chunks/s), ` +
-      `peak RSS ${figures.peakRssMiB} MiB (${figures.rssAfterMiB} MiB after: ` +
-      `${figures.anonymousAfterMiB} anonymous, ${figures.fileBackedAfterMiB} mapped files), ${CONCURRENCY} uploads at a time`,
-  );
-  if (refused.length) console.log(`Refused (${refused.length}):\n  ${refused.slice(0, 40).join("\n  ")}`);
-  console.log(JSON.stringify({ benchmark: "ingest", ...figures }));
-} finally {
-  server.child.kill("SIGTERM");
-  await server.exited();
-  await Deno.remove(storage, { recursive: true });
+}
+
+async function storePhase() {
+  const embedder = constantEmbedder();
+  const app = await createTestApp({ providers: { embedder: () => embedder, targetEmbedder: () => null } });
+  try {
+    await app.json("/api/workspace/new", { json: { name: "Corpus" } });
+    const started = performance.now();
+    const { accepted, refused } = await uploadAll((form) =>
+      app.request("/api/workspace/corpus/upload-and-embed", { method: "POST", body: form })
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const vectors = (await app.json<{ vectorCount: number }>("/api/system/system-vectors?slug=corpus")).body;
+    const chunksPerSecond = Math.round(vectors.vectorCount / seconds);
+    console.log(
+      `Parse + split + store (no embedder, in process): ${accepted} of ${files.length} files, ` +
+        `${vectors.vectorCount} chunks in ${seconds.toFixed(1)} s (${chunksPerSecond} chunks/s), ` +
+        `${refused.length} refused`,
+    );
+    console.log(
+      JSON.stringify({ benchmark: "ingest-store", seconds: Number(seconds.toFixed(1)), chunksPerSecond }),
+    );
+    goal(
+      "parse + split + store, embedder excluded",
+      `${chunksPerSecond} chunks/s`,
+      "≥ 5,000 chunks/s",
+      chunksPerSecond >= 5000,
+    );
+  } finally {
+    await app.close();
+    await closeParseWorkers();
+  }
 }

@@ -9,6 +9,7 @@ import { ensureStorage, protectDatabase, storagePaths } from "./storage.ts";
 import { loadInstanceKeys } from "./auth/keys.ts";
 import { SettingsService } from "./settings/service.ts";
 import { openVectorStores } from "./providers/vectors/registry.ts";
+import { closeParseWorkers } from "./documents/parse_worker.ts";
 import { DocumentStore } from "./documents/store.ts";
 import type { ProviderDeps } from "./providers/endpoints.ts";
 import { chatModelFromSettings } from "./providers/llm/registry.ts";
@@ -143,6 +144,7 @@ export async function boot(
         await deps.liveSync.stop();
         await embedding.stop();
         await vectors.close();
+        await closeParseWorkers();
         database.close();
       },
     };

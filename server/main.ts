@@ -1,7 +1,7 @@
 // The entry point, and the `lectern` executable when compiled (`deno compile server/main.ts`): the command line
 // is read by server/cli/main.ts; with no command it serves. Worker processes start through it too.
 if (Deno.args[0] === "parse-worker") {
-  // One file's parse in a process of its own (documents/parse_worker.ts); the server is never loaded here.
+  // A parse worker, reading files on stdin (documents/parse_worker.ts); the server is never loaded here.
   const { runParseWorker } = await import("./documents/parse_worker.ts");
   await runParseWorker(Deno.args[1]);
 } else if (Deno.args[0] === "vector-worker") {

@@ -61,9 +61,15 @@ export async function protectDatabase(paths: StoragePaths): Promise<void> {
 
 /**
  * Writes a file so that a crash leaves either the old or the new content: a synced temporary file
- * renamed over the target.
+ * renamed over the target. `sync: false` skips the sync for files that may be lost (a cache, whose damaged
+ * file reads as absent): a rename still never shows a half-written file to a running server.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, mode?: number): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  mode?: number,
+  options: { sync?: boolean } = {},
+): Promise<void> {
   const temporary = `${path}.${crypto.randomUUID()}.tmp`;
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
   const file = await Deno.open(temporary, { write: true, createNew: true, mode });
@@ -71,7 +77,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, m
     try {
       let offset = 0;
       while (offset < bytes.length) offset += await file.write(bytes.subarray(offset));
-      await file.syncData();
+      if (options.sync !== false) await file.syncData();
     } finally {
       file.close();
     }

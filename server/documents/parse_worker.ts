@@ -1,7 +1,9 @@
-// Parsing runs in a child process of its own (parsing of one file is bounded in time and
-// memory): a hostile or huge file can only take that process down, never stall or exhaust the server.
-// The child is this same program with the arguments `parse-worker <request JSON>`; it reads the file's bytes on
-// stdin and writes one JSON result on stdout.
+// Parsing runs in child processes (parsing of one file is bounded in time and memory): a hostile or huge file
+// can only take its process down, never stall or exhaust the server. The child is this same program with the
+// arguments `parse-worker <settings JSON>`; it stays up for many files (a runtime start costs far more than most
+// parses), reading framed requests on stdin and writing framed answers on stdout (see FrameReader). A worker is
+// killed when a file takes too long, makes it too large or answers too much, and retired after a number of
+// files, when it has grown, or when it has waited idle for a while.
 import { workerCommand } from "../worker_command.ts";
 import { createLimiter } from "../limiter.ts";
 import type { Config } from "../config.ts";
@@ -45,10 +47,17 @@ export function parseLimits(config: Config): ParseLimits {
  */
 const maxAnswerBytes = (limits: ParseLimits) => limits.maxTextChars * 6 + MEBI;
 
+/** One file's request: this JSON header, then `size` bytes of the file. */
 interface WorkerRequest {
   name: string;
   contentType?: string;
   maxTextChars: number;
+  size: number;
+}
+
+/** How the worker is started (its heap limit is fixed for its life). */
+interface WorkerSettings {
+  memoryMb: number;
 }
 
 type WorkerResult =
@@ -92,28 +101,70 @@ function residentMb(pid: number): number | null {
   }
 }
 
-async function readCapped(stream: ReadableStream<Uint8Array>, limit: number, onOverflow: () => void) {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let overflowed = false;
-  for await (const chunk of stream) {
-    if (overflowed) continue;
-    size += chunk.length;
-    if (size > limit) {
-      overflowed = true;
-      chunks.length = 0;
-      onOverflow();
-      continue;
+/**
+ * Reads frames off a byte stream: a frame is a 4-byte little-endian length and that many bytes. `read(n)`
+ * returns exactly n bytes, or null when the stream ends first.
+ */
+export class FrameReader {
+  private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+  private chunks: Uint8Array[] = [];
+  private buffered = 0;
+  private ended = false;
+
+  constructor(stream: ReadableStream<Uint8Array>) {
+    this.reader = stream.getReader();
+  }
+
+  async read(size: number): Promise<Uint8Array | null> {
+    while (this.buffered < size) {
+      if (this.ended) return null;
+      const { done, value } = await this.reader.read();
+      if (done) this.ended = true;
+      else if (value.length > 0) {
+        this.chunks.push(value);
+        this.buffered += value.length;
+      }
     }
-    chunks.push(chunk);
+    const out = this.chunks.length === 1 && this.chunks[0].length === size
+      ? this.chunks[0]
+      : new Uint8Array(size);
+    if (out !== this.chunks[0] || this.chunks[0].length !== size) {
+      let offset = 0;
+      while (offset < size) {
+        const chunk = this.chunks[0];
+        const take = Math.min(chunk.length, size - offset);
+        out.set(chunk.subarray(0, take), offset);
+        offset += take;
+        if (take === chunk.length) this.chunks.shift();
+        else this.chunks[0] = chunk.subarray(take);
+      }
+    } else this.chunks.shift();
+    this.buffered -= size;
+    return out;
   }
-  const bytes = new Uint8Array(overflowed ? 0 : size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
+
+  /** A frame's length; null at the end of the stream. */
+  async length(): Promise<number | null> {
+    const head = await this.read(4);
+    return head ? new DataView(head.buffer, head.byteOffset, 4).getUint32(0, true) : null;
   }
-  return { bytes, overflowed };
+
+  cancel() {
+    this.reader.cancel().catch(() => {});
+  }
+}
+
+/** A frame: its length, then `parts` one after the other. */
+function frame(...parts: Uint8Array[]): Uint8Array {
+  const size = parts.reduce((sum, part) => sum + part.length, 0);
+  const out = new Uint8Array(4 + size);
+  new DataView(out.buffer).setUint32(0, size, true);
+  let offset = 4;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
 }
 
 const OUT_OF_MEMORY =
@@ -173,69 +224,196 @@ export async function parseInWorker(
   return await workers.run(() => runWorker(input, limits, log));
 }
 
+/** Files a worker parses before it is retired for a fresh one (what a parser library keeps goes with it). */
+const FILES_PER_WORKER = 100;
+/** A worker larger than this share of its stop limit after a file is retired. */
+const RETIRE_AT_SHARE = 0.5;
+/** A worker idle this long exits, so an idle server carries none. */
+const IDLE_MS = 10_000;
+
+/** What the tests may change. */
+export const parseWorkerSettings = { filesPerWorker: FILES_PER_WORKER, idleMs: IDLE_MS };
+
+/** A running worker process, with the last of its stderr. */
+class ParseWorkerProcess {
+  readonly child: Deno.ChildProcess;
+  readonly frames: FrameReader;
+  readonly writer: WritableStreamDefaultWriter<Uint8Array>;
+  readonly status: Promise<Deno.CommandStatus>;
+  files = 0;
+  exited = false;
+  stderrTail = "";
+  idleTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(readonly memoryMb: number) {
+    const settings: WorkerSettings = { memoryMb };
+    // Compiled, the executable's V8 flags are fixed, so there the resident-size watch is the memory bound.
+    const { command, args } = workerCommand(import.meta.url, "parse-worker", settings, [
+      `--max-old-space-size=${memoryMb}`,
+    ]);
+    this.child = new Deno.Command(command, {
+      args,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+      clearEnv: true,
+      env: workerEnv(memoryMb),
+    }).spawn();
+    this.frames = new FrameReader(this.child.stdout);
+    this.writer = this.child.stdin.getWriter();
+    this.status = this.child.status.then((status) => {
+      this.exited = true;
+      return status;
+    });
+    const stderr = this.child.stderr;
+    (async () => {
+      const decoder = new TextDecoder();
+      for await (const chunk of stderr) {
+        this.stderrTail = (this.stderrTail + decoder.decode(chunk, { stream: true })).slice(-64 * 1024);
+      }
+    })().catch(() => {});
+  }
+
+  get pid() {
+    return this.child.pid;
+  }
+
+  kill() {
+    try {
+      this.child.kill("SIGKILL");
+    } catch {
+      // It has ended already.
+    }
+  }
+
+  /** Ends the worker: its stdin closes and it exits (killed if it does not within a second). */
+  async close() {
+    clearTimeout(this.idleTimer);
+    await this.writer.close().catch(() => {});
+    const timer = setTimeout(() => this.kill(), 1000);
+    await this.status.catch(() => {});
+    clearTimeout(timer);
+    this.frames.cancel();
+  }
+}
+
+/** The workers waiting for a file, the most recently used last. */
+const idle: ParseWorkerProcess[] = [];
+/** Every worker alive (idle or busy). */
+const alive = new Set<ParseWorkerProcess>();
+let spawned = 0;
+
+/** For the tests: workers started so far, and the process ids of those alive. */
+export function parseWorkerStats(): { spawned: number; pids: number[] } {
+  return { spawned, pids: [...alive].map((worker) => worker.pid) };
+}
+
+/** Ends every idle worker (the server's close; tests between files). Busy ones end when their file is done. */
+export async function closeParseWorkers(): Promise<void> {
+  const closing = idle.splice(0);
+  await Promise.all(closing.map(async (worker) => {
+    await worker.close();
+    alive.delete(worker);
+  }));
+}
+
+function takeWorker(memoryMb: number): ParseWorkerProcess {
+  while (idle.length > 0) {
+    const worker = idle.pop()!;
+    clearTimeout(worker.idleTimer);
+    if (!worker.exited && worker.memoryMb === memoryMb) {
+      worker.child.ref();
+      return worker;
+    }
+    alive.delete(worker);
+    worker.close();
+  }
+  const worker = new ParseWorkerProcess(memoryMb);
+  spawned++;
+  alive.add(worker);
+  return worker;
+}
+
+function retire(worker: ParseWorkerProcess) {
+  alive.delete(worker);
+  worker.close();
+}
+
+function release(worker: ParseWorkerProcess, limitMb: number) {
+  const rss = residentMb(worker.pid);
+  if (
+    worker.exited || worker.files >= parseWorkerSettings.filesPerWorker ||
+    (rss !== null && rss > limitMb * RETIRE_AT_SHARE)
+  ) {
+    retire(worker);
+    return;
+  }
+  // An idle worker does not keep the server's event loop alive, and leaves after a while.
+  worker.child.unref();
+  worker.idleTimer = setTimeout(() => {
+    const index = idle.indexOf(worker);
+    if (index >= 0) idle.splice(index, 1);
+    retire(worker);
+  }, parseWorkerSettings.idleMs);
+  Deno.unrefTimer(worker.idleTimer as unknown as number);
+  idle.push(worker);
+}
+
 async function runWorker(input: ParseInput, limits: ParseLimits, log?: Logger): Promise<ParsedDocument> {
+  const worker = takeWorker(limits.memoryMb);
+  worker.files++;
+  worker.stderrTail = "";
   const request: WorkerRequest = {
     name: input.name,
     contentType: input.contentType,
     maxTextChars: limits.maxTextChars,
+    size: input.bytes.length,
   };
-  // Compiled, the executable's V8 flags are fixed, so there the resident-size watch below is the memory bound.
-  const { command, args } = workerCommand(import.meta.url, "parse-worker", request, [
-    `--max-old-space-size=${limits.memoryMb}`,
-  ]);
-  const child = new Deno.Command(command, {
-    args,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-    clearEnv: true,
-    env: workerEnv(limits.memoryMb),
-  }).spawn();
-
   let stopped: "timeout" | "memory" | "output" | null = null;
   const stop = (reason: typeof stopped) => {
     if (stopped) return;
     stopped = reason;
-    try {
-      child.kill("SIGKILL");
-    } catch {
-      // It has ended already.
-    }
+    worker.kill();
   };
   const timer = setTimeout(() => stop("timeout"), limits.timeoutSeconds * 1000);
   const rssLimit = limits.memoryMb + RSS_HEADROOM_MB;
   const watch = setInterval(() => {
-    const rss = residentMb(child.pid);
+    const rss = residentMb(worker.pid);
     if (rss !== null && rss > rssLimit) stop("memory");
   }, 100);
 
-  const feeding = (async () => {
-    const writer = child.stdin.getWriter();
-    try {
-      await writer.write(input.bytes);
-      await writer.close();
-    } catch {
-      // The worker ended before reading everything (it was stopped, or failed early); its answer says why.
+  let answer: Uint8Array | null = null;
+  try {
+    const header = new TextEncoder().encode(JSON.stringify(request));
+    const writing = worker.writer.write(frame(header)).then(() => worker.writer.write(input.bytes))
+      .catch(() => {
+        // The worker ended before reading everything (it was stopped, or failed); its answer says why.
+      });
+    const length = await worker.frames.length();
+    if (length !== null) {
+      if (length > maxAnswerBytes(limits)) stop("output");
+      else answer = await worker.frames.read(length);
     }
-  })();
-  const [status, stdout, stderr] = await Promise.all([
-    child.status,
-    readCapped(child.stdout, maxAnswerBytes(limits), () => stop("output")),
-    readCapped(child.stderr, 64 * 1024, () => {}),
-    feeding,
-  ]);
-  clearTimeout(timer);
-  clearInterval(watch);
+    await writing;
+  } finally {
+    clearTimeout(timer);
+    clearInterval(watch);
+  }
 
   const name = input.name;
-  const errors = new TextDecoder().decode(stderr.bytes);
+  if (stopped || answer === null) {
+    alive.delete(worker);
+    worker.kill();
+  }
+  const status = answer === null ? await worker.status : null;
+  const errors = worker.stderrTail;
   if (stopped === "timeout") {
     throw new ParseFailure(
       "limit",
       `${name} could not be parsed: it took longer than ${limits.timeoutSeconds} s.`,
     );
   }
-  if (stopped === "memory" || (!status.success && OUT_OF_MEMORY.test(errors))) {
+  if (stopped === "memory" || (status && !status.success && OUT_OF_MEMORY.test(errors))) {
     throw new ParseFailure(
       "limit",
       `${name} could not be parsed: it ran out of memory (the limit is ${limits.memoryMb} MB).`,
@@ -244,19 +422,21 @@ async function runWorker(input: ParseInput, limits: ParseLimits, log?: Logger): 
   if (stopped === "output") throw new ParseFailure("limit", textTooLargeMessage(name, limits.maxTextChars));
   let result: WorkerResult | null = null;
   try {
-    result = JSON.parse(new TextDecoder().decode(stdout.bytes)) as WorkerResult;
+    result = answer ? JSON.parse(new TextDecoder().decode(answer)) as WorkerResult : null;
   } catch {
     result = null;
   }
-  if (!status.success || !result) {
+  if (!result) {
     log?.warn("The parse worker stopped", {
       name,
-      code: status.code,
-      signal: status.signal ?? undefined,
+      code: status?.code,
+      signal: status?.signal ?? undefined,
       stderr: errors.slice(-2000),
     });
+    retire(worker);
     throw new ParseFailure("corrupt", `${name} could not be parsed: the parser stopped unexpectedly.`);
   }
+  release(worker, rssLimit);
   if (!result.ok) throw new ParseFailure(result.kind, result.message);
   return result.document;
 }
@@ -266,9 +446,12 @@ async function writeAll(bytes: Uint8Array) {
   while (offset < bytes.length) offset += await Deno.stdout.write(bytes.subarray(offset));
 }
 
-/** The worker's side: `main.ts parse-worker <request JSON>`, the file on stdin, the result on stdout. */
-export async function runParseWorker(requestJson: string | undefined): Promise<never> {
-  // Libraries print warnings with console.log; stdout carries the result only.
+/**
+ * The worker's side: `main.ts parse-worker <settings JSON>`. It reads requests (a framed JSON header, then the
+ * file's bytes) on stdin and answers each with a framed JSON result on stdout, until stdin closes.
+ */
+export async function runParseWorker(_settingsJson: string | undefined): Promise<never> {
+  // Libraries print warnings with console.log; stdout carries the results only.
   const toStderr = (...values: unknown[]) => {
     Deno.stderr.writeSync(new TextEncoder().encode(`${values.map(String).join(" ")}\n`));
   };
@@ -281,23 +464,30 @@ export async function runParseWorker(requestJson: string | undefined): Promise<n
     toStderr("Unhandled rejection in the parse worker:", event.reason);
   });
 
-  let result: WorkerResult;
-  let name = "The file";
-  try {
-    const request = JSON.parse(requestJson ?? "") as WorkerRequest;
-    name = request.name;
-    const bytes = new Uint8Array(await new Response(Deno.stdin.readable).arrayBuffer());
-    const { contentType, maxTextChars } = request;
-    result = { ok: true, document: await parseDocument({ name, bytes, contentType, maxTextChars }) };
-  } catch (error) {
-    if (error instanceof ParseFailure) result = { ok: false, kind: error.kind, message: error.message };
-    else {
-      toStderr((error as Error)?.stack ?? String(error));
-      const detail = ((error as Error)?.message ?? String(error)).replace(/\.$/, "");
-      result = { ok: false, kind: "corrupt", message: `${name} could not be parsed: ${detail}.` };
+  const frames = new FrameReader(Deno.stdin.readable);
+  while (true) {
+    const length = await frames.length();
+    if (length === null) break;
+    const header = await frames.read(length);
+    let result: WorkerResult;
+    let name = "The file";
+    try {
+      const request = JSON.parse(new TextDecoder().decode(header ?? new Uint8Array())) as WorkerRequest;
+      name = request.name;
+      const bytes = await frames.read(request.size);
+      if (!bytes) break;
+      const { contentType, maxTextChars } = request;
+      result = { ok: true, document: await parseDocument({ name, bytes, contentType, maxTextChars }) };
+    } catch (error) {
+      if (error instanceof ParseFailure) result = { ok: false, kind: error.kind, message: error.message };
+      else {
+        toStderr((error as Error)?.stack ?? String(error));
+        const detail = ((error as Error)?.message ?? String(error)).replace(/\.$/, "");
+        result = { ok: false, kind: "corrupt", message: `${name} could not be parsed: ${detail}.` };
+      }
     }
+    await writeAll(frame(new TextEncoder().encode(JSON.stringify(result))));
   }
-  await writeAll(new TextEncoder().encode(JSON.stringify(result)));
   Deno.exit(0);
 }
 

@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import JSZip from "jszip";
-import { parseFile, parseInWorker, type ParseLimits } from "./parse_worker.ts";
+import {
+  closeParseWorkers,
+  parseFile,
+  parseInWorker,
+  type ParseLimits,
+  parseWorkerSettings,
+  parseWorkerStats,
+} from "./parse_worker.ts";
 import { ParseFailure } from "./parsers/types.ts";
 import { buildXlsxBomb } from "./parsers/test_files.ts";
 
@@ -89,4 +96,50 @@ Deno.test("a zip bomb is stopped while it unpacks, before its text is held", asy
   assert.ok(docxBytes.length < 200 * 1024, `the Word bomb is small when packed (${docxBytes.length} bytes)`);
   const docx = await refusal(parseInWorker({ name: "bomb.docx", bytes: docxBytes }, limits));
   assert.equal(docx.message, "bomb.docx could not be parsed: it unpacks to more than 4 MB.");
+});
+
+Deno.test("one worker parses many files, and is retired for a fresh one after its share", async () => {
+  await closeParseWorkers();
+  const before = parseWorkerStats().spawned;
+  const saved = parseWorkerSettings.filesPerWorker;
+  parseWorkerSettings.filesPerWorker = 3;
+  try {
+    const docx = await fixture("tables.docx");
+    const pids: number[] = [];
+    for (let index = 0; index < 5; index++) {
+      const parsed = await parseInWorker({ name: `tables-${index}.docx`, bytes: docx }, LIMITS);
+      assert.equal(parsed.text.split("\n\n")[0], "Above");
+      pids.push(...parseWorkerStats().pids);
+    }
+    // Files 1-3 in the first worker, 4-5 in a second one.
+    assert.equal(parseWorkerStats().spawned - before, 2);
+    assert.equal(new Set(pids).size, 2);
+  } finally {
+    parseWorkerSettings.filesPerWorker = saved;
+    await closeParseWorkers();
+  }
+  assert.deepEqual(parseWorkerStats().pids, []);
+});
+
+Deno.test("a worker that dies in the middle of a file fails that file alone, and a fresh worker takes the next", async () => {
+  await closeParseWorkers();
+  const bomb = await buildXlsxBomb(100);
+  const parsing = parseInWorker(
+    { name: "slow.xlsx", bytes: bomb },
+    { ...LIMITS, timeoutSeconds: 600, memoryMb: 2048, maxTextChars: 512 * 1024 * 1024 },
+  );
+  // The worker is killed from outside while it works.
+  let pid: number | undefined;
+  while (pid === undefined) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    pid = parseWorkerStats().pids[0];
+  }
+  Deno.kill(pid, "SIGKILL");
+  const failure = await refusal(parsing);
+  assert.equal(failure.message, "slow.xlsx could not be parsed: the parser stopped unexpectedly.");
+  const parsed = await parseInWorker({ name: "tables.docx", bytes: await fixture("tables.docx") }, LIMITS);
+  assert.equal(parsed.text.split("\n\n")[0], "Above");
+  assert.equal(parseWorkerStats().pids.length, 1);
+  assert.notEqual(parseWorkerStats().pids[0], pid);
+  await closeParseWorkers();
 });

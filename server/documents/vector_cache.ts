@@ -1,3 +1,4 @@
+import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { writeFileAtomic } from "../storage.ts";
@@ -39,21 +40,18 @@ interface CacheFile extends CacheKey {
   chunks: { text: string; page?: number; vector: string }[];
 }
 
-// Vectors are kept as base64 float32: a third of the size of JSON numbers and much faster to read back.
+// Vectors are kept as base64 float32 (little-endian): a third of the size of JSON numbers and much faster to read
+// back. Buffer's base64 is native.
 function encodeVector(vector: number[]): string {
-  const bytes = new Uint8Array(Float32Array.from(vector).buffer);
-  let binary = "";
-  for (let index = 0; index < bytes.length; index += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(index, index + 0x8000));
-  }
-  return btoa(binary);
+  const floats = Float32Array.from(vector);
+  return Buffer.from(floats.buffer, floats.byteOffset, floats.byteLength).toString("base64");
 }
 
 function decodeVector(text: string): number[] {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let index = 0; index < binary.length; index++) bytes[index] = binary.charCodeAt(index);
-  return Array.from(new Float32Array(bytes.buffer));
+  const bytes = Buffer.from(text, "base64");
+  const aligned = new Uint8Array(bytes.length);
+  aligned.set(bytes);
+  return Array.from(new Float32Array(aligned.buffer, 0, Math.floor(aligned.length / 4)));
 }
 
 export function contentHash(parts: unknown[]): string {
@@ -104,7 +102,10 @@ export class VectorCache {
         vector: encodeVector(chunk.vector),
       })),
     };
-    await writeFileAtomic(this.fileFor(key.docpath, key.fingerprint), JSON.stringify(file));
+    // A cache: a file lost or damaged by a crash reads as absent, so it is not synced to disk.
+    await writeFileAtomic(this.fileFor(key.docpath, key.fingerprint), JSON.stringify(file), undefined, {
+      sync: false,
+    });
   }
 
   /** Drops a document's entries for the given embedders (a removed document). */

@@ -13,50 +13,105 @@ const HASHED_DIMENSIONS = NATIVE_DIMENSIONS - 1;
  */
 const BASELINE = 0.15;
 
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < text.length; index++) {
-    hash ^= text.charCodeAt(index);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
+// FNV-1a, 32 bits, over UTF-16 code units, one step at a time: a feature's hash is built as its words are read,
+// without making the feature's string ("w:word", "c:^wo", "b:word next").
+const FNV_OFFSET = 0x811c9dc5;
+/** A second FNV-1a basis: with the first hash it tells features apart (a 53-bit key) without their strings. */
+const FNV_OFFSET_CHECK = 0x050c5d1f;
+const step = (hash: number, code: number) => Math.imul(hash ^ code, 0x01000193);
+function fnvOf(text: string, basis: number): number {
+  let hash = basis;
+  for (let index = 0; index < text.length; index++) hash = step(hash, text.charCodeAt(index));
+  return hash;
 }
+const WORD = [fnvOf("w:", FNV_OFFSET), fnvOf("w:", FNV_OFFSET_CHECK)];
+const TRIGRAM = [fnvOf("c:", FNV_OFFSET), fnvOf("c:", FNV_OFFSET_CHECK)];
+const BIGRAM = [fnvOf("b:", FNV_OFFSET), fnvOf("b:", FNV_OFFSET_CHECK)];
+const CARET = 94;
+const DOLLAR = 36;
+const SPACE = 32;
 
-function addFeature(vector: Float64Array, feature: string, weight: number) {
-  const hash = fnv1a(feature);
-  const sign = (hash & 0x80000000) === 0 ? 1 : -1;
-  vector[hash % HASHED_DIMENSIONS] += sign * weight;
+/** The distinct features of a text in the order first seen, with their weights and counts. */
+class Features {
+  private readonly index = new Map<number, number>();
+  readonly hashes: number[] = [];
+  readonly weights: number[] = [];
+  readonly counts: number[] = [];
+
+  add(hash: number, check: number, weight: number) {
+    const unsigned = hash >>> 0;
+    const key = unsigned * 0x200000 + ((check >>> 0) & 0x1fffff);
+    const at = this.index.get(key);
+    if (at !== undefined) this.counts[at]++;
+    else {
+      this.index.set(key, this.hashes.length);
+      this.hashes.push(unsigned);
+      this.weights.push(weight);
+      this.counts.push(1);
+    }
+  }
 }
 
 /**
  * A deterministic lexical embedding that needs no model file: hashed word unigrams and bigrams plus
  * character trigrams (so "capital" meets "capitals"), sub-linear term weights, unit length. It runs
  * offline on anything, including a Raspberry Pi and the tests; neural.ts runs a neural model when one is installed.
+ * Each feature is the FNV-1a hash of "w:word" (stop words weigh a fifth), "c:" and a trigram of "^word$" (words
+ * over two letters, not stop words), "b:word next" (neither a stop word).
  */
 export function embedLexical(text: string): number[] {
-  const counts = new Map<string, { weight: number; count: number }>();
-  const bump = (feature: string, weight: number) => {
-    const seen = counts.get(feature);
-    if (seen) seen.count++;
-    else counts.set(feature, { weight, count: 1 });
-  };
+  const features = new Features();
   const words = wordsOf(text);
+  const stops = words.map((word) => STOPWORDS.has(word));
   for (let index = 0; index < words.length; index++) {
     const word = words[index];
-    const stop = STOPWORDS.has(word);
-    bump(`w:${word}`, stop ? 0.2 : 1);
+    const stop = stops[index];
+    let hash = WORD[0];
+    let check = WORD[1];
+    for (let at = 0; at < word.length; at++) {
+      const code = word.charCodeAt(at);
+      hash = step(hash, code);
+      check = step(check, code);
+    }
+    features.add(hash, check, stop ? 0.2 : 1);
     if (!stop && word.length > 2) {
-      const padded = `^${word}$`;
-      for (let start = 0; start + 3 <= padded.length; start++) {
-        bump(`c:${padded.slice(start, start + 3)}`, 0.25);
+      const padded = word.length + 2;
+      for (let start = 0; start + 3 <= padded; start++) {
+        hash = TRIGRAM[0];
+        check = TRIGRAM[1];
+        for (let at = start; at < start + 3; at++) {
+          const code = at === 0 ? CARET : at === padded - 1 ? DOLLAR : word.charCodeAt(at - 1);
+          hash = step(hash, code);
+          check = step(check, code);
+        }
+        features.add(hash, check, 0.25);
       }
     }
-    const next = words[index + 1];
-    if (next !== undefined && !stop && !STOPWORDS.has(next)) bump(`b:${word} ${next}`, 0.5);
+    if (index + 1 < words.length && !stop && !stops[index + 1]) {
+      const next = words[index + 1];
+      hash = BIGRAM[0];
+      check = BIGRAM[1];
+      for (let at = 0; at < word.length; at++) {
+        const code = word.charCodeAt(at);
+        hash = step(hash, code);
+        check = step(check, code);
+      }
+      hash = step(hash, SPACE);
+      check = step(check, SPACE);
+      for (let at = 0; at < next.length; at++) {
+        const code = next.charCodeAt(at);
+        hash = step(hash, code);
+        check = step(check, code);
+      }
+      features.add(hash, check, 0.5);
+    }
   }
   const vector = new Float64Array(NATIVE_DIMENSIONS);
-  for (const [feature, { weight, count }] of counts) {
-    addFeature(vector, feature, weight * (1 + Math.log(count)));
+  const { hashes, weights, counts } = features;
+  for (let index = 0; index < hashes.length; index++) {
+    const hash = hashes[index];
+    const sign = (hash & 0x80000000) === 0 ? 1 : -1;
+    vector[hash % HASHED_DIMENSIONS] += sign * (weights[index] * (1 + Math.log(counts[index])));
   }
   let norm = 0;
   for (const value of vector) norm += value * value;

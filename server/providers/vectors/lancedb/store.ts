@@ -14,6 +14,7 @@ import { ANN_MIN_EF, ANN_REFINE_FACTOR } from "./ann.ts";
 import { type ExactCache, exactSearch } from "./exact_cache.ts";
 import type { LanceMaintenance } from "./maintenance.ts";
 import type { LanceTables, TableState } from "./tables.ts";
+import { arrowRows } from "./arrow_rows.ts";
 
 /** What a table's indexes look like, for tests and the benchmark. */
 export interface IndexState {
@@ -48,16 +49,6 @@ type Row = Record<string, unknown>;
 const quote = (value: string) => `'${value.replaceAll("'", "''")}'`;
 
 const isCommitConflict = (error: unknown) => /commit conflict|preempted|retry/i.test(String(error));
-
-function rowOf(record: VectorRecord): Row {
-  return {
-    id: record.id,
-    doc_id: record.docId,
-    text: record.text,
-    metadata: JSON.stringify(record.metadata),
-    vector: record.vector,
-  };
-}
 
 function vectorOf(value: unknown): ArrayLike<number> {
   const column = value as { toArray?: () => ArrayLike<number> } | ArrayLike<number> | null;
@@ -148,8 +139,11 @@ export class LanceVectorStore implements LanceStore {
 
   upsert(namespace: string, records: VectorRecord[]): Promise<void> {
     if (records.length === 0) return Promise.resolve();
-    const rows = records.map(rowOf);
+    // Built while an earlier write to the table runs.
+    const built = arrowRows(records);
+    built.catch(() => {});
     return this.tables.serial(namespace, async () => {
+      const rows = await built;
       const existing = await this.tables.table(namespace);
       if (existing) {
         await existing.table.add(rows);

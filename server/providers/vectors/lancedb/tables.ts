@@ -1,6 +1,7 @@
 // Connection handling of the LanceDB store: the native module, the connection (moved to a fresh one every so
 // many commits), and one shared handle per table, with the writes to a table run one at a time.
 import type { Connection, Table } from "@lancedb/lancedb";
+import type { Table as ArrowTable } from "apache-arrow";
 import type { Logger } from "../../../log.ts";
 import { messageOf, ProviderError } from "../../../errors.ts";
 import { configureLanceRuntime, FTS_INDEX, fullTextIndexOptions } from "../maintenance_worker.ts";
@@ -144,7 +145,7 @@ export class LanceTables {
   }
 
   /** Creates the table with its first rows and its full-text index; call within `serial`. */
-  async create(namespace: string, rows: Record<string, unknown>[]): Promise<TableState> {
+  async create(namespace: string, rows: Record<string, unknown>[] | ArrowTable): Promise<TableState> {
     const current = await this.generation();
     const created = await current.connection.createTable(namespace, rows);
     const state: TableState = {

@@ -1,3 +1,4 @@
+import { McpHub } from "./agents/mcp/hub.ts";
 import { sweepPendingVectors } from "./documents/pending_vectors.ts";
 import { resolve } from "node:path";
 import { openDatabase, openRemoteDatabase } from "../db/client.ts";
@@ -102,6 +103,7 @@ export async function boot(
       }),
       embedProgress: new EmbedProgress(),
       jobs,
+      mcp: new McpHub({ root: paths.root, log, linkFetch: () => deps.linkFetch }),
     };
     // The first try for the lease: the replica that wins resumes the database-wide work at start.
     await jobs.start({ take: !database.remote });
@@ -130,6 +132,7 @@ export async function boot(
       deps,
       async close() {
         await jobs.stop();
+        await deps.mcp.stopAll();
         await deps.liveSync.stop();
         await embedding.stop();
         await vectors.close();

@@ -10,6 +10,7 @@ import {
 import { LoadingBlock } from "../components/LoadingBlock.tsx";
 import { SettingsPage } from "../features/settings/SettingsPage.tsx";
 import { api } from "../lib/api.ts";
+import { McpServers } from "../features/settings/McpServers.tsx";
 import { toast } from "../lib/toast.ts";
 
 const messageOf = (caught: unknown) => caught instanceof Error ? caught.message : String(caught);
@@ -150,6 +151,8 @@ function AgentSettingsForm() {
           </button>
         </div>
       </section>
+
+      <McpServers />
 
       <section className="card" aria-labelledby="agent-limits-title">
         <h2 id="agent-limits-title">{t("agents.limits.title")}</h2>

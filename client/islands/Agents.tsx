@@ -11,6 +11,7 @@ import { LoadingBlock } from "../components/LoadingBlock.tsx";
 import { SettingsPage } from "../features/settings/SettingsPage.tsx";
 import { api } from "../lib/api.ts";
 import { McpServers } from "../features/settings/McpServers.tsx";
+import { SqlConnections } from "../features/settings/SqlConnections.tsx";
 import { toast } from "../lib/toast.ts";
 
 const messageOf = (caught: unknown) => caught instanceof Error ? caught.message : String(caught);
@@ -151,6 +152,12 @@ function AgentSettingsForm() {
           </button>
         </div>
       </section>
+
+      <SqlConnections
+        connections={view.sqlConnections}
+        busy={busy}
+        onSave={(next, message) => save({ sqlConnections: next }, message)}
+      />
 
       <McpServers />
 

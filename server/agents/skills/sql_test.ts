@@ -7,7 +7,7 @@ import { type ChatCompletionRequest, startFakeOpenAi } from "../../testing/fake_
 import { openAgentSocket, sendChat } from "../testing.ts";
 import { runSqlQuery } from "./sql.ts";
 
-async function shopDatabase(dir: string): Promise<string> {
+function shopDatabase(dir: string): string {
   const path = join(dir, "shop.db");
   const db = new DatabaseSync(path);
   db.exec("CREATE TABLE orders (id INTEGER PRIMARY KEY, customer TEXT, total REAL)");
@@ -45,7 +45,7 @@ Deno.test("the SQL skill queries a configured SQLite file read-only, with a row 
     await using llm = startFakeOpenAi();
     await using app = await configuredTestApp({ llm: llm.baseURL });
     const base = app.listen();
-    const path = await shopDatabase(dir);
+    const path = shopDatabase(dir);
 
     // A file that is not there, and Lectern's own database, are refused with a sentence.
     const missing = await app.json("/api/agents/settings", {
@@ -111,7 +111,7 @@ Deno.test("the SQL skill queries a configured SQLite file read-only, with a row 
 Deno.test("a query that runs past the time limit is stopped", async () => {
   const dir = await Deno.makeTempDir({ prefix: "lectern-sql-" });
   try {
-    const path = await shopDatabase(dir);
+    const path = shopDatabase(dir);
     // An endless recursive query: only ending its worker stops it.
     const endless = "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT COUNT(*) FROM n";
     await assert.rejects(

@@ -1,7 +1,7 @@
 // The agents' instance settings, kept as labels of the settings table (the reference's labels where it has them).
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
-import { sqliteProblem } from "./skills/sql.ts";
+import { sqliteProblem } from "./skills/sql_db.ts";
 import { decryptSecret, encryptSecret } from "../auth/keys.ts";
 import {
   AGENT_SKILLS,

@@ -1,51 +1,17 @@
 // The SQL skill (sql-agent): read-only queries on the SQLite/libSQL database files an admin configured.
-import { resolve, sep } from "node:path";
-import type { Deps } from "../../deps.ts";
+import { resolve } from "node:path";
 import { sqlConnections } from "../settings.ts";
 import type { AgentTool } from "../loop.ts";
 import { type SkillContext, textArg } from "./context.ts";
 import type { SqlAnswer, SqlJob } from "./sql_db.ts";
-import { openReadOnly } from "./sql_db.ts";
+import { sqlitePath, sqliteProblem } from "./sql_db.ts";
+
+export { sqliteProblem };
 
 /** The most rows a query gives the model. */
 export const SQL_MAX_ROWS = 200;
 /** How long a query may run before its worker is ended. */
 export const SQL_TIMEOUT_MS = 15_000;
-
-/** The file a connection string names: a path, or a `file:` URL (`?mode=…` and the like ignored). */
-export function sqlitePath(connectionString: string): string {
-  const text = connectionString.trim();
-  if (/^file:/i.test(text)) {
-    const url = new URL(text.startsWith("file://") ? text : `file://${text.slice("file:".length)}`);
-    return decodeURIComponent(url.pathname);
-  }
-  return text;
-}
-
-/**
- * Why a connection cannot be used, or null: a file that opens read-only as a SQLite database, outside Lectern's
- * storage folder (its own database and keys are not for agents to read).
- */
-export function sqliteProblem(deps: Pick<Deps, "paths">, connectionString: string): string | null {
-  const path = resolve(sqlitePath(connectionString));
-  const storage = resolve(deps.paths.root);
-  if (path === storage || path.startsWith(storage + sep)) {
-    return "Lectern's own storage folder cannot be queried by agents.";
-  }
-  try {
-    if (!Deno.statSync(path).isFile) return `${path} is not a file.`;
-  } catch {
-    return `There is no database file at ${path}.`;
-  }
-  try {
-    openReadOnly(path).close();
-    return null;
-  } catch (error) {
-    return `${path} could not be opened as a SQLite database: ${
-      error instanceof Error ? error.message : error
-    }.`;
-  }
-}
 
 /** Runs the query in a worker, ended at the time limit (a query SQLite is stuck in cannot be stopped otherwise). */
 export function runSqlQuery(

@@ -1,6 +1,8 @@
 // One SQL query on a database file opened read-only (run in sql_worker.ts, which the caller ends at its time limit).
 // @ts-ignore: the Node type definitions the whole project checks with (from an npm package) lack node:sqlite.
 import { DatabaseSync as NodeDatabaseSync } from "node:sqlite";
+import { resolve, sep } from "node:path";
+import type { Deps } from "../../deps.ts";
 
 interface Statement {
   columns(): { name: string }[];
@@ -74,5 +76,40 @@ export function runQuery(job: SqlJob): SqlAnswer {
     return { ok: false, error: error instanceof Error ? error.message : String(error) };
   } finally {
     db?.close();
+  }
+}
+
+/** The file a connection string names: a path, or a `file:` URL (`?mode=…` and the like ignored). */
+export function sqlitePath(connectionString: string): string {
+  const text = connectionString.trim();
+  if (/^file:/i.test(text)) {
+    const url = new URL(text.startsWith("file://") ? text : `file://${text.slice("file:".length)}`);
+    return decodeURIComponent(url.pathname);
+  }
+  return text;
+}
+
+/**
+ * Why a connection cannot be used, or null: a file that opens read-only as a SQLite database, outside Lectern's
+ * storage folder (its own database and keys are not for agents to read).
+ */
+export function sqliteProblem(deps: Pick<Deps, "paths">, connectionString: string): string | null {
+  const path = resolve(sqlitePath(connectionString));
+  const storage = resolve(deps.paths.root);
+  if (path === storage || path.startsWith(storage + sep)) {
+    return "Lectern's own storage folder cannot be queried by agents.";
+  }
+  try {
+    if (!Deno.statSync(path).isFile) return `${path} is not a file.`;
+  } catch {
+    return `There is no database file at ${path}.`;
+  }
+  try {
+    openReadOnly(path).close();
+    return null;
+  } catch (error) {
+    return `${path} could not be opened as a SQLite database: ${
+      error instanceof Error ? error.message : error
+    }.`;
   }
 }

@@ -82,6 +82,7 @@ Deno.test("the SQL skill queries a configured SQLite file read-only, with a row 
 
     llm.setReply(query("SELECT customer, COUNT(*) AS n, SUM(total) AS spent FROM orders GROUP BY customer"));
     const totals = await ask(app, base, "@agent who spent most?");
+    assert.ok(totals.answer.startsWith("{"), totals.answer);
     assert.deepEqual(JSON.parse(totals.answer), {
       columns: ["customer", "n", "spent"],
       rows: [["Ann", 125, 15625], ["Bob", 125, 15750]],

@@ -41,6 +41,7 @@ export const INCLUDES: { path: string; why: string }[] = [
     path: "server/pages/routes.tsx",
     why: "loaded with a computed specifier on the first page request (server/app.ts)",
   },
+  { path: "server/agents/skills/sql_worker.ts", why: "the SQL skill's worker (`new Worker`)" },
 ];
 
 /** The arguments given to `deno compile`. */

@@ -42,6 +42,7 @@ import { promptVariableRoutes } from "./prompt_variables/routes.ts";
 import { communityHubRoutes } from "./system/community_hub.ts";
 import { MISSING_CALLS, missingCallRoutes } from "./system/not_yet.ts";
 import { agentRoutes, agentSocketRoutes } from "./agents/routes.ts";
+import { mcpRoutes } from "./agents/mcp/routes.ts";
 import { apiKeyRoutes } from "./api_keys/routes.ts";
 import { workspaceChatRoutes } from "./workspace_chats/routes.ts";
 import { developerApi, developerApiRoutes } from "./developer_api/routes.ts";
@@ -191,6 +192,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   api.route("/", attachmentRoutes(deps));
   api.route("/", chatRoutes(deps));
   api.route("/", agentRoutes(deps));
+  api.route("/", mcpRoutes(deps));
   api.route("/", threadRoutes(deps));
   api.route("/", chatActionRoutes(deps));
   api.route("/", speechRoutes(deps));

@@ -1,3 +1,4 @@
+import { McpHub } from "./agents/mcp/hub.ts";
 import { sweepPendingVectors } from "./documents/pending_vectors.ts";
 import { resolve } from "node:path";
 import { openDatabase, openRemoteDatabase } from "../db/client.ts";
@@ -104,6 +105,7 @@ export async function boot(
       }),
       embedProgress: new EmbedProgress(),
       jobs,
+      mcp: new McpHub({ root: paths.root, log, linkFetch: () => deps.linkFetch }),
     };
     // The first try for the lease: the replica that wins resumes the database-wide work at start.
     await jobs.start({ take: !database.remote });
@@ -141,6 +143,7 @@ export async function boot(
       async close() {
         await jobs.stop();
         await connectorImports(deps).stopAll();
+        await deps.mcp.stopAll();
         await deps.liveSync.stop();
         await embedding.stop();
         await vectors.close();

@@ -17,6 +17,7 @@ import type { LiveSync } from "./documents/live_sync.ts";
 import type { EmbedProgress } from "./embedding/progress.ts";
 import type { StreamRegistry } from "./http/streams.ts";
 import type { JobRunner } from "./jobs/runner.ts";
+import type { McpHub } from "./agents/mcp/hub.ts";
 
 export interface Providers {
   /**
@@ -59,4 +60,6 @@ export interface Deps {
   embedProgress: EmbedProgress;
   /** The background jobs, and whether this replica is the one elected to run the database-wide ones. */
   jobs: JobRunner;
+  /** The admin's MCP servers for agents: started on demand, stopped when idle. */
+  mcp: McpHub;
 }

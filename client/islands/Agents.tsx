@@ -10,6 +10,8 @@ import {
 import { LoadingBlock } from "../components/LoadingBlock.tsx";
 import { SettingsPage } from "../features/settings/SettingsPage.tsx";
 import { api } from "../lib/api.ts";
+import { McpServers } from "../features/settings/McpServers.tsx";
+import { SqlConnections } from "../features/settings/SqlConnections.tsx";
 import { toast } from "../lib/toast.ts";
 
 const messageOf = (caught: unknown) => caught instanceof Error ? caught.message : String(caught);
@@ -150,6 +152,14 @@ function AgentSettingsForm() {
           </button>
         </div>
       </section>
+
+      <SqlConnections
+        connections={view.sqlConnections}
+        busy={busy}
+        onSave={(next, message) => save({ sqlConnections: next }, message)}
+      />
+
+      <McpServers />
 
       <section className="card" aria-labelledby="agent-limits-title">
         <h2 id="agent-limits-title">{t("agents.limits.title")}</h2>

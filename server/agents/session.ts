@@ -10,6 +10,7 @@ import type { Invocation } from "./invocations.ts";
 import { type AgentTool, runAgent } from "./loop.ts";
 import { maxSteps, timeoutSeconds } from "./settings.ts";
 import { builtInTools } from "./tools.ts";
+import { mcpTools } from "./mcp/tools.ts";
 
 /** How long the session waits for the person's next message. */
 export const IDLE_TIMEOUT_MS = 5 * 60 * 1000;
@@ -137,6 +138,13 @@ export class AgentSession {
       model = agentModel(deps, invocation.workspace);
       const context = { deps, actor: invocation.actor, workspace: invocation.workspace, model };
       tools = await builtInTools(context);
+      // The MCP servers that are on are started now; one that cannot start is told and left out.
+      tools.push(
+        ...await mcpTools(
+          deps.mcp,
+          (text) => this.send({ type: "statusResponse", content: text, animate: false }),
+        ),
+      );
     } catch (error) {
       this.fail(messageOf(error));
       return;

@@ -1,5 +1,7 @@
 // The agents' instance settings, kept as labels of the settings table (the reference's labels where it has them).
 import type { Deps } from "../deps.ts";
+import { fail } from "../errors.ts";
+import { sqliteProblem } from "./skills/sql_db.ts";
 import { decryptSecret, encryptSecret } from "../auth/keys.ts";
 import {
   AGENT_SKILLS,
@@ -77,12 +79,13 @@ export async function sqlConnections(deps: Deps): Promise<SqlConnection[]> {
 }
 
 /** Whether a skill can run: its toggle is on and it has its configuration. */
-export function skillReady(deps: Deps, id: AgentSkillId): Promise<boolean> {
+export async function skillReady(deps: Deps, id: AgentSkillId): Promise<boolean> {
   if (id === "web-browsing") {
     const provider = searchProvider(deps);
-    return Promise.resolve(provider !== "none" && searchConfigured(deps)[provider]);
+    return provider !== "none" && searchConfigured(deps)[provider];
   }
-  return Promise.resolve(true);
+  if (id === "sql-agent") return (await sqlConnections(deps)).length > 0;
+  return true;
 }
 
 /** The skills whose toggle is on and that have what they need. */
@@ -139,6 +142,14 @@ export async function saveAgentSettings(deps: Deps, input: AgentSettingsInput): 
       connectionString: connection.connectionString ||
         before.find((old) => old.database_id === connection.database_id)?.connectionString || "",
     }));
+    for (const connection of next) {
+      const problem = connection.connectionString
+        ? sqliteProblem(deps, connection.connectionString)
+        : "It needs the path of its database file.";
+      if (problem) {
+        fail("invalid_input", `The connection ${connection.database_id} cannot be used: ${problem}`);
+      }
+    }
     values[AGENT_LABELS.sqlConnections] = next.length
       ? await encryptSecret(deps.keys.settings, JSON.stringify(next))
       : null;

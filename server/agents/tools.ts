@@ -4,6 +4,7 @@ import type { SkillContext } from "./skills/context.ts";
 import { listTool, searchTool, summarizeTool } from "./skills/documents.ts";
 import { scrapeTool, webSearchTool } from "./skills/web.ts";
 import { chartTool, saveFileTool } from "./skills/files.ts";
+import { sqlTool } from "./skills/sql.ts";
 
 /** The tools of the skills that are on and configured, for this user and workspace. */
 export async function builtInTools(context: SkillContext): Promise<AgentTool[]> {
@@ -15,6 +16,7 @@ export async function builtInTools(context: SkillContext): Promise<AgentTool[]> 
     else if (skill === "web-browsing") tools.push(webSearchTool(context));
     else if (skill === "save-file-to-browser") tools.push(saveFileTool(context));
     else if (skill === "create-chart") tools.push(chartTool());
+    else if (skill === "sql-agent") tools.push(await sqlTool(context));
   }
   return tools;
 }

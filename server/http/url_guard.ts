@@ -214,22 +214,28 @@ function closingWith(response: Response, httpClient: Deno.HttpClient): Response 
     return response;
   }
   const reader = response.body.getReader();
+  // Closed once: a body read to its end and then cancelled (as some clients do) must not close it again.
+  let open = true;
+  const release = () => {
+    if (open) client.close();
+    open = false;
+  };
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
         const { value, done } = await reader.read();
         if (done) {
           controller.close();
-          client.close();
+          release();
         } else controller.enqueue(value);
       } catch (error) {
-        client.close();
+        release();
         controller.error(error);
       }
     },
     async cancel(reason) {
       await reader.cancel(reason).catch(() => {});
-      client.close();
+      release();
     },
   });
   return new Response(body, {

@@ -32,11 +32,10 @@ export const MISSING_CALLS: readonly MissingCall[] = [
     paths: [
       "/agent-skills/*",
       "/agent-flows/*",
-      "/mcp-servers/*",
       "/admin/agent-skills/*",
       "/system/validate-sql-connection",
     ],
-    sentence: notYet("Agents, their skills, flows and MCP servers are"),
+    sentence: notYet("Agent flows and custom agent skills are"),
   },
   {
     methods: "ALL",

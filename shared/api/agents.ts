@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** The built-in skills, by the reference's ids (its sql-agent is not built yet). The first three are on until turned off; the rest off until on. */
+/** The built-in skills, by the reference's ids. The first three are on until turned off; the rest off until on. */
 export const AGENT_SKILLS = [
   { id: "rag-memory", defaultOn: true },
   { id: "document-summarizer", defaultOn: true },
@@ -8,6 +8,7 @@ export const AGENT_SKILLS = [
   { id: "save-file-to-browser", defaultOn: false },
   { id: "create-chart", defaultOn: false },
   { id: "web-browsing", defaultOn: false },
+  { id: "sql-agent", defaultOn: false },
 ] as const;
 export type AgentSkillId = (typeof AGENT_SKILLS)[number]["id"];
 export const AGENT_SKILL_IDS = AGENT_SKILLS.map((skill) => skill.id) as AgentSkillId[];
@@ -15,13 +16,14 @@ export const AGENT_SKILL_IDS = AGENT_SKILLS.map((skill) => skill.id) as AgentSki
 export const SEARCH_PROVIDERS = ["none", "searxng-engine", "tavily-search", "brave-search"] as const;
 export type SearchProvider = (typeof SEARCH_PROVIDERS)[number];
 
-export const SQL_ENGINES = ["sqlite", "postgresql"] as const;
+/** SQLite and libSQL database files only: PostgreSQL and MySQL are not supported yet. */
+export const SQL_ENGINES = ["sqlite"] as const;
 
 /** A database the SQL skill may query; the connection string is never sent back. */
 export const SqlConnection = z.object({
   database_id: z.string().trim().min(1, "A connection needs a name.").max(64, "The name is too long.")
     .regex(/^[\w-]+$/, "A connection name may hold letters, digits, - and _ only."),
-  engine: z.enum(SQL_ENGINES, "The engine must be sqlite or postgresql."),
+  engine: z.enum(SQL_ENGINES, "Only SQLite and libSQL database files are supported."),
   connectionString: z.string().trim().max(2000, "The connection string is too long.").optional(),
 });
 export type SqlConnection = z.infer<typeof SqlConnection>;

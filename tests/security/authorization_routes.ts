@@ -1196,6 +1196,50 @@ export const ROUTES: Record<string, RouteRule> = {
     status: 200,
     why: "settings:manage: the agents screen is for admins (issue 22)",
   },
+  "GET /api/mcp-servers/list": {
+    least: "admin",
+    call: () => get("/api/mcp-servers/list"),
+    status: 200,
+    why: "settings:manage: MCP servers run commands on the server; the reference says admin only",
+  },
+  "GET /api/mcp-servers/force-reload": {
+    least: "admin",
+    call: () => get("/api/mcp-servers/force-reload"),
+    status: 200,
+    why: "settings:manage: stops the MCP servers; the reference says admin only",
+  },
+  "POST /api/mcp-servers/save": {
+    least: "admin",
+    // An HTTP server: saving starts nothing (the list would, and the address is loopback).
+    call: () =>
+      post("/api/mcp-servers/save", {
+        name: "probe",
+        server: { type: "streamable", url: "http://127.0.0.1:9/mcp" },
+      }),
+    status: 200,
+    why:
+      "settings:manage: a stdio server is a command run on the server, an operator's power (Lectern's own call)",
+  },
+  "POST /api/mcp-servers/toggle": {
+    least: "admin",
+    call: () => post("/api/mcp-servers/toggle", { name: "no-such-server" }),
+    status: 200,
+    why:
+      "settings:manage; the reference says admin only (and answers 200 with success false for an unknown one)",
+  },
+  "POST /api/mcp-servers/delete": {
+    least: "admin",
+    call: () => post("/api/mcp-servers/delete", { name: "no-such-server" }),
+    status: 200,
+    why: "settings:manage; the reference says admin only",
+  },
+  "POST /api/mcp-servers/toggle-tool": {
+    least: "admin",
+    call: () =>
+      post("/api/mcp-servers/toggle-tool", { serverName: "no-such-server", toolName: "x", enabled: true }),
+    status: 200,
+    why: "settings:manage; the reference says admin only",
+  },
   "GET /api/agent-files/:id": {
     least: "default",
     call: () => get("/api/agent-files/00000000-0000-4000-8000-000000000000"),

@@ -12,6 +12,7 @@ import { DocumentsPanel } from "../features/documents/DocumentsPanel.tsx";
 import { usePermission } from "../features/auth/use_permission.ts";
 import { SpeechScope } from "../features/speech/speech.ts";
 import { ExportChatMenu } from "../features/chat/ExportChatMenu.tsx";
+import { preloadMarkdown } from "../lib/markdown_loader.ts";
 
 type Props = { slug: string; threadSlug: string | null };
 
@@ -25,6 +26,11 @@ export default function WorkspaceChat({ slug, threadSlug }: Props) {
   const speechScope = useMemo(() => ({ slug }), [slug]);
   // Known before the documents open: a default user's panel must not ask for what the server refuses her.
   const canManageDocuments = usePermission("documents:manage");
+
+  // The markdown renderer is not in the page's first load: it comes while the history is asked for.
+  useEffect(() => {
+    preloadMarkdown().catch(() => {});
+  }, []);
 
   const loadWorkspace = useCallback(async (signal?: AbortSignal) => {
     const answer = await api(`/workspace/${encodeURIComponent(slug)}`, { schema: WorkspaceAnswer, signal });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { toast as toastify } from "react-toastify";
 import { stubDocument, stubGlobal } from "../testing/stubs.ts";
-import { keepToastsAbove, toast, TOAST_AUTO_CLOSE_MS, toastSlot } from "./toast.ts";
+import { keepToastsAbove, loadToasts, toast, TOAST_AUTO_CLOSE_MS, toastSlot } from "./toast.ts";
 
 type Call = [string, ...unknown[]];
 
@@ -27,7 +27,24 @@ function recordToasts(active: Set<string | number> = new Set()) {
   return { calls, active, [Symbol.dispose]: restore };
 }
 
-Deno.test("toast shows each kind through react-toastify; a loading toast stays until changed", () => {
+Deno.test("toasts asked for before react-toastify is in show, in order, once it is", async () => {
+  using toasts = recordToasts();
+  toast.error("early");
+  const slot = toastSlot();
+  slot.show("info", "1 of 2");
+  slot.show("success", "2 of 2");
+  assert.deepEqual(toasts.calls, [], "nothing shows before the library is in");
+  await loadToasts();
+  await Promise.resolve();
+  assert.deepEqual(toasts.calls, [
+    ["error", "early", undefined],
+    ["info", "1 of 2", { autoClose: 5000 }],
+    ["update", "t2", { render: "2 of 2", type: "success", isLoading: false, autoClose: 5000 }],
+  ]);
+});
+
+Deno.test("toast shows each kind through react-toastify; a loading toast stays until changed", async () => {
+  await loadToasts();
   using toasts = recordToasts();
   toast.success("saved", { toastId: "s" });
   toast.error("failed");
@@ -46,7 +63,8 @@ Deno.test("toast shows each kind through react-toastify; a loading toast stays u
   assert.equal(TOAST_AUTO_CLOSE_MS, 5000);
 });
 
-Deno.test("toastSlot() rewrites the toast still showing instead of stacking another", () => {
+Deno.test("toastSlot() rewrites the toast still showing instead of stacking another", async () => {
+  await loadToasts();
   using toasts = recordToasts();
   const slot = toastSlot();
   slot.show("info", "1 of 3 uploaded");
@@ -57,7 +75,8 @@ Deno.test("toastSlot() rewrites the toast still showing instead of stacking anot
   ]);
 });
 
-Deno.test("toastSlot() keeps a toast up while its batch runs, then lets it close", () => {
+Deno.test("toastSlot() keeps a toast up while its batch runs, then lets it close", async () => {
+  await loadToasts();
   using toasts = recordToasts();
   const slot = toastSlot();
   slot.show("error", "a.exe was not attached", { keep: true });
@@ -80,7 +99,8 @@ Deno.test("toastSlot() keeps a toast up while its batch runs, then lets it close
   ]);
 });
 
-Deno.test("toastSlot() puts up a fresh toast once the last one has left the screen", () => {
+Deno.test("toastSlot() puts up a fresh toast once the last one has left the screen", async () => {
+  await loadToasts();
   using toasts = recordToasts();
   const slot = toastSlot();
   slot.show("error", "first");

@@ -43,13 +43,26 @@ function withToasts(action: (toastify: Toastify["toast"]) => void) {
   else loadToasts().then((module) => action(module.toast), () => {});
 }
 
-/** Toasts: bottom-centre, 5000 ms (set on the Toaster island); loading toasts stay. */
+let counter = 0;
+
+/** Puts a toast up (once react-toastify is in) under its own id, which is returned at once. */
+function show(kind: "success" | "error" | "info" | "warning", message: string, options?: ToastOptions): Id {
+  const toastId = options?.toastId ?? `toast-${++counter}`;
+  withToasts((t) => t[kind](message, { ...options, toastId }));
+  return toastId;
+}
+
+/** Toasts: bottom-centre, 5000 ms (set on the Toaster island); loading toasts stay. Each returns its id. */
 export const toast = {
-  success: (message: string, options?: ToastOptions) => withToasts((t) => t.success(message, options)),
-  error: (message: string, options?: ToastOptions) => withToasts((t) => t.error(message, options)),
-  info: (message: string, options?: ToastOptions) => withToasts((t) => t.info(message, options)),
-  warning: (message: string, options?: ToastOptions) => withToasts((t) => t.warning(message, options)),
-  loading: (message: string) => withToasts((t) => t.loading(message, { autoClose: false })),
+  success: (message: string, options?: ToastOptions) => show("success", message, options),
+  error: (message: string, options?: ToastOptions) => show("error", message, options),
+  info: (message: string, options?: ToastOptions) => show("info", message, options),
+  warning: (message: string, options?: ToastOptions) => show("warning", message, options),
+  loading: (message: string): Id => {
+    const toastId = `toast-${++counter}`;
+    withToasts((t) => t.loading(message, { autoClose: false, toastId }));
+    return toastId;
+  },
   dismiss: (id?: string | number) => withToasts((t) => t.dismiss(id)),
 };
 

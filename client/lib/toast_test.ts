@@ -27,6 +27,18 @@ function recordToasts(active: Set<string | number> = new Set()) {
   return { calls, active, [Symbol.dispose]: restore };
 }
 
+/** The calls with the ids toast.ts gives each toast left out. */
+function withoutIds(calls: Call[]): Call[] {
+  return calls.map(([name, ...args]) => [
+    name,
+    ...args.map((arg) => {
+      if (!arg || typeof arg !== "object") return arg;
+      const { toastId: _id, ...rest } = arg as Record<string, unknown>;
+      return rest;
+    }),
+  ]);
+}
+
 Deno.test("toasts asked for before react-toastify is in show, in order, once it is", async () => {
   using toasts = recordToasts();
   toast.error("early");
@@ -36,8 +48,8 @@ Deno.test("toasts asked for before react-toastify is in show, in order, once it 
   assert.deepEqual(toasts.calls, [], "nothing shows before the library is in");
   await loadToasts();
   await Promise.resolve();
-  assert.deepEqual(toasts.calls, [
-    ["error", "early", undefined],
+  assert.deepEqual(withoutIds(toasts.calls), [
+    ["error", "early", {}],
     ["info", "1 of 2", { autoClose: 5000 }],
     ["update", "t2", { render: "2 of 2", type: "success", isLoading: false, autoClose: 5000 }],
   ]);
@@ -46,20 +58,24 @@ Deno.test("toasts asked for before react-toastify is in show, in order, once it 
 Deno.test("toast shows each kind through react-toastify; a loading toast stays until changed", async () => {
   await loadToasts();
   using toasts = recordToasts();
-  toast.success("saved", { toastId: "s" });
-  toast.error("failed");
+  assert.equal(toast.success("saved", { toastId: "s" }), "s");
+  const failed = toast.error("failed");
   toast.info("note");
   toast.warning("careful");
-  toast.loading("working");
+  const working = toast.loading("working");
   toast.dismiss("t1");
-  assert.deepEqual(toasts.calls, [
-    ["success", "saved", { toastId: "s" }],
-    ["error", "failed", undefined],
-    ["info", "note", undefined],
-    ["warning", "careful", undefined],
+  assert.deepEqual(withoutIds(toasts.calls), [
+    ["success", "saved", {}],
+    ["error", "failed", {}],
+    ["info", "note", {}],
+    ["warning", "careful", {}],
     ["loading", "working", { autoClose: false }],
     ["dismiss", "t1"],
   ]);
+  assert.deepEqual(toasts.calls[0][2], { toastId: "s" });
+  assert.deepEqual(toasts.calls[1][2], { toastId: failed }, "each toast has its id, returned at once");
+  assert.deepEqual(toasts.calls[4][2], { autoClose: false, toastId: working });
+  assert.notEqual(failed, working);
   assert.equal(TOAST_AUTO_CLOSE_MS, 5000);
 });
 

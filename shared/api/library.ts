@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { StoredDocument } from "./documents.ts";
 
-/** The default folder of uploads; it can never be removed. */
-export const DEFAULT_FOLDER = "custom-documents";
+import { DEFAULT_FOLDER } from "../limits.ts";
+
+export { DEFAULT_FOLDER } from "../limits.ts";
 
 /** `GET /system/local-files?folder=` pages: default and largest page size. */
 export const DEFAULT_PAGE_SIZE = 100;

@@ -8,16 +8,17 @@ import type { z } from "zod";
  */
 export type Schemas = typeof import("./schemas.ts");
 
+/** Which schema of `Schemas`: a name of its own (zod's object schemas have a `pick` method). */
 export interface LazySchema<T> {
-  readonly pick: (schemas: Schemas) => z.ZodType<T>;
+  readonly lazySchema: (schemas: Schemas) => z.ZodType<T>;
 }
 
 export function lazySchema<T>(pick: (schemas: Schemas) => z.ZodType<T>): LazySchema<T> {
-  return { pick };
+  return { lazySchema: pick };
 }
 
 export function isLazySchema<T>(schema: z.ZodType<T> | LazySchema<T>): schema is LazySchema<T> {
-  return typeof (schema as LazySchema<T>).pick === "function";
+  return typeof (schema as Partial<LazySchema<T>>).lazySchema === "function";
 }
 
 let loading: Promise<Schemas> | null = null;
@@ -33,5 +34,5 @@ export function loadSchemas(): Promise<Schemas> {
 
 /** The schema itself, fetched first when it is a lazy one. */
 export async function resolveSchema<T>(schema: z.ZodType<T> | LazySchema<T>): Promise<z.ZodType<T>> {
-  return isLazySchema(schema) ? schema.pick(await loadSchemas()) : schema;
+  return isLazySchema(schema) ? schema.lazySchema(await loadSchemas()) : schema;
 }

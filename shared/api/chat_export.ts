@@ -35,7 +35,7 @@ export function unknownExportTypeMessage(type: string): string {
   return `The export type "${type}" is not one of ${CHAT_EXPORT_TYPES.join(", ")}.`;
 }
 
-import { THREAD_EXPORT_EXTENSIONS, THREAD_EXPORT_TYPES, type ThreadExportType } from "../limits.ts";
+import { THREAD_EXPORT_TYPES, type ThreadExportType } from "../limits.ts";
 
 export { THREAD_EXPORT_EXTENSIONS, THREAD_EXPORT_TYPES, type ThreadExportType } from "../limits.ts";
 

@@ -1,8 +1,6 @@
 import { z } from "zod";
 import { StoredDocument } from "./documents.ts";
 
-import { DEFAULT_FOLDER } from "../limits.ts";
-
 export { DEFAULT_FOLDER } from "../limits.ts";
 
 /** `GET /system/local-files?folder=` pages: default and largest page size. */

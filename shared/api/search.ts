@@ -1,7 +1,5 @@
 import { z } from "zod";
 
-import { MIN_SEARCH_CHARS } from "../limits.ts";
-
 export { MIN_SEARCH_CHARS } from "../limits.ts";
 
 /** `POST /api/workspace/search`: the sidebar's search over workspace and thread names. */

@@ -2,6 +2,7 @@ import type { ChatFrame } from "../../shared/api/chat.ts";
 import type { AgentInitEvent, StatusResponseEvent } from "./stream_frames.ts";
 import { API_BASE, authHeaders } from "./api.ts";
 import { t } from "./i18n.ts";
+import { abortEvent } from "./stream_abort.ts";
 
 export type { AgentInitEvent, StatusResponseEvent } from "./stream_frames.ts";
 export type RenameThreadEvent = {
@@ -20,11 +21,6 @@ export type StreamEvent =
   | AgentInitEvent
   | RenameThreadEvent
   | { type: "unknown"; data: unknown };
-
-export function abortEvent(message: string): Extract<ChatFrame, { type: "abort" }> {
-  const id = crypto.randomUUID();
-  return { id, uuid: id, type: "abort", textResponse: null, sources: [], close: true, error: message };
-}
 
 /**
  * POSTs a message and reports each SSE frame. Failures become an `abort` event with the texts of

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ChatFrame, Source } from "../../shared/api/chat.ts";
-import { abortEvent, type StreamEvent } from "./chat_stream.ts";
+import { abortEvent } from "./stream_abort.ts";
 import { t } from "./i18n.ts";
 
 // The chat stream's frame schemas and its SSE parser, loaded with the first stream (client/lib/chat_stream.ts),
@@ -44,7 +44,7 @@ export type StatusResponseEvent = z.infer<typeof StatusResponse>;
 export type AgentInitEvent = z.infer<typeof AgentInit>;
 
 /** Turns one parsed `data:` JSON value into a stream event. */
-export function toStreamEvent(data: unknown): StreamEvent {
+export function toStreamEvent(data: unknown): import("./chat_stream.ts").StreamEvent {
   const raw = (data ?? {}) as { action?: unknown };
   const action = raw.action === "reset_chat" ? "reset_chat" as const : undefined;
   const frame = ChatFrame.safeParse(data);

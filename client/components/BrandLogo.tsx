@@ -1,4 +1,4 @@
-import { type LogoInfo, logoUrl } from "../../shared/api/appearance.ts";
+import { type LogoInfo, logoUrl } from "../../shared/logo.ts";
 
 /**
  * The instance's custom logo (its dark variant when the system is dark and one was uploaded), or the app name as

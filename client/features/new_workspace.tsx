@@ -1,12 +1,12 @@
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { CreateWorkspaceAnswer } from "../../shared/api/workspaces.ts";
 import { paths } from "../../shared/routes.ts";
 import { Dialog } from "../components/Dialog.tsx";
 import { TextField } from "../components/TextField.tsx";
 import { api } from "../lib/api.ts";
 import { toast } from "../lib/toast.ts";
 import { createdWorkspace, workspaceName } from "./workspace_name.ts";
+import { lazySchema } from "../lib/lazy_schema.ts";
 
 /** The New Workspace dialog: one name field, placeholder "My Workspace". */
 export function NewWorkspaceDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -22,7 +22,10 @@ export function NewWorkspaceDialog({ open, onClose }: { open: boolean; onClose: 
     setBusy(true);
     setError(null);
     try {
-      const answer = await api("/workspace/new", { json: { name: chosen }, schema: CreateWorkspaceAnswer });
+      const answer = await api("/workspace/new", {
+        json: { name: chosen },
+        schema: lazySchema((s) => s.workspaces.CreateWorkspaceAnswer),
+      });
       const workspace = createdWorkspace(answer, t("workspace.new.failed"), 400);
       toast.success(t("workspace.new.created"));
       globalThis.location.assign(paths.workspace(workspace.slug));

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { type Workspace, WorkspaceList } from "../../shared/api/workspaces.ts";
+import type { Workspace } from "../../shared/api/workspaces.ts";
 import { paths } from "../../shared/routes.ts";
 import { api } from "../lib/api.ts";
 import { useCanManage } from "../features/auth/use_can_manage.ts";
@@ -12,6 +12,7 @@ import { useThreads } from "../features/threads/use_threads.ts";
 import type { FooterLink, LogoInfo } from "../../shared/api/appearance.ts";
 import { BrandLogo } from "../components/BrandLogo.tsx";
 import { FooterIcon } from "../components/FooterIcon.tsx";
+import { lazySchema } from "../lib/lazy_schema.ts";
 
 type Props = {
   activeSlug: string | null;
@@ -53,7 +54,7 @@ export default function Sidebar(
   }, [activeSlug, activeThreadSlug]);
 
   useEffect(() => {
-    api("/workspaces", { schema: WorkspaceList })
+    api("/workspaces", { schema: lazySchema((s) => s.workspaces.WorkspaceList) })
       .then((answer) => setWorkspaces(answer.workspaces))
       .catch((caught: Error) => setError(caught.message));
   }, []);

@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { WorkspaceAnswer, type WorkspaceDetail } from "../../shared/api/workspaces.ts";
+import type { WorkspaceDetail } from "../../shared/api/workspaces.ts";
 import { paths } from "../../shared/routes.ts";
 import { api } from "../lib/api.ts";
 import { Dialog } from "../components/Dialog.tsx";
@@ -8,10 +8,16 @@ import { useChat } from "../features/chat/use_chat.ts";
 import { MessageList } from "../features/chat/MessageList.tsx";
 import { Composer } from "../features/chat/Composer.tsx";
 import { SuggestedMessages } from "../features/chat/SuggestedMessages.tsx";
-import { DocumentsPanel } from "../features/documents/DocumentsPanel.tsx";
 import { usePermission } from "../features/auth/use_permission.ts";
 import { SpeechScope } from "../features/speech/speech.ts";
 import { ExportChatMenu } from "../features/chat/ExportChatMenu.tsx";
+import { preloadMarkdown } from "../lib/markdown_loader.ts";
+import { lazySchema } from "../lib/lazy_schema.ts";
+
+// The documents panel opens on request; its code is not in the page's first load.
+const DocumentsPanel = lazy(() =>
+  import("../features/documents/DocumentsPanel.tsx").then((module) => ({ default: module.DocumentsPanel }))
+);
 
 type Props = { slug: string; threadSlug: string | null };
 
@@ -26,8 +32,16 @@ export default function WorkspaceChat({ slug, threadSlug }: Props) {
   // Known before the documents open: a default user's panel must not ask for what the server refuses her.
   const canManageDocuments = usePermission("documents:manage");
 
+  // The markdown renderer is not in the page's first load: it comes while the history is asked for.
+  useEffect(() => {
+    preloadMarkdown().catch(() => {});
+  }, []);
+
   const loadWorkspace = useCallback(async (signal?: AbortSignal) => {
-    const answer = await api(`/workspace/${encodeURIComponent(slug)}`, { schema: WorkspaceAnswer, signal });
+    const answer = await api(`/workspace/${encodeURIComponent(slug)}`, {
+      schema: lazySchema((s) => s.workspaces.WorkspaceAnswer),
+      signal,
+    });
     if (!answer.workspace) throw new Error(t("workspace.notFound"));
     setWorkspace(answer.workspace);
   }, [slug]);
@@ -105,12 +119,14 @@ export default function WorkspaceChat({ slug, threadSlug }: Props) {
         />
       </section>
       {showDocuments && workspace && canManageDocuments !== null && (
-        <DocumentsPanel
-          workspace={workspace}
-          canManage={canManageDocuments}
-          onChange={setWorkspace}
-          onOpenChange={setShowDocuments}
-        />
+        <Suspense fallback={null}>
+          <DocumentsPanel
+            workspace={workspace}
+            canManage={canManageDocuments}
+            onChange={setWorkspace}
+            onOpenChange={setShowDocuments}
+          />
+        </Suspense>
       )}
       <Dialog open={chat.pendingDelete !== null} title={t("chat.delete.title")} onClose={chat.cancelDelete}>
         <p>{t("chat.delete.body")}</p>

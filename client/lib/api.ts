@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { storedToken } from "./storage.ts";
+import { isLazySchema, type LazySchema, loadSchemas, resolveSchema } from "./lazy_schema.ts";
 
 export const API_BASE = "/api";
 
@@ -62,14 +63,20 @@ async function failure(response: Response, sentToken: boolean): Promise<ApiError
 }
 
 /**
- * Calls the API with the stored token and parses the answer with `schema` when given. A failed call throws an
- * ApiError carrying the server's own message.
+ * Calls the API with the stored token and parses the answer with `schema` when given (a lazy schema is fetched
+ * alongside the call). A failed call throws an ApiError carrying the server's own message.
  */
 export async function api<T = unknown>(
   path: string,
-  options: { method?: string; json?: unknown; form?: FormData; schema?: z.ZodType<T>; signal?: AbortSignal } =
-    {},
+  options: {
+    method?: string;
+    json?: unknown;
+    form?: FormData;
+    schema?: z.ZodType<T> | LazySchema<T>;
+    signal?: AbortSignal;
+  } = {},
 ): Promise<T> {
+  if (options.schema && isLazySchema(options.schema)) loadSchemas().catch(() => {});
   const { response, sentToken } = await send(path, {
     method: options.method ?? (options.json !== undefined || options.form ? "POST" : "GET"),
     body: options.form ?? (options.json !== undefined ? JSON.stringify(options.json) : undefined),
@@ -77,7 +84,7 @@ export async function api<T = unknown>(
   });
   if (!response.ok) throw await failure(response, sentToken);
   const body = await bodyOf(response);
-  return options.schema ? options.schema.parse(body) : body as T;
+  return options.schema ? (await resolveSchema(options.schema)).parse(body) : body as T;
 }
 
 /** Fetches a binary answer (an image) with the stored token; null when the server has none (204). */

@@ -1,3 +1,4 @@
+import { lazySchema } from "./lazy_schema.ts";
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { json, MemoryStorage, stubFetch, stubStorage } from "../testing/stubs.ts";
@@ -157,4 +158,15 @@ Deno.test("apiBlob() returns the image, null for 204, and throws an ApiError for
   }
   using _fetch = stubFetch(() => json({ error: "No such user" }, 404));
   await assert.rejects(apiBlob("/system/pfp/9"), { name: "ApiError", message: "No such user", status: 404 });
+});
+
+Deno.test("api() parses with a lazy schema, fetched alongside the call, as with the schema itself", async () => {
+  using _storage = withToken(null);
+  const schema = lazySchema((schemas) => schemas.auth.SuccessAnswer);
+  {
+    using _fetch = stubFetch(() => json({ success: true, error: null, extra: 1 }));
+    assert.deepEqual(await api("/s", { schema }), { success: true, error: null });
+  }
+  using _fetch = stubFetch(() => json({ success: "yes" }));
+  await assert.rejects(api("/s", { schema }), { name: "ZodError" });
 });

@@ -1,7 +1,6 @@
-import { z } from "zod";
-import { RefreshUserAnswer, User } from "../../shared/api/auth.ts";
+import { type Role, ROLES } from "../../shared/roles.ts";
 import type { Guard } from "../../shared/routes.ts";
-import { fetchSetup } from "../features/settings/setup.ts";
+import { fetchGuardSetup } from "../features/settings/setup.ts";
 import { api, ApiError } from "./api.ts";
 import { localStore, STORAGE_KEYS } from "./storage.ts";
 
@@ -9,8 +8,20 @@ import { localStore, STORAGE_KEYS } from "./storage.ts";
 export const AUTH_RECHECK_MS = 5 * 60 * 1000;
 
 /** The user kept in storage: what the guards and the account menu read; other profile fields pass through. */
-export const StoredUser = User.pick({ id: true, username: true, role: true }).loose();
-export type StoredUser = z.infer<typeof StoredUser>;
+export type StoredUser = { id: number; username: string | null; role: Role; [field: string]: unknown };
+
+/**
+ * A stored (or refreshed) user when `value` has the fields the guards read, else null. Checked by hand, not with
+ * the shared zod schema: the page guard runs before a page hydrates, and zod is not in a page's first load.
+ */
+export function asStoredUser(value: unknown): StoredUser | null {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return null;
+  const user = value as Record<string, unknown>;
+  if (typeof user.id !== "number") return null;
+  if (user.username !== null && typeof user.username !== "string") return null;
+  if (!(ROLES as readonly unknown[]).includes(user.role)) return null;
+  return user as StoredUser;
+}
 
 /**
  * The outcome of the auth check (docs/api-compat.md#client-behaviour); the spinner covers the fourth state,
@@ -33,8 +44,7 @@ export function readSession(store: Storage | null = localStore()): StoredSession
   const checkedAt = Number(store?.getItem(STORAGE_KEYS.authTimestamp) ?? Number.NaN);
   let user: StoredUser | null = null;
   try {
-    const parsed = StoredUser.safeParse(JSON.parse(store?.getItem(STORAGE_KEYS.user) ?? "null"));
-    if (parsed.success) user = parsed.data;
+    user = asStoredUser(JSON.parse(store?.getItem(STORAGE_KEYS.user) ?? "null"));
   } catch {
     // Not JSON: an invalid stored user, treated as none.
   }
@@ -97,15 +107,22 @@ const refused = (error: unknown) =>
   error instanceof ApiError && (error.status === 401 || error.status === 403);
 
 export const browserEnvironment = (): AuthEnvironment => ({
-  setup: () => fetchSetup(),
+  setup: () => fetchGuardSetup(),
   checkToken: () =>
     api("/system/check-token").then(() => true, (error) => {
       if (refused(error)) return false;
       throw error;
     }),
   refreshUser: () =>
-    api("/system/refresh-user", { schema: RefreshUserAnswer }).then(
-      (answer) => (answer.success ? answer.user : null),
+    api("/system/refresh-user").then(
+      (answer) => {
+        const { success, user } = (answer ?? {}) as { success?: unknown; user?: unknown };
+        const stored = asStoredUser(user);
+        if (typeof success !== "boolean" || (user !== null && !stored)) {
+          throw new Error("The server's answer is not a user.");
+        }
+        return success ? stored : null;
+      },
       (error) => {
         if (refused(error)) return null;
         throw error;

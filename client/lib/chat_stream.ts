@@ -1,43 +1,10 @@
-import { createParser } from "eventsource-parser";
-import { z } from "zod";
-import { ChatFrame, Source } from "../../shared/api/chat.ts";
+import type { ChatFrame } from "../../shared/api/chat.ts";
+import type { AgentInitEvent, StatusResponseEvent } from "./stream_frames.ts";
 import { API_BASE, authHeaders } from "./api.ts";
 import { t } from "./i18n.ts";
+import { abortEvent } from "./stream_abort.ts";
 
-/** Agent hand-off status: a whole, closed message. */
-const StatusResponse = z.object({
-  type: z.literal("statusResponse"),
-  id: z.string().optional(),
-  uuid: z.string().optional(),
-  textResponse: z.string().nullable().default(null),
-  sources: z.array(Source).default([]),
-  error: z.union([z.string(), z.null(), z.literal(false)]).optional(),
-  animate: z.boolean().optional(),
-});
-const AgentInit = z.object({
-  type: z.literal("agentInitWebsocketConnection"),
-  websocketUUID: z.string(),
-});
-/** The frame without a type that follows the first answer of a thread. */
-const RenameThread = z.object({
-  action: z.literal("rename_thread"),
-  thread: z.object({ slug: z.string(), name: z.string() }),
-});
-/**
- * Whole-message frames of other servers that carry only `id` or only `uuid`
- * (docs/api-compat.md#chat-stream-frames).
- */
-const LooseSingle = z.object({
-  type: z.enum(["textResponse", "abort"]),
-  id: z.string().optional(),
-  uuid: z.string().optional(),
-  textResponse: z.string().nullable().default(null),
-  sources: z.array(Source).default([]),
-  error: z.union([z.string(), z.null(), z.literal(false)]).optional(),
-  chatId: z.number().optional(),
-});
-
-export type StatusResponseEvent = z.infer<typeof StatusResponse>;
+export type { AgentInitEvent, StatusResponseEvent } from "./stream_frames.ts";
 export type RenameThreadEvent = {
   type?: undefined;
   action: "rename_thread";
@@ -51,54 +18,9 @@ export type RenameThreadEvent = {
 export type StreamEvent =
   | ChatFrame
   | StatusResponseEvent
-  | z.infer<typeof AgentInit>
+  | AgentInitEvent
   | RenameThreadEvent
   | { type: "unknown"; data: unknown };
-
-function abortEvent(message: string): Extract<ChatFrame, { type: "abort" }> {
-  const id = crypto.randomUUID();
-  return { id, uuid: id, type: "abort", textResponse: null, sources: [], close: true, error: message };
-}
-
-/** Turns one parsed `data:` JSON value into a stream event. */
-export function toStreamEvent(data: unknown): StreamEvent {
-  const raw = (data ?? {}) as { action?: unknown };
-  const action = raw.action === "reset_chat" ? "reset_chat" as const : undefined;
-  const frame = ChatFrame.safeParse(data);
-  if (frame.success) return frame.data;
-  const status = StatusResponse.safeParse(data);
-  if (status.success) return status.data;
-  const agent = AgentInit.safeParse(data);
-  if (agent.success) return agent.data;
-  const rename = RenameThread.safeParse(data);
-  if (rename.success) return rename.data;
-  const loose = LooseSingle.safeParse(data);
-  if (loose.success) {
-    const id = loose.data.id ?? loose.data.uuid ?? crypto.randomUUID();
-    const uuid = loose.data.uuid ?? id;
-    if (loose.data.type === "abort") {
-      return {
-        ...abortEvent(
-          typeof loose.data.error === "string" ? loose.data.error : t("chat.errors.unknownError"),
-        ),
-        id,
-        uuid,
-      };
-    }
-    return {
-      id,
-      uuid,
-      type: "textResponse",
-      textResponse: loose.data.textResponse ?? "",
-      sources: loose.data.sources,
-      close: true,
-      error: null,
-      chatId: loose.data.chatId,
-      action,
-    };
-  }
-  return { type: "unknown", data };
-}
 
 /**
  * POSTs a message and reports each SSE frame. Failures become an `abort` event with the texts of
@@ -110,6 +32,10 @@ export async function streamChat(
   onEvent: (event: StreamEvent) => void,
   signal: AbortSignal,
 ): Promise<void> {
+  // The frames' schemas (zod) and the SSE parser are not in the page's first load: they come alongside the
+  // request.
+  const frames = import("./stream_frames.ts");
+  frames.catch(() => {});
   let response: Response;
   try {
     response = await fetch(API_BASE + path, {
@@ -130,6 +56,16 @@ export async function streamChat(
       ? t("chat.errors.code", { status })
       : t("chat.errors.unknownError");
     onEvent(abortEvent(message));
+    return;
+  }
+  let toStreamEvent: (data: unknown) => StreamEvent;
+  let createParser: typeof import("eventsource-parser").createParser;
+  try {
+    ({ toStreamEvent, createParser } = await frames);
+  } catch (error) {
+    await response.body.cancel().catch(() => {});
+    if (signal.aborted) return;
+    onEvent(abortEvent(t("chat.errors.unknown", { error: (error as Error).message })));
     return;
   }
   const parser = createParser({

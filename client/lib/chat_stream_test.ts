@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { MemoryStorage, stubFetch, stubStorage } from "../testing/stubs.ts";
-import { streamChat, type StreamEvent, toStreamEvent } from "./chat_stream.ts";
+import { streamChat, type StreamEvent } from "./chat_stream.ts";
+import { toStreamEvent } from "./stream_frames.ts";
 import { STORAGE_KEYS } from "./storage.ts";
 
 const SSE = { "content-type": "text/event-stream" };

@@ -1,12 +1,13 @@
 import MarkdownIt from "markdown-it";
-import hljs from "highlight.js/lib/common";
 import { t } from "./i18n.ts";
+import { highlightCode, onHighlightChange } from "./highlight.ts";
 import { chartSvg } from "./chart_svg.ts";
 
 /**
  * Chat markdown: raw HTML is escaped, never rendered (`html: false`); link targets pass markdown-it's
  * `validateLink`, which refuses javascript:, vbscript:, file: and non-image data: URLs. Fenced code is
- * highlighted with highlight.js when its language is known (else escaped) and gets a copy button that a
+ * highlighted with highlight.js when its language is known and loaded (else escaped; the language starts
+ * loading, see highlight.ts, and `onMarkdownChange` tells when to render again) and gets a copy button that a
  * delegated click handler serves (`data-code-copy`; no inline script, the CSP is script-src 'self'). Tables
  * sit in a wrapper that scrolls sideways on narrow screens.
  */
@@ -20,13 +21,7 @@ const markdown = new MarkdownIt({
   breaks: false,
   typographer: false,
   highlight(code, language) {
-    const known = language && hljs.getLanguage(language) ? language : null;
-    if (!known) return escapeHtml(code);
-    try {
-      return hljs.highlight(code, { language: known, ignoreIllegals: true }).value;
-    } catch {
-      return escapeHtml(code);
-    }
+    return (language && highlightCode(code, language)) || escapeHtml(code);
   },
 });
 
@@ -76,6 +71,14 @@ export function renderMarkdown(source: string): string {
 /** Rendered final texts, so a long thread renders each answer once (bounded; oldest entries leave first). */
 const cache = new Map<string, string>();
 const CACHE_LIMIT = 2000;
+
+/** A highlighting language arrived: texts rendered before it may render differently now. */
+export function onMarkdownChange(listener: () => void): () => void {
+  return onHighlightChange(() => {
+    cache.clear();
+    listener();
+  });
+}
 
 /** `renderMarkdown` remembered by content: for finished messages, whose text no longer changes. */
 export function renderMarkdownCached(source: string): string {

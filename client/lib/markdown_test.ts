@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { renderMarkdown, renderMarkdownCached } from "./markdown.ts";
+import { loadLanguage } from "./highlight.ts";
 
 Deno.test("renderMarkdown() escapes raw HTML instead of rendering it", () => {
   const html = renderMarkdown('<script>alert(1)</script>\n\n<b onclick="x">bold</b>');
@@ -35,7 +36,8 @@ Deno.test("renderMarkdown() opens links in a new tab without the opener or a ref
   );
 });
 
-Deno.test("renderMarkdown() frames code with its language, or 'code' when it has none, and a copy button", () => {
+Deno.test("renderMarkdown() frames code with its language, or 'code' when it has none, and a copy button", async () => {
+  await loadLanguage("python");
   const fenced = renderMarkdown("```python extra words\nprint('x')\n```");
   assert.match(
     fenced,

@@ -1,16 +1,69 @@
-import { type Id, toast as toastify, type ToastOptions } from "react-toastify";
+import type { Id, ToastOptions } from "react-toastify";
 
 /** How long a toast stays; loading toasts stay until they are changed. */
 export const TOAST_AUTO_CLOSE_MS = 5000;
 
-/** Toasts: bottom-centre, 5000 ms (set on the Toaster island); loading toasts stay. */
+/**
+ * react-toastify is not part of a page's first load: it is fetched with the first toast (or when something
+ * calls `loadToasts`). Toasts asked for meanwhile show, in order, once it is in; the Toaster island mounts its
+ * container then (`onToastsLoaded`), and react-toastify shows the toasts it queued before a container was there.
+ */
+type Toastify = typeof import("react-toastify");
+let library: Toastify | null = null;
+let loading: Promise<Toastify> | null = null;
+const loadedListeners = new Set<() => void>();
+
+/** Fetches react-toastify (once). */
+export function loadToasts(): Promise<Toastify> {
+  loading ??= import("react-toastify").then((module) => {
+    library = module;
+    for (const listener of loadedListeners) listener();
+    return module;
+  });
+  loading.catch(() => {
+    loading = null;
+  });
+  return loading;
+}
+
+/** react-toastify when it is in, else null. */
+export function toastLibrary(): Toastify | null {
+  return library;
+}
+
+/** Calls `listener` once react-toastify is in; returns the unsubscribe. */
+export function onToastsLoaded(listener: () => void): () => void {
+  loadedListeners.add(listener);
+  return () => loadedListeners.delete(listener);
+}
+
+/** Runs `action` with react-toastify's `toast`: at once when it is in, else once it is (in call order). */
+function withToasts(action: (toastify: Toastify["toast"]) => void) {
+  if (library) action(library.toast);
+  else loadToasts().then((module) => action(module.toast), () => {});
+}
+
+let counter = 0;
+
+/** Puts a toast up (once react-toastify is in) under its own id, which is returned at once. */
+function show(kind: "success" | "error" | "info" | "warning", message: string, options?: ToastOptions): Id {
+  const toastId = options?.toastId ?? `toast-${++counter}`;
+  withToasts((t) => t[kind](message, { ...options, toastId }));
+  return toastId;
+}
+
+/** Toasts: bottom-centre, 5000 ms (set on the Toaster island); loading toasts stay. Each returns its id. */
 export const toast = {
-  success: (message: string, options?: ToastOptions) => toastify.success(message, options),
-  error: (message: string, options?: ToastOptions) => toastify.error(message, options),
-  info: (message: string, options?: ToastOptions) => toastify.info(message, options),
-  warning: (message: string, options?: ToastOptions) => toastify.warning(message, options),
-  loading: (message: string) => toastify.loading(message, { autoClose: false }),
-  dismiss: (id?: string | number) => toastify.dismiss(id),
+  success: (message: string, options?: ToastOptions) => show("success", message, options),
+  error: (message: string, options?: ToastOptions) => show("error", message, options),
+  info: (message: string, options?: ToastOptions) => show("info", message, options),
+  warning: (message: string, options?: ToastOptions) => show("warning", message, options),
+  loading: (message: string): Id => {
+    const toastId = `toast-${++counter}`;
+    withToasts((t) => t.loading(message, { autoClose: false, toastId }));
+    return toastId;
+  },
+  dismiss: (id?: string | number) => withToasts((t) => t.dismiss(id)),
 };
 
 export type ToastKind = "success" | "error" | "info" | "warning";
@@ -25,12 +78,14 @@ export function toastSlot() {
     /** `keep`: the toast stays until shown again without it (the batch is still running). */
     show(kind: ToastKind, message: string, options: { keep?: boolean } = {}) {
       const autoClose = options.keep ? false : TOAST_AUTO_CLOSE_MS;
-      if (id !== null && toastify.isActive(id)) {
-        toastify.update(id, { render: message, type: kind, isLoading: false, autoClose });
-      } else {
-        // A fresh id each time: the library drops a new toast whose id is still leaving the screen.
-        id = toastify[kind](message, { autoClose });
-      }
+      withToasts((toastify) => {
+        if (id !== null && toastify.isActive(id)) {
+          toastify.update(id, { render: message, type: kind, isLoading: false, autoClose });
+        } else {
+          // A fresh id each time: the library drops a new toast whose id is still leaving the screen.
+          id = toastify[kind](message, { autoClose });
+        }
+      });
     },
   };
 }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { toast as toastify } from "react-toastify";
 import { stubDocument, stubGlobal } from "../testing/stubs.ts";
-import { keepToastsAbove, toast, TOAST_AUTO_CLOSE_MS, toastSlot } from "./toast.ts";
+import { keepToastsAbove, loadToasts, toast, TOAST_AUTO_CLOSE_MS, toastSlot } from "./toast.ts";
 
 type Call = [string, ...unknown[]];
 
@@ -27,26 +27,60 @@ function recordToasts(active: Set<string | number> = new Set()) {
   return { calls, active, [Symbol.dispose]: restore };
 }
 
-Deno.test("toast shows each kind through react-toastify; a loading toast stays until changed", () => {
+/** The calls with the ids toast.ts gives each toast left out. */
+function withoutIds(calls: Call[]): Call[] {
+  return calls.map(([name, ...args]) => [
+    name,
+    ...args.map((arg) => {
+      if (!arg || typeof arg !== "object") return arg;
+      const { toastId: _id, ...rest } = arg as Record<string, unknown>;
+      return rest;
+    }),
+  ]);
+}
+
+Deno.test("toasts asked for before react-toastify is in show, in order, once it is", async () => {
   using toasts = recordToasts();
-  toast.success("saved", { toastId: "s" });
-  toast.error("failed");
+  toast.error("early");
+  const slot = toastSlot();
+  slot.show("info", "1 of 2");
+  slot.show("success", "2 of 2");
+  assert.deepEqual(toasts.calls, [], "nothing shows before the library is in");
+  await loadToasts();
+  await Promise.resolve();
+  assert.deepEqual(withoutIds(toasts.calls), [
+    ["error", "early", {}],
+    ["info", "1 of 2", { autoClose: 5000 }],
+    ["update", "t2", { render: "2 of 2", type: "success", isLoading: false, autoClose: 5000 }],
+  ]);
+});
+
+Deno.test("toast shows each kind through react-toastify; a loading toast stays until changed", async () => {
+  await loadToasts();
+  using toasts = recordToasts();
+  assert.equal(toast.success("saved", { toastId: "s" }), "s");
+  const failed = toast.error("failed");
   toast.info("note");
   toast.warning("careful");
-  toast.loading("working");
+  const working = toast.loading("working");
   toast.dismiss("t1");
-  assert.deepEqual(toasts.calls, [
-    ["success", "saved", { toastId: "s" }],
-    ["error", "failed", undefined],
-    ["info", "note", undefined],
-    ["warning", "careful", undefined],
+  assert.deepEqual(withoutIds(toasts.calls), [
+    ["success", "saved", {}],
+    ["error", "failed", {}],
+    ["info", "note", {}],
+    ["warning", "careful", {}],
     ["loading", "working", { autoClose: false }],
     ["dismiss", "t1"],
   ]);
+  assert.deepEqual(toasts.calls[0][2], { toastId: "s" });
+  assert.deepEqual(toasts.calls[1][2], { toastId: failed }, "each toast has its id, returned at once");
+  assert.deepEqual(toasts.calls[4][2], { autoClose: false, toastId: working });
+  assert.notEqual(failed, working);
   assert.equal(TOAST_AUTO_CLOSE_MS, 5000);
 });
 
-Deno.test("toastSlot() rewrites the toast still showing instead of stacking another", () => {
+Deno.test("toastSlot() rewrites the toast still showing instead of stacking another", async () => {
+  await loadToasts();
   using toasts = recordToasts();
   const slot = toastSlot();
   slot.show("info", "1 of 3 uploaded");
@@ -57,7 +91,8 @@ Deno.test("toastSlot() rewrites the toast still showing instead of stacking anot
   ]);
 });
 
-Deno.test("toastSlot() keeps a toast up while its batch runs, then lets it close", () => {
+Deno.test("toastSlot() keeps a toast up while its batch runs, then lets it close", async () => {
+  await loadToasts();
   using toasts = recordToasts();
   const slot = toastSlot();
   slot.show("error", "a.exe was not attached", { keep: true });
@@ -80,7 +115,8 @@ Deno.test("toastSlot() keeps a toast up while its batch runs, then lets it close
   ]);
 });
 
-Deno.test("toastSlot() puts up a fresh toast once the last one has left the screen", () => {
+Deno.test("toastSlot() puts up a fresh toast once the last one has left the screen", async () => {
+  await loadToasts();
   using toasts = recordToasts();
   const slot = toastSlot();
   slot.show("error", "first");

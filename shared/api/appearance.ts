@@ -150,10 +150,5 @@ export const IsDefaultLogoAnswer = z.object({
 });
 export type IsDefaultLogoAnswer = z.infer<typeof IsDefaultLogoAnswer>;
 
-/** A custom logo as the pages know it: a stamp that changes with each upload, and whether a dark variant exists. */
-export type LogoInfo = { version: string; dark: boolean } | null;
-
-/** The address of the logo for a theme; the stamp makes it change (and cache for long) with each upload. */
-export function logoUrl(theme: "light" | "dark", version: string): string {
-  return `/api/system/logo?theme=${theme}&v=${encodeURIComponent(version)}`;
-}
+// In shared/logo.ts, without zod, for the logo every page shows.
+export { type LogoInfo, logoUrl } from "../logo.ts";

@@ -2,33 +2,28 @@ import { z } from "zod";
 import { ROLES } from "../roles.ts";
 import { jsonObject, laterChecked, textOr } from "./body.ts";
 
-/** Usernames: lowercase letters, digits, underscores and hyphens, 2 to 64 characters. */
-export const USERNAME_PATTERN = /^[a-z0-9_-]+$/;
-export const USERNAME_MIN_LENGTH = 2;
-export const USERNAME_MAX_LENGTH = 64;
-export const PASSWORD_MIN_LENGTH = 8;
-export const PASSWORD_MAX_LENGTH = 256;
-/** Recovery codes handed out on first login; any two of them recover the account. */
-export const RECOVERY_CODE_COUNT = 4;
-export const RECOVERY_CODES_NEEDED = 2;
+// The limits and messages are in shared/limits.ts, without zod, for the client's first load.
+import {
+  AUTH_MESSAGES,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  RECOVERY_CODES_NEEDED,
+  USERNAME_MAX_LENGTH,
+  USERNAME_MIN_LENGTH,
+  USERNAME_PATTERN,
+} from "../limits.ts";
 
-export const AUTH_MESSAGES = {
-  usernameTooShort: `Username must be at least ${USERNAME_MIN_LENGTH} characters.`,
-  usernameTooLong: `Username must be at most ${USERNAME_MAX_LENGTH} characters.`,
-  usernameCharacters: "Username can only contain lowercase letters, numbers, underscores and hyphens.",
-  usernameTaken: "That username is already taken.",
-  passwordTooShort: `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`,
-  passwordTooLong: `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`,
-  /** One answer for an unknown username and a wrong password, so a login cannot tell which accounts exist. */
-  invalidCredentials: "[001] Invalid login credentials.",
-  invalidInstancePassword: "[003] Invalid password provided",
-  suspended: "[004] Account suspended by admin.",
-  credentialsDisabled: "[005] Login via credentials has been disabled by the administrator.",
-  invalidRecovery: "Invalid recovery codes.",
-  invalidResetToken: "Invalid or expired reset token.",
-  passwordsDiffer: "Passwords do not match",
-  passwordReset: "Password reset successful",
-} as const;
+export {
+  AUTH_MESSAGES,
+  LANGUAGES,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  RECOVERY_CODE_COUNT,
+  RECOVERY_CODES_NEEDED,
+  USERNAME_MAX_LENGTH,
+  USERNAME_MIN_LENGTH,
+  USERNAME_PATTERN,
+} from "../limits.ts";
 
 export const Username = z.string({ error: "Username is required." }).trim()
   .min(USERNAME_MIN_LENGTH, AUTH_MESSAGES.usernameTooShort)
@@ -160,6 +155,3 @@ export const SuccessAnswer = z.object({ success: z.boolean(), error: z.string().
 
 /** `POST /api/system/user` and `update-password`: a changed password comes with a fresh token for this session. */
 export const UpdateAccountAnswer = SuccessAnswer.extend({ token: z.string().nullable().optional() });
-
-/** Languages the account form offers; English is the only one. */
-export const LANGUAGES = [{ code: "en", name: "English" }] as const;

@@ -4,8 +4,9 @@ const id = z.union([z.number(), z.string().regex(/^\d+$/).transform(Number)]).pi
   z.number().int().positive(),
 );
 
-/** The longest chat message or edit, in characters (about 50,000 tokens): longer text is a document's job. */
-export const MAX_MESSAGE_CHARS = 200_000;
+import { MAX_MESSAGE_CHARS } from "../limits.ts";
+
+export { MAX_MESSAGE_CHARS } from "../limits.ts";
 
 export const DeleteChatsInput = z.object({ chatIds: z.array(id).max(10_000) });
 export const DeleteEditedChatsInput = z.object({ startingId: id });

@@ -35,12 +35,9 @@ export function unknownExportTypeMessage(type: string): string {
   return `The export type "${type}" is not one of ${CHAT_EXPORT_TYPES.join(", ")}.`;
 }
 
-/**
- * One workspace's or thread's chat exported from the chat-settings menu (`POST /api/export-chat/:type`, body
- * `{workspaceSlug, threadSlug?}`): the reference's five formats.
- */
-export const THREAD_EXPORT_TYPES = ["pdf", "markdown", "plaintext", "json", "html"] as const;
-export type ThreadExportType = (typeof THREAD_EXPORT_TYPES)[number];
+import { THREAD_EXPORT_TYPES, type ThreadExportType } from "../limits.ts";
+
+export { THREAD_EXPORT_EXTENSIONS, THREAD_EXPORT_TYPES, type ThreadExportType } from "../limits.ts";
 
 export const THREAD_EXPORT_CONTENT_TYPES: Record<ThreadExportType, string> = {
   pdf: "application/pdf",
@@ -48,14 +45,6 @@ export const THREAD_EXPORT_CONTENT_TYPES: Record<ThreadExportType, string> = {
   plaintext: "text/plain; charset=utf-8",
   json: "application/json; charset=utf-8",
   html: "text/html; charset=utf-8",
-};
-
-export const THREAD_EXPORT_EXTENSIONS: Record<ThreadExportType, string> = {
-  pdf: "pdf",
-  markdown: "md",
-  plaintext: "txt",
-  json: "json",
-  html: "html",
 };
 
 export function threadExportType(value: string): ThreadExportType | null {

@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { StoredDocument } from "./documents.ts";
 
-/** The default folder of uploads; it can never be removed. */
-export const DEFAULT_FOLDER = "custom-documents";
+export { DEFAULT_FOLDER } from "../limits.ts";
 
 /** `GET /system/local-files?folder=` pages: default and largest page size. */
 export const DEFAULT_PAGE_SIZE = 100;

@@ -1,7 +1,6 @@
 import { z } from "zod";
 
-/** Shorter terms find nothing, as in the reference: two letters match half the names. */
-export const MIN_SEARCH_CHARS = 3;
+export { MIN_SEARCH_CHARS } from "../limits.ts";
 
 /** `POST /api/workspace/search`: the sidebar's search over workspace and thread names. */
 export const SearchInput = z.object({

@@ -1,5 +1,5 @@
-import { SuccessAnswer } from "../../../shared/api/auth.ts";
 import { api, ApiError } from "../../lib/api.ts";
+import { lazySchema } from "../../lib/lazy_schema.ts";
 
 /**
  * Calls an endpoint that answers `{success, error}`. A refusal throws an ApiError with the server's own
@@ -10,7 +10,7 @@ export async function act(
   options: { method?: string; json?: unknown },
   fallback: string,
 ): Promise<void> {
-  const answer = await api(path, { ...options, schema: SuccessAnswer });
+  const answer = await api(path, { ...options, schema: lazySchema((s) => s.auth.SuccessAnswer) });
   if (!answer.success || answer.error) throw new ApiError(answer.error || fallback, 200, answer);
 }
 

@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { LANGUAGES, PASSWORD_MIN_LENGTH, USERNAME_MIN_LENGTH } from "../../../shared/api/auth.ts";
+import { LANGUAGES, PASSWORD_MIN_LENGTH, USERNAME_MIN_LENGTH } from "../../../shared/limits.ts";
 import { Dialog } from "../../components/Dialog.tsx";
 import { PasswordField } from "../../components/PasswordField.tsx";
 import { UsernameField } from "../../components/UsernameField.tsx";

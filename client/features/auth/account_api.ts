@@ -1,8 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
-import { z } from "zod";
-import { SuccessAnswer, UpdateAccountAnswer } from "../../../shared/api/auth.ts";
 import { api, apiBlob } from "../../lib/api.ts";
 import { t } from "../../lib/i18n.ts";
+import { lazySchema } from "../../lib/lazy_schema.ts";
 
 /**
  * The signed-in user's profile picture as an object URL (`GET /system/pfp/:id`); null while there is none.
@@ -39,7 +38,7 @@ export function useProfilePicture(userId: number | null) {
 }
 
 /** Reads a `{success, error}` answer; throws with the server's error, else `fallback`. */
-async function succeed(call: Promise<z.infer<typeof SuccessAnswer>>, fallback: string) {
+async function succeed(call: Promise<{ success: boolean; error?: string | null }>, fallback: string) {
   const answer = await call;
   if (!answer.success) throw new Error(answer.error || fallback);
 }
@@ -47,12 +46,15 @@ async function succeed(call: Promise<z.infer<typeof SuccessAnswer>>, fallback: s
 export function uploadProfilePicture(file: File) {
   const form = new FormData();
   form.append("file", file);
-  return succeed(api("/system/upload-pfp", { form, schema: SuccessAnswer }), t("account.pfp.uploadFallback"));
+  return succeed(
+    api("/system/upload-pfp", { form, schema: lazySchema((s) => s.auth.SuccessAnswer) }),
+    t("account.pfp.uploadFallback"),
+  );
 }
 
 export function removeProfilePicture() {
   return succeed(
-    api("/system/remove-pfp", { method: "DELETE", schema: SuccessAnswer }),
+    api("/system/remove-pfp", { method: "DELETE", schema: lazySchema((s) => s.auth.SuccessAnswer) }),
     t("account.pfp.removeFallback"),
   );
 }
@@ -67,7 +69,10 @@ export async function updateAccount(
   changes: { username?: string; password?: string; preferredLanguage?: string },
 ): Promise<string | null> {
   const filled = Object.fromEntries(Object.entries(changes).filter(([, value]) => value));
-  const answer = await api("/system/user", { json: filled, schema: UpdateAccountAnswer });
+  const answer = await api("/system/user", {
+    json: filled,
+    schema: lazySchema((s) => s.auth.UpdateAccountAnswer),
+  });
   if (!answer.success) throw new Error(answer.error || t("account.updateFallback"));
   return answer.token || null;
 }

@@ -27,3 +27,28 @@ Deno.test("accountProblems() checks a new password only when one was typed", () 
   assert.equal(accountProblems("dora", "x".repeat(257)).password, "Password must be at most 256 characters.");
   assert.equal(accountProblems("dora", "long enough").password, null);
 });
+
+Deno.test("the hand-written account checks answer as the server's schemas do", async () => {
+  const { Password, Username } = await import("../../../shared/api/auth.ts");
+  const { passwordProblem, usernameProblem } = await import("./account_rules.ts");
+  const first = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
+    result.success ? null : result.error?.issues[0]?.message ?? null;
+  const names = [
+    "",
+    " ",
+    "d",
+    "do",
+    " dora ",
+    "Dora",
+    "d-o_r4",
+    "d".repeat(64),
+    "d".repeat(65),
+    "D".repeat(65),
+    "a b",
+  ];
+  for (const name of names) assert.equal(usernameProblem(name), first(Username.safeParse(name)), name);
+  const passwords = ["", "short", "x".repeat(8), " ".repeat(8), "x".repeat(256), "x".repeat(257)];
+  for (const password of passwords) {
+    assert.equal(passwordProblem(password), first(Password.safeParse(password)), password);
+  }
+});

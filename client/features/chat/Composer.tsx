@@ -9,7 +9,7 @@ import {
   useState,
 } from "react";
 import { useTranslation } from "react-i18next";
-import { MAX_MESSAGE_CHARS } from "../../../shared/api/chat_actions.ts";
+import { MAX_MESSAGE_CHARS } from "../../../shared/limits.ts";
 import { keepToastsAbove, toastSlot } from "../../lib/toast.ts";
 import { checkImages, MAX_IMAGES, readAsDataUrl } from "./attachments.ts";
 import type { ChatAttachment } from "./messages.ts";

@@ -1,6 +1,6 @@
 import { type FormEvent, type KeyboardEvent, memo, type ReactNode, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { renderMarkdown, renderMarkdownCached } from "../../lib/markdown.ts";
+import { useMarkdown } from "../../lib/markdown_loader.ts";
 import { AGENT_STATUS, AGENT_TOOL } from "./agent.ts";
 import { Citations } from "./Citations.tsx";
 import { SpeakButton } from "../speech/SpeakButton.tsx";
@@ -45,14 +45,16 @@ export const Message = memo(function Message({ message, canRegenerate, actions }
   const { t } = useTranslation();
   const [editing, setEditing] = useState(false);
   const assistant = message.role === "assistant";
+  // The renderer loads apart from the page; until it is in, an answer shows as plain text.
+  const markdown = useMarkdown();
   const html = useMemo(
     () =>
-      !assistant || message.pending || message.error
-        ? ""
+      !assistant || message.pending || message.error || !markdown.renderer
+        ? null
         : message.closed
-        ? renderMarkdownCached(message.content)
-        : renderMarkdown(message.content),
-    [assistant, message.content, message.closed, message.pending, message.error],
+        ? markdown.renderer.renderMarkdownCached(message.content)
+        : markdown.renderer.renderMarkdown(message.content),
+    [assistant, message.content, message.closed, message.pending, message.error, markdown],
   );
 
   if (message.pending) {
@@ -128,12 +130,14 @@ export const Message = memo(function Message({ message, canRegenerate, actions }
               }}
             />
           )
+          : assistant && html === null
+          ? <div className="message-text markdown plain">{message.content}</div>
           : assistant
           ? (
             <div
               className="message-text markdown"
               // Safe: renderMarkdown escapes raw HTML and filters link targets.
-              dangerouslySetInnerHTML={{ __html: html }}
+              dangerouslySetInnerHTML={{ __html: html ?? "" }}
             />
           )
           : <p className="message-text">{message.content}</p>}

@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { SuggestedMessagesAnswer } from "../../../shared/api/workspaces.ts";
 import { api } from "../../lib/api.ts";
 import { toast } from "../../lib/toast.ts";
+import { lazySchema } from "../../lib/lazy_schema.ts";
 
 type Suggestion = { heading: string; message: string };
 
@@ -13,7 +13,7 @@ export function SuggestedMessages({ slug, onPick }: { slug: string; onPick: (mes
   useEffect(() => {
     const abort = new AbortController();
     api(`/workspace/${encodeURIComponent(slug)}/suggested-messages`, {
-      schema: SuggestedMessagesAnswer,
+      schema: lazySchema((s) => s.workspaces.SuggestedMessagesAnswer),
       signal: abort.signal,
     })
       .then((answer) => setSuggestions(answer.suggestedMessages))

@@ -1,4 +1,4 @@
-import { THREAD_EXPORT_EXTENSIONS, type ThreadExportType } from "../../../shared/api/chat_export.ts";
+import { THREAD_EXPORT_EXTENSIONS, type ThreadExportType } from "../../../shared/limits.ts";
 import { API_BASE, ApiError, authHeaders } from "../../lib/api.ts";
 
 /** The menu's formats, in the reference's order. */

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { renderMarkdown, renderMarkdownCached } from "../../lib/markdown.ts";
+import { onMarkdownChange, renderMarkdown, renderMarkdownCached } from "../../lib/markdown.ts";
+import { loadLanguage } from "../../lib/highlight.ts";
 
 Deno.test("markdown: raw HTML is escaped and unsafe links are not links", () => {
   const html = renderMarkdown(
@@ -10,7 +11,8 @@ Deno.test("markdown: raw HTML is escaped and unsafe links are not links", () => 
   assert.match(html, /<a href="https:\/\/example.com" target="_blank" rel="noopener noreferrer nofollow">/);
 });
 
-Deno.test("markdown: known languages are highlighted, unknown ones escaped, each with a copy button", () => {
+Deno.test("markdown: known languages are highlighted, unknown ones escaped, each with a copy button", async () => {
+  await loadLanguage("js");
   const known = renderMarkdown("```js\nconst a = '<b>';\n```");
   assert.match(known, /<span class="hljs-keyword">const<\/span>/);
   assert.match(known, /&lt;b&gt;/);
@@ -40,4 +42,23 @@ Deno.test("markdown: a finished text is rendered once and remembered", () => {
   const first = renderMarkdownCached(text);
   assert.equal(renderMarkdownCached(text), first);
   assert.match(first, /<strong>cached<\/strong>/);
+});
+
+Deno.test("markdown: a language not loaded yet shows escaped, loads, and the next render highlights it", async () => {
+  let changes = 0;
+  const stop = onMarkdownChange(() => changes++);
+  try {
+    const text = '```rust\nfn main() { let s = "<i>"; }\n```';
+    const before = renderMarkdownCached(text);
+    assert.doesNotMatch(before, /hljs-keyword/, "rust is not loaded before a block of it appears");
+    assert.match(before, /&lt;i&gt;/);
+    assert.equal(await loadLanguage("rs"), true);
+    assert.ok(changes >= 1, "listeners hear that a language arrived");
+    const after = renderMarkdownCached(text);
+    assert.match(after, /<span class="hljs-keyword">fn<\/span>/, "the remembered text is rendered again");
+    assert.match(after, /&lt;i&gt;/);
+    assert.equal(await loadLanguage("nosuchlang"), false);
+  } finally {
+    stop();
+  }
 });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { HistoryEntry } from "../../../shared/api/chat.ts";
-import { toStreamEvent } from "../../lib/chat_stream.ts";
+import { toStreamEvent } from "../../lib/stream_frames.ts";
 import {
   adoptSavedChat,
   applyEvent,

@@ -1,5 +1,4 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { History } from "../../../shared/api/chat.ts";
 import { api } from "../../lib/api.ts";
 import { streamChat } from "../../lib/chat_stream.ts";
 import { announceThreadRenamed } from "../threads/events.ts";
@@ -18,6 +17,7 @@ import { useMessageActions } from "./use_message_actions.ts";
 import { readSession } from "../../lib/auth.ts";
 import { t } from "../../lib/i18n.ts";
 import { agentProtocols, agentSocketUrl, agentTurnEnded, applyAgentEvent } from "./agent.ts";
+import { lazySchema } from "../../lib/lazy_schema.ts";
 
 /** A window event that stops the answer being streamed (the reference's `abort-chat-stream`). */
 export const ABORT_STREAM_EVENT = "abort-chat-stream";
@@ -63,7 +63,7 @@ export function useChat(slug: string, threadSlug: string | null) {
 
   useEffect(() => {
     const abort = new AbortController();
-    api(`${base}/chats`, { schema: History, signal: abort.signal })
+    api(`${base}/chats`, { schema: lazySchema((s) => s.chat.History), signal: abort.signal })
       .then((answer) => {
         const loaded = fromHistory(answer.history);
         messagesRef.current = loaded;
@@ -84,7 +84,7 @@ export function useChat(slug: string, threadSlug: string | null) {
       await pause(delay);
       if (run !== generation.current || busyRef.current) return;
       try {
-        const { history } = await api(`${base}/chats`, { schema: History });
+        const { history } = await api(`${base}/chats`, { schema: lazySchema((s) => s.chat.History) });
         if (run !== generation.current || busyRef.current) return;
         const adopted = adoptSavedChat(messagesRef.current ?? [], history);
         if (adopted) {

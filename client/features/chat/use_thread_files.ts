@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { EmbedParsedFileAnswer, ParseAnswer, ParsedFilesAnswer } from "../../../shared/api/attachments.ts";
 import { api, ApiError } from "../../lib/api.ts";
 import { toast } from "../../lib/toast.ts";
 import { fromListed, fromParsed, namesFile, type ThreadFile } from "./thread_files.ts";
+import { lazySchema } from "../../lib/lazy_schema.ts";
 
 /**
  * The files attached to a thread (`threadSlug` null: the workspace's default thread): read by the server and
@@ -23,7 +23,10 @@ export function useThreadFiles(slug: string, threadSlug: string | null) {
     live.current = true;
     const abort = new AbortController();
     const query = threadSlug ? `?threadSlug=${encodeURIComponent(threadSlug)}` : "";
-    api(`${workspacePath}/parsed-files${query}`, { schema: ParsedFilesAnswer, signal: abort.signal })
+    api(`${workspacePath}/parsed-files${query}`, {
+      schema: lazySchema((s) => s.attachments.ParsedFilesAnswer),
+      signal: abort.signal,
+    })
       .then((answer) => {
         setContextWindow(answer.contextWindow);
         // Files sent while the list was on its way stay after the listed ones.
@@ -74,7 +77,10 @@ export function useThreadFiles(slug: string, threadSlug: string | null) {
         form.append("file", file);
         if (threadSlug) form.append("threadSlug", threadSlug);
         try {
-          const answer = await api(`${workspacePath}/parse`, { form, schema: ParseAnswer });
+          const answer = await api(`${workspacePath}/parse`, {
+            form,
+            schema: lazySchema((s) => s.attachments.ParseAnswer),
+          });
           const [row] = answer.files;
           if (!answer.success || !row) throw new Error(answer.error ?? t("chat.files.unknownError"));
           const parsed = fromParsed(row, file.name);
@@ -113,7 +119,7 @@ export function useThreadFiles(slug: string, threadSlug: string | null) {
     try {
       const answer = await api(`${workspacePath}/embed-parsed-file/${file.id}`, {
         method: "POST",
-        schema: EmbedParsedFileAnswer,
+        schema: lazySchema((s) => s.attachments.EmbedParsedFileAnswer),
       });
       if (!answer.success) throw new Error(answer.error ?? t("chat.files.unknownError"));
       change(file.key, null);

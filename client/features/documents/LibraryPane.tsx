@@ -1,6 +1,7 @@
 import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { DEFAULT_FOLDER, type FolderShell } from "../../../shared/api/library.ts";
+import type { FolderShell } from "../../../shared/api/library.ts";
+import { DEFAULT_FOLDER } from "../../../shared/limits.ts";
 import type { WorkspaceDetail } from "../../../shared/api/workspaces.ts";
 import { toast } from "../../lib/toast.ts";
 import { useDebounced } from "../settings/use_debounced.ts";

@@ -1,18 +1,7 @@
-import { z } from "zod";
-import {
-  FolderPageAnswer,
-  type FolderShell,
-  type LocalFile,
-  LocalFilesAnswer,
-  SearchAnswer,
-  SuccessOrMessage,
-} from "../../../shared/api/library.ts";
-import {
-  UpdateEmbeddingsAnswer,
-  WorkspaceAnswer,
-  type WorkspaceDetail,
-} from "../../../shared/api/workspaces.ts";
+import type { FolderShell, LocalFile } from "../../../shared/api/library.ts";
+import type { WorkspaceDetail } from "../../../shared/api/workspaces.ts";
 import { api, API_BASE, ApiError, authHeaders } from "../../lib/api.ts";
+import { lazySchema, loadSchemas } from "../../lib/lazy_schema.ts";
 
 export const PAGE_SIZE = 100;
 /** The listing of "every folder" in the folder picker: the search call across folders. */
@@ -25,11 +14,12 @@ export interface Page {
   total: number;
 }
 
-const TypesAnswer = z.object({ types: z.record(z.string(), z.array(z.string())) });
-
 /** The `accept` list of the file input: every extension and MIME type the server parses. */
 export async function fetchAccepted(signal?: AbortSignal): Promise<string[]> {
-  const answer = await api("/system/accepted-document-types", { schema: TypesAnswer, signal });
+  const answer = await api("/system/accepted-document-types", {
+    schema: lazySchema((s) => s.documents.TypesAnswer),
+    signal,
+  });
   const accepted = new Set<string>();
   for (const [mime, extensions] of Object.entries(answer.types)) {
     accepted.add(mime);
@@ -39,7 +29,10 @@ export async function fetchAccepted(signal?: AbortSignal): Promise<string[]> {
 }
 
 export async function fetchFolders(signal?: AbortSignal): Promise<FolderShell[]> {
-  const answer = await api("/system/local-files", { schema: LocalFilesAnswer, signal });
+  const answer = await api("/system/local-files", {
+    schema: lazySchema((s) => s.library.LocalFilesAnswer),
+    signal,
+  });
   return answer.localFiles.items;
 }
 
@@ -53,11 +46,17 @@ export async function fetchPage(
   const params = new URLSearchParams({ offset: String(offset), limit: String(PAGE_SIZE) });
   if (query) params.set("q", query);
   if (folder === ALL_FOLDERS) {
-    const answer = await api(`/system/local-files/search?${params}`, { schema: SearchAnswer, signal });
+    const answer = await api(`/system/local-files/search?${params}`, {
+      schema: lazySchema((s) => s.library.SearchAnswer),
+      signal,
+    });
     return { items: answer.results, total: answer.totalCount };
   }
   params.set("folder", folder);
-  const answer = await api(`/system/local-files?${params}`, { schema: FolderPageAnswer, signal });
+  const answer = await api(`/system/local-files?${params}`, {
+    schema: lazySchema((s) => s.library.FolderPageAnswer),
+    signal,
+  });
   return { items: answer.documents, total: answer.totalCount };
 }
 
@@ -65,13 +64,16 @@ export async function fetchPage(
 export async function createFolder(name: string): Promise<string> {
   const answer = await api("/document/create-folder", {
     json: { name },
-    schema: SuccessOrMessage.extend({ folder: z.string().optional() }),
+    schema: lazySchema((s) => s.documents.CreateFolderAnswer),
   });
   return answer.folder ?? name;
 }
 
 export async function moveFiles(files: { from: string; to: string }[], fallback: string): Promise<void> {
-  const answer = await api("/document/move-files", { json: { files }, schema: SuccessOrMessage });
+  const answer = await api("/document/move-files", {
+    json: { files },
+    schema: lazySchema((s) => s.library.SuccessOrMessage),
+  });
   if (!answer.success) throw new ApiError(answer.message ?? fallback, 200, answer);
 }
 
@@ -84,7 +86,7 @@ export async function removeFolder(name: string): Promise<void> {
 }
 
 export async function fetchWorkspace(slug: string): Promise<WorkspaceDetail | null> {
-  return (await api(base(slug), { schema: WorkspaceAnswer })).workspace;
+  return (await api(base(slug), { schema: lazySchema((s) => s.workspaces.WorkspaceAnswer) })).workspace;
 }
 
 /** Adds and removes documents; the workspace comes back with its documents and a message for failures. */
@@ -94,7 +96,7 @@ export async function updateEmbeddings(
 ): Promise<{ workspace: WorkspaceDetail | null; message: string | null }> {
   return await api(`${base(slug)}/update-embeddings`, {
     json: { adds: change.adds ?? [], deletes: change.deletes ?? [] },
-    schema: UpdateEmbeddingsAnswer,
+    schema: lazySchema((s) => s.workspaces.UpdateEmbeddingsAnswer),
   });
 }
 
@@ -106,13 +108,7 @@ export async function setWatched(slug: string, docPath: string, watchStatus: boo
   await api(`${base(slug)}/update-watch-status`, { json: { docPath, watchStatus } });
 }
 
-const UploadAnswer = z.looseObject({
-  success: z.boolean().optional(),
-  error: z.string().nullable().optional(),
-  message: z.string().nullable().optional(),
-  documents: z.array(z.looseObject({ location: z.string() })).optional(),
-});
-type UploadAnswer = z.infer<typeof UploadAnswer>;
+type UploadAnswer = import("./schemas.ts").UploadAnswer;
 
 function problemOf(body: UploadAnswer | null, status: number, fallback: string): string | null {
   if (body?.success === false || status >= 400) {
@@ -146,10 +142,10 @@ export function uploadFile(
         onProgress(Math.round((event.loaded / event.total) * 100));
       }
     };
-    request.onload = () => {
+    request.onload = async () => {
       let body: UploadAnswer | null = null;
       try {
-        body = UploadAnswer.parse(JSON.parse(request.responseText));
+        body = (await loadSchemas()).documents.UploadAnswer.parse(JSON.parse(request.responseText));
       } catch {
         body = null;
       }
@@ -171,7 +167,10 @@ export function uploadFile(
 /** Fetches a link into the library; resolves with the stored location when the server names it. */
 export async function uploadLink(slug: string, link: string, fallback: string): Promise<string | null> {
   // A refusal with an error status throws with the server's own message (api() reads `error`).
-  const body = await api(`${base(slug)}/upload-link`, { json: { link }, schema: UploadAnswer });
+  const body = await api(`${base(slug)}/upload-link`, {
+    json: { link },
+    schema: lazySchema((s) => s.documents.UploadAnswer),
+  });
   const problem = problemOf(body, 200, fallback);
   if (problem) throw new ApiError(problem, 200, body);
   return locationOf(body);

@@ -1,4 +1,5 @@
-import { DEFAULT_FOLDER, type FolderShell } from "../../../shared/api/library.ts";
+import type { FolderShell } from "../../../shared/api/library.ts";
+import { DEFAULT_FOLDER } from "../../../shared/limits.ts";
 import { ALL_FOLDERS } from "./api.ts";
 import { fileOf } from "./format.ts";
 

@@ -1,6 +1,6 @@
 import { type KeyboardEvent, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { MIN_SEARCH_CHARS } from "../../../shared/api/search.ts";
+import { MIN_SEARCH_CHARS } from "../../../shared/limits.ts";
 import { paths } from "../../../shared/routes.ts";
 import { useDebounced } from "../settings/use_debounced.ts";
 import { searchNames } from "./api.ts";

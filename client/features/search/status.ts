@@ -1,4 +1,5 @@
-import { MIN_SEARCH_CHARS, type SearchAnswer } from "../../../shared/api/search.ts";
+import type { SearchAnswer } from "../../../shared/api/search.ts";
+import { MIN_SEARCH_CHARS } from "../../../shared/limits.ts";
 
 /** The last answer of the search, for the term it was asked for. */
 export type Found = { term: string; answer: SearchAnswer } | { term: string; error: string };

@@ -1,30 +1,39 @@
 import { useEffect, useState } from "react";
-import { z } from "zod";
+import { lazySchema } from "../../lib/lazy_schema.ts";
 import { api, ApiError } from "../../lib/api.ts";
 
-/** `results` of `GET /api/setup-complete`: the instance keys plus, when allowed, every saved setting. */
-export const SetupResults = z.looseObject({
-  MultiUserMode: z.boolean(),
-  RequiresAuth: z.boolean(),
-  OnboardingComplete: z.boolean().optional(),
-  LLMProvider: z.string().nullable(),
-  VectorDB: z.string().nullable(),
-  EmbeddingEngine: z.string().nullable().optional(),
-  CustomAppName: z.string().nullable().optional(),
-  LockedSettings: z.array(z.string()).optional(),
-  /** Whether an admin may issue single-use login links (SIMPLE_SSO_ENABLED); admins and managers only. */
-  SimpleSSOEnabled: z.boolean().optional(),
-  /** Whether credential logins and invitations are turned off (SIMPLE_SSO_NO_LOGIN); admins and managers only. */
-  SimpleSSONoLogin: z.boolean().optional(),
-  /** The "Log in with …" button's provider name when OpenID Connect login is on (before login too). */
-  OidcLogin: z.string().nullable().optional(),
-  /** False when password login is turned off (only while OpenID Connect login is on). */
-  PasswordLogin: z.boolean().optional(),
-  /** WORKSPACE_DELETION_PROTECTION: only admins delete workspaces, after typing the name. */
-  WorkspaceDeletionProtection: z.boolean().optional(),
-});
-export type SetupResults = z.infer<typeof SetupResults>;
-const SetupAnswer = z.object({ results: SetupResults });
+import type { SetupResults } from "./setup_schemas.ts";
+
+export type { SetupResults } from "./setup_schemas.ts";
+
+const SetupAnswer = lazySchema((s) => s.setup.SetupAnswer);
+const UpdateEnvAnswer = lazySchema((s) => s.setup.UpdateEnvAnswer);
+
+/** The instance keys the page guard reads (lib/auth.ts). */
+export interface GuardSetup {
+  MultiUserMode: boolean;
+  RequiresAuth: boolean;
+  LLMProvider: string | null;
+  VectorDB: string | null;
+}
+
+/**
+ * `GET /api/setup-complete` for the page guard, which runs before a page hydrates: the four keys it reads,
+ * checked by hand (zod is not in a page's first load; `fetchSetup` parses the whole answer with it).
+ */
+export async function fetchGuardSetup(signal?: AbortSignal): Promise<GuardSetup> {
+  const answer = await api("/setup-complete", { signal });
+  const results = (answer as { results?: unknown } | null)?.results as Record<string, unknown> | undefined;
+  const nullableText = (value: unknown) => value === null || typeof value === "string";
+  if (
+    !results || typeof results !== "object" || typeof results.MultiUserMode !== "boolean" ||
+    typeof results.RequiresAuth !== "boolean" || !nullableText(results.LLMProvider) ||
+    !nullableText(results.VectorDB)
+  ) {
+    throw new Error("The server's setup answer is not understood.");
+  }
+  return results as unknown as GuardSetup;
+}
 
 export async function fetchSetup(signal?: AbortSignal): Promise<SetupResults> {
   return (await api("/setup-complete", { schema: SetupAnswer, signal })).results;
@@ -43,11 +52,6 @@ export function useSetup(): { setup: SetupResults | null; error: string | null }
   }, []);
   return { setup, error };
 }
-
-const UpdateEnvAnswer = z.looseObject({
-  newValues: z.record(z.string(), z.string()).optional(),
-  error: z.union([z.string(), z.boolean(), z.null()]).optional(),
-});
 
 /** Saves instance settings; the server reports every problem at once, joined by newlines. */
 export async function updateEnv(settings: Record<string, string>): Promise<Record<string, string>> {

@@ -1,20 +1,12 @@
-import { z } from "zod";
 import { api, ApiError } from "../../lib/api.ts";
+import { lazySchema } from "../../lib/lazy_schema.ts";
+import type { Thread } from "./schemas.ts";
 
-/** A thread as the thread calls return it; other fields pass through. */
-export const Thread = z.object({
-  id: z.number(),
-  name: z.string(),
-  slug: z.string(),
-}).loose();
-export type Thread = z.infer<typeof Thread>;
+export type { Thread } from "./schemas.ts";
 
-const ThreadListAnswer = z.object({
-  threads: z.array(Thread),
-  defaultThreadChatCount: z.number().optional(),
-});
-const ThreadAnswer = z.object({ thread: Thread.nullable(), message: z.string().nullable().optional() });
-const DeleteAnswer = z.object({ success: z.boolean(), deleted: z.number().optional() }).loose();
+const ThreadListAnswer = lazySchema((s) => s.threads.ThreadListAnswer);
+const ThreadAnswer = lazySchema((s) => s.threads.ThreadAnswer);
+const DeleteAnswer = lazySchema((s) => s.threads.DeleteAnswer);
 
 const base = (slug: string) => `/workspace/${encodeURIComponent(slug)}`;
 const threadBase = (slug: string, threadSlug: string) =>

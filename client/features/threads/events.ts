@@ -1,5 +1,7 @@
-import { z } from "zod";
-import { Thread } from "./api.ts";
+import type { ThreadCreatedDetail, ThreadRenamedDetail } from "./schemas.ts";
+
+// The details' schemas are in schemas.ts, loaded lazily (client/lib/schemas.ts).
+export type { ThreadCreatedDetail, ThreadRenamedDetail } from "./schemas.ts";
 
 /**
  * Window events through which other islands tell the sidebar's thread list about threads: the chat
@@ -7,15 +9,6 @@ import { Thread } from "./api.ts";
  */
 export const THREAD_RENAMED = "lectern:thread-renamed";
 export const THREAD_CREATED = "lectern:thread-created";
-
-export const ThreadRenamedDetail = z.object({ slug: z.string(), name: z.string() });
-export type ThreadRenamedDetail = z.infer<typeof ThreadRenamedDetail>;
-
-/** The created thread needs a slug; a missing name reads as the server's default name. */
-export const ThreadCreatedDetail = z.object({
-  thread: Thread.partial().extend({ slug: z.string(), name: z.string().default("Thread") }),
-});
-export type ThreadCreatedDetail = z.input<typeof ThreadCreatedDetail>;
 
 export function announceThreadRenamed(detail: ThreadRenamedDetail) {
   globalThis.dispatchEvent(new CustomEvent(THREAD_RENAMED, { detail }));

@@ -1,12 +1,6 @@
 import assert from "node:assert/strict";
-import {
-  announceThreadCreated,
-  announceThreadRenamed,
-  THREAD_CREATED,
-  THREAD_RENAMED,
-  ThreadCreatedDetail,
-  ThreadRenamedDetail,
-} from "./events.ts";
+import { announceThreadCreated, announceThreadRenamed, THREAD_CREATED, THREAD_RENAMED } from "./events.ts";
+import { ThreadCreatedDetail, ThreadRenamedDetail } from "./schemas.ts";
 
 /** The details of the `name` events dispatched on the window while `run` runs. */
 function heard(name: string, run: () => void): unknown[] {

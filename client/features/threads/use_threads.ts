@@ -1,6 +1,7 @@
 import { type Dispatch, type SetStateAction, useEffect, useState } from "react";
 import { listThreads } from "./api.ts";
-import { THREAD_CREATED, THREAD_RENAMED, ThreadCreatedDetail, ThreadRenamedDetail } from "./events.ts";
+import { THREAD_CREATED, THREAD_RENAMED } from "./events.ts";
+import { loadSchemas } from "../../lib/lazy_schema.ts";
 
 /** A thread in the sidebar's list; `deleted` marks one on its way out. */
 export interface ThreadItem {
@@ -39,16 +40,19 @@ export function useThreads(workspaceSlug: string | null): ThreadsState {
   }, [workspaceSlug]);
 
   useEffect(() => {
-    const renamed = (event: Event) => {
-      const detail = ThreadRenamedDetail.safeParse((event as CustomEvent).detail);
+    // The details' schemas come with the page's first API call; an event heard before waits for them.
+    const renamed = async (event: Event) => {
+      const { threads } = await loadSchemas();
+      const detail = threads.ThreadRenamedDetail.safeParse((event as CustomEvent).detail);
       if (!detail.success) return;
       const { slug, name } = detail.data;
       setThreads((current) =>
         current?.map((thread) => (thread.slug === slug ? { ...thread, name } : thread)) ?? current
       );
     };
-    const created = (event: Event) => {
-      const detail = ThreadCreatedDetail.safeParse((event as CustomEvent).detail);
+    const created = async (event: Event) => {
+      const { threads } = await loadSchemas();
+      const detail = threads.ThreadCreatedDetail.safeParse((event as CustomEvent).detail);
       if (!detail.success) return;
       const { id, slug, name } = detail.data.thread;
       setThreads((current) => {

@@ -200,15 +200,7 @@ function pinnedClient(url: URL, address: string): Deno.HttpClient {
 }
 
 /** The response with a body that closes `client` once it is read to the end, fails or is cancelled. */
-function closingWith(response: Response, httpClient: Deno.HttpClient): Response {
-  // Closed once: a body read to the end (the stream pulls ahead) and then cancelled must not close it twice.
-  let open = true;
-  const client = {
-    close() {
-      if (open) httpClient.close();
-      open = false;
-    },
-  };
+function closingWith(response: Response, client: Deno.HttpClient): Response {
   if (!response.body) {
     client.close();
     return response;

@@ -3,12 +3,19 @@ import type { Deps } from "../deps.ts";
 import type { AppEnv } from "../http/env.ts";
 import { parseJson } from "../http/body.ts";
 import { requirePermission } from "../http/auth_guard.ts";
-import { fail, messageOf } from "../errors.ts";
+import type { Context } from "hono";
+import { z } from "zod";
+import { eq } from "drizzle-orm";
+import { documents } from "../../db/schema.ts";
+import { AppError, fail, messageOf } from "../errors.ts";
 import { type ConnectorImport, RepoBranchesInput, RepoImportInput } from "../../shared/api/connectors.ts";
+import { ConfluenceOptions, WebsiteOptions, YouTubeOptions } from "../../shared/api/connectors_sources.ts";
+import { parseMetadata } from "../documents/live_sync_queues.ts";
 import { connectorContext } from "./fetch.ts";
-import { connectorImports, reasonOf } from "./import.ts";
-import { REPO_HOSTS } from "./registry.ts";
-import { ConnectorError } from "./source.ts";
+import { type ConnectorImports, connectorImports, reasonOf } from "./import.ts";
+import { connectorSources, REPO_HOSTS } from "./registry.ts";
+import { type ConnectorContext, ConnectorError, type ConnectorSource } from "./source.ts";
+import { transcriptDocument } from "./sources/youtube.ts";
 
 const answer = (success: boolean, reason: string | null, data: unknown) => ({ success, reason, data });
 
@@ -59,6 +66,7 @@ export function connectorRoutes(deps: Deps) {
       );
     });
   }
+  sourceRoutes(deps, imports, routes);
   const listBody = (message: string) => answer(false, message, {});
   return routes
     .get(
@@ -76,4 +84,107 @@ export function connectorRoutes(deps: Deps) {
 function logUnexpected(deps: Deps, source: string, error: unknown) {
   if (error instanceof ConnectorError) return;
   deps.log.warn("A data connector call failed", { source, error: messageOf(error) });
+}
+
+/** What a source's route starts: the source, its options, the progress's label and the answer's `data`. */
+interface Prepared<Options> {
+  source: ConnectorSource<Options>;
+  options: Options;
+  label: string;
+  /** `data` of the answer, besides `import` (the reference's fields). */
+  data: Record<string, unknown>;
+}
+
+/**
+ * The YouTube, website crawl and Confluence routes. Each answers `{success, reason, data}` with 200, a failure
+ * (a bad field included, as the reference's collector does) with its sentence in `reason` and `data: {}`.
+ * With `background: true` the answer comes at once with `data.import`; without it, when the import has ended.
+ */
+function sourceRoutes(deps: Deps, imports: ConnectorImports, routes: Hono<AppEnv>) {
+  const sources = connectorSources(deps.config);
+  const failed = (message: string) => answer(false, message, {});
+
+  const route = <T extends z.ZodType>(
+    path: string,
+    schema: T,
+    prepare: (options: z.output<T>, context: ConnectorContext) => Promise<Prepared<z.output<T>>>,
+    finished: (ended: ConnectorImport, data: Record<string, unknown>) => Promise<unknown> = (ended, data) =>
+      Promise.resolve({ ...data, destination: ended.folder, import: ended }),
+  ) => {
+    routes.post(path, requirePermission("documents:manage"), async (c) => {
+      const parsed = await readOptions(c, schema);
+      if ("message" in parsed) return c.json(failed(parsed.message));
+      let prepared: Prepared<z.output<T>>;
+      let started: ConnectorImport;
+      try {
+        prepared = await prepare(parsed.options, connectorContext(deps, c.req.raw.signal));
+        started = imports.start(prepared.source, prepared.options, prepared.label);
+      } catch (error) {
+        logUnexpected(deps, path, error);
+        return c.json(failed(reasonOf(error)));
+      }
+      if (parsed.background) {
+        return c.json(answer(true, null, { ...prepared.data, destination: started.folder, import: started }));
+      }
+      const ended = await imports.ended(started.id)!;
+      if (ended.status === "failed") return c.json(failed(ended.reason ?? "A processing error occurred."));
+      return c.json(answer(true, null, await finished(ended, prepared.data)));
+    });
+  };
+
+  // The transcript is fetched before the import starts: the answer names the video's title and author (the
+  // reference's toast), and a video without captions fails at once.
+  route("/ext/youtube/transcript", YouTubeOptions, async (options, context) => {
+    const document = await transcriptDocument(options, context);
+    const source: ConnectorSource<YouTubeOptions> = {
+      ...sources.youtube,
+      async *documents() {
+        yield document;
+      },
+    };
+    return {
+      source,
+      options,
+      label: document.title,
+      data: { title: document.title, author: document.metadata?.docAuthor ?? null },
+    };
+  });
+
+  // The reference answers the scraped pages' documents; Lectern leaves out their text (`pageContent`).
+  route(
+    "/ext/website-depth",
+    WebsiteOptions,
+    (options) => Promise.resolve({ source: sources.website, options, label: options.url, data: {} }),
+    async (ended) => {
+      const rows = await deps.db.select({ metadata: documents.metadata }).from(documents)
+        .where(eq(documents.folder, ended.folder));
+      return rows.map((row) => parseMetadata(row.metadata));
+    },
+  );
+
+  route("/ext/confluence", ConfluenceOptions, (options) =>
+    Promise.resolve({
+      source: sources.confluence,
+      options,
+      label: `${options.spaceKey} (${new URL(options.baseUrl).host})`,
+      data: { spaceKey: options.spaceKey },
+    }));
+}
+
+/** The body's options and `background`, or the first problem's sentence (the reference's exact texts). */
+async function readOptions<T extends z.ZodType>(
+  c: Context<AppEnv>,
+  schema: T,
+): Promise<{ options: z.output<T>; background: boolean } | { message: string }> {
+  try {
+    const body = await parseJson(c, z.unknown(), (message) => answer(false, message, {}));
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) return { message: parsed.error.issues[0]?.message ?? "Invalid request body." };
+    const background = typeof body === "object" && body !== null &&
+      (body as { background?: unknown }).background === true;
+    return { options: parsed.data, background };
+  } catch (error) {
+    if (error instanceof AppError) return { message: error.message };
+    throw error;
+  }
 }

@@ -41,7 +41,7 @@ export const MISSING_CALLS: readonly MissingCall[] = [
     methods: "ALL",
     paths: ["/ext/*"],
     sentence: notYet(
-      "Data connectors other than GitHub and GitLab (YouTube, web sites, Confluence and others) are",
+      "Data connectors other than GitHub, GitLab, YouTube, the website crawl and Confluence are",
     ),
     field: "reason",
   },

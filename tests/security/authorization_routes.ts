@@ -1087,6 +1087,27 @@ export const ROUTES: Record<string, RouteRule> = {
     status: 200,
     why: "data connectors: the reference's flexUserRoleValid([admin, manager])",
   },
+  "POST /api/ext/youtube/transcript": {
+    least: "manager",
+    call: () => post("/api/ext/youtube/transcript", { url: "not a video" }),
+    status: 200,
+    why:
+      "data connectors: the reference's flexUserRoleValid([admin, manager]) (a bad link fails before any fetch)",
+  },
+  "POST /api/ext/website-depth": {
+    least: "manager",
+    call: () => post("/api/ext/website-depth", { url: "http://127.0.0.1:9/", depth: 1, maxLinks: 1 }),
+    status: 200,
+    why:
+      "data connectors: the reference's flexUserRoleValid([admin, manager]) (the guard then refuses loopback)",
+  },
+  "POST /api/ext/confluence": {
+    least: "manager",
+    call: () => post("/api/ext/confluence", { baseUrl: "http://127.0.0.1:9", spaceKey: "DOCS" }),
+    status: 200,
+    why:
+      "data connectors: the reference's flexUserRoleValid([admin, manager]) (no credentials: refused at once)",
+  },
   "GET /api/ext/imports": {
     least: "manager",
     call: () => get("/api/ext/imports"),

@@ -18,6 +18,7 @@ export function DataConnectors({ onFolder }: { onFolder: (folder: string) => voi
   const [selected, setSelected] = useState(CONNECTOR_FORMS[0]?.id ?? "");
   const [imports, setImports] = useState<ConnectorImport[]>([]);
   const announced = useRef(new Set<string>());
+  const doneMessages = useRef(new Map<string, (ended: ConnectorImport) => string>());
 
   useEffect(() => {
     fetchImports().then((found) => {
@@ -30,8 +31,10 @@ export function DataConnectors({ onFolder }: { onFolder: (folder: string) => voi
     if (announced.current.has(entry.id)) return;
     announced.current.add(entry.id);
     if (entry.status === "done") {
+      const own = doneMessages.current.get(entry.id);
       toast.success(
-        t("connectors.progress.collected", { count: entry.done, label: entry.label, folder: entry.folder }),
+        own?.(entry) ??
+          t("connectors.progress.collected", { count: entry.done, label: entry.label, folder: entry.folder }),
       );
       onFolder(entry.folder);
     } else toast.error(entry.reason ?? t("connectors.progress.failed"));
@@ -77,7 +80,10 @@ export function DataConnectors({ onFolder }: { onFolder: (folder: string) => voi
         {chosen && (
           <chosen.Form
             key={chosen.id}
-            onStarted={(started) => setImports((current) => merge(current, [started]))}
+            onStarted={(started, doneMessage) => {
+              if (doneMessage) doneMessages.current.set(started.id, doneMessage);
+              setImports((current) => merge(current, [started]));
+            }}
           />
         )}
       </div>

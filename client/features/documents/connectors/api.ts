@@ -21,9 +21,17 @@ export function fetchBranches(
 
 /** Starts an import in the background: the answer comes at once with its progress. */
 export async function startImport(path: string, body: Record<string, unknown>): Promise<ConnectorImport> {
+  return (await startImportWithData(path, body)).import;
+}
+
+/** As `startImport`, with the answer's other fields (a video's title and author, a space's key). */
+export async function startImportWithData(
+  path: string,
+  body: object,
+): Promise<{ import: ConnectorImport; data: RepoImportData }> {
   const data = await connectorCall(path, RepoImportData, { ...body, background: true });
   if (!data.import) throw new Error("The server did not start the import.");
-  return data.import;
+  return { import: data.import, data };
 }
 
 export function fetchImport(id: string, signal?: AbortSignal): Promise<ConnectorImport> {

@@ -5,8 +5,11 @@ import { toast } from "../../../../lib/toast.ts";
 import { fetchBranches, startImport } from "../api.ts";
 
 export interface ConnectorFormProps {
-  /** Called with the import the form started; the progress view takes it from there. */
-  onStarted: (started: ConnectorImport) => void;
+  /**
+   * Called with the import the form started; the progress view takes it from there. `doneMessage` is the
+   * connector's own toast when the import ends well (the reference's text); without it the generic one.
+   */
+  onStarted: (started: ConnectorImport, doneMessage?: (ended: ConnectorImport) => string) => void;
 }
 
 /** Ignore paths as typed: one per line or comma-separated. */

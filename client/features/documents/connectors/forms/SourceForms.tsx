@@ -1,0 +1,78 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { ConnectorImport, RepoImportData } from "../../../../../shared/api/connectors.ts";
+import { toast } from "../../../../lib/toast.ts";
+import { startImportWithData } from "../api.ts";
+import { ConfluenceForm } from "./ConfluenceForm.tsx";
+import type { ConnectorFormProps } from "./RepoForm.tsx";
+import { WebsiteForm } from "./WebsiteForm.tsx";
+import { YouTubeForm } from "./YouTubeForm.tsx";
+
+/**
+ * Posts a form's payload with `background: true`: the reference's "started" toast, its failure toast (the
+ * answer's `reason`), and the import handed to the progress view with the reference's success toast for its end.
+ */
+function useStart(
+  path: string,
+  startedKey: string,
+  onStarted: ConnectorFormProps["onStarted"],
+  doneMessage: (ended: ConnectorImport, data: RepoImportData) => string,
+) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  async function submit(payload: object) {
+    setBusy(true);
+    toast.info(t(startedKey));
+    try {
+      const started = await startImportWithData(path, payload);
+      onStarted(started.import, (ended) => doneMessage(ended, started.data));
+    } catch (error) {
+      toast.error((error as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  }
+  return { busy, submit };
+}
+
+export function YouTubeConnector({ onStarted }: ConnectorFormProps) {
+  const { t } = useTranslation();
+  const { busy, submit } = useStart(
+    "/ext/youtube/transcript",
+    "connectorForms.youtube.started",
+    onStarted,
+    (ended, data) =>
+      t("connectorForms.youtube.done", {
+        title: String(data.title ?? ended.label),
+        author: String(data.author ?? ""),
+        destination: ended.folder,
+      }),
+  );
+  return <YouTubeForm onSubmit={submit} busy={busy} />;
+}
+
+export function WebsiteConnector({ onStarted }: ConnectorFormProps) {
+  const { t } = useTranslation();
+  const { busy, submit } = useStart(
+    "/ext/website-depth",
+    "connectorForms.website.started",
+    onStarted,
+    (ended) => t("connectorForms.website.done", { count: ended.done }),
+  );
+  return <WebsiteForm onSubmit={submit} busy={busy} />;
+}
+
+export function ConfluenceConnector({ onStarted }: ConnectorFormProps) {
+  const { t } = useTranslation();
+  const { busy, submit } = useStart(
+    "/ext/confluence",
+    "connectorForms.confluence.started",
+    onStarted,
+    (ended, data) =>
+      t("connectorForms.confluence.done", {
+        spaceKey: String(data.spaceKey ?? ended.label),
+        destination: ended.folder,
+      }),
+  );
+  return <ConfluenceForm onSubmit={submit} busy={busy} />;
+}

@@ -74,11 +74,18 @@ export type ToastKind = "success" | "error" | "info" | "warning";
  */
 export function toastSlot() {
   let id: Id | null = null;
+  // While react-toastify is still loading, the slot's toasts collapse into the last one asked for: the
+  // library cannot yet tell that the first is showing, and would stack a second beside it.
+  let latest: { kind: ToastKind; message: string; autoClose: number | false } | null = null;
   return {
     /** `keep`: the toast stays until shown again without it (the batch is still running). */
     show(kind: ToastKind, message: string, options: { keep?: boolean } = {}) {
-      const autoClose = options.keep ? false : TOAST_AUTO_CLOSE_MS;
+      const waiting = latest !== null;
+      latest = { kind, message, autoClose: options.keep ? false : TOAST_AUTO_CLOSE_MS };
+      if (waiting) return;
       withToasts((toastify) => {
+        const { kind, message, autoClose } = latest!;
+        latest = null;
         if (id !== null && toastify.isActive(id)) {
           toastify.update(id, { render: message, type: kind, isLoading: false, autoClose });
         } else {

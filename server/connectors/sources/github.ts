@@ -9,6 +9,7 @@ import {
   binaryByName,
   fileDocument,
   ignoreMatcher,
+  listPages,
   MAX_REPO_FILE_BYTES,
   nextLink,
   preferredFirst,
@@ -99,22 +100,18 @@ async function call(
   );
 }
 
-async function* pages<T>(
+function pages<T>(
   context: ConnectorContext,
   repo: GithubRepo,
   first: string,
   token: string | undefined,
 ): AsyncGenerator<T> {
-  let url: string | null = first;
-  while (url) {
-    const response = await call(context, repo, url, token);
-    const items = await response.json() as T[];
-    if (!Array.isArray(items)) {
-      throw new ConnectorError("GitHub answered a list in a shape Lectern does not know.");
-    }
-    yield* items;
-    url = nextLink(response.headers.get("link"));
-  }
+  return listPages<T>(
+    "GitHub",
+    first,
+    (url) => call(context, repo, url, token),
+    (response) => nextLink(response.headers.get("link")),
+  );
 }
 
 const repoPath = (repo: GithubRepo) => `${repo.api}/repos/${repo.owner}/${repo.name}`;

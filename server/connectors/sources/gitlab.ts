@@ -10,6 +10,7 @@ import {
   boundedBytes,
   fileDocument,
   ignoreMatcher,
+  listPages,
   MAX_REPO_FILE_BYTES,
   nextLink,
   preferredFirst,
@@ -99,29 +100,20 @@ async function call(
 }
 
 /** A paginated list: the `Link` header's next page, else `X-Next-Page` (GitLab sends both, large lists the latter). */
-async function* pages<T>(
+function pages<T>(
   context: ConnectorContext,
   project: GitlabProject,
   first: string,
   token: string | undefined,
 ): AsyncGenerator<T> {
-  let url: string | null = first;
-  while (url) {
-    const response: Response = await call(context, project, url, token);
-    const items = await response.json() as T[];
-    if (!Array.isArray(items)) {
-      throw new ConnectorError("GitLab answered a list in a shape Lectern does not know.");
-    }
-    yield* items;
-    const next = response.headers.get("x-next-page");
+  return listPages<T>("GitLab", first, (url) => call(context, project, url, token), (response, url) => {
     const link = nextLink(response.headers.get("link"));
-    if (link) url = link;
-    else if (next) {
-      const following: URL = new URL(url);
-      following.searchParams.set("page", next);
-      url = following.href;
-    } else url = null;
-  }
+    const next = response.headers.get("x-next-page");
+    if (link || !next) return link;
+    const following = new URL(url);
+    following.searchParams.set("page", next);
+    return following.href;
+  });
 }
 
 function blobUrl(project: GitlabProject, branch: string, path: string): string {

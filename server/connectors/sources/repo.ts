@@ -1,6 +1,12 @@
 import ignore from "ignore";
 import { decodeText, looksLikeText } from "../../documents/text.ts";
-import type { ConnectorContext, ConnectorDocument, ConnectorSkip, ConnectorSource } from "../source.ts";
+import {
+  type ConnectorContext,
+  type ConnectorDocument,
+  ConnectorError,
+  type ConnectorSkip,
+  type ConnectorSource,
+} from "../source.ts";
 
 /**
  * What GitHub and GitLab share: the options of spec 02 §3's repository payload (the branch settled by
@@ -126,4 +132,26 @@ export interface RepoHost extends ConnectorSource<RepoOptions> {
   describe(options: RepoOptions): { author: string; repo: string; branch: string };
   /** One file again at its branch's head, by the document's `url` (live sync; public repositories). */
   refetch(url: string, context: ConnectorContext): Promise<ConnectorDocument | ConnectorSkip>;
+}
+
+/**
+ * The items of a paginated list, page after page: `fetchPage` reads one page (its errors are the host's),
+ * `nextPage` names the following one from the answer, or null at the end.
+ */
+export async function* listPages<T>(
+  host: string,
+  first: string,
+  fetchPage: (url: string) => Promise<Response>,
+  nextPage: (response: Response, url: string) => string | null,
+): AsyncGenerator<T> {
+  let url: string | null = first;
+  while (url) {
+    const response: Response = await fetchPage(url);
+    const items = await response.json() as T[];
+    if (!Array.isArray(items)) {
+      throw new ConnectorError(`${host} answered a list in a shape Lectern does not know.`);
+    }
+    yield* items;
+    url = nextPage(response, url);
+  }
 }

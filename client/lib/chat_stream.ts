@@ -1,26 +1,9 @@
-import type { ChatFrame } from "../../shared/api/chat.ts";
-import type { AgentInitEvent, StatusResponseEvent } from "./stream_frames.ts";
+import type { StreamEvent } from "./stream_frames.ts";
 import { API_BASE, authHeaders } from "./api.ts";
 import { t } from "./i18n.ts";
 import { abortEvent } from "./stream_abort.ts";
 
-export type { AgentInitEvent, StatusResponseEvent } from "./stream_frames.ts";
-export type RenameThreadEvent = {
-  type?: undefined;
-  action: "rename_thread";
-  thread: { slug: string; name: string };
-};
-
-/**
- * A frame of the chat stream (docs/api-compat.md#chat-stream-frames); `reset_chat` comes as the `action` of a
- * `textResponse`. Frames this client does not know are passed on as `{type: "unknown"}`.
- */
-export type StreamEvent =
-  | ChatFrame
-  | StatusResponseEvent
-  | AgentInitEvent
-  | RenameThreadEvent
-  | { type: "unknown"; data: unknown };
+export type { AgentInitEvent, RenameThreadEvent, StatusResponseEvent, StreamEvent } from "./stream_frames.ts";
 
 /**
  * POSTs a message and reports each SSE frame. Failures become an `abort` event with the texts of

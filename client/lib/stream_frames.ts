@@ -42,9 +42,25 @@ const LooseSingle = z.object({
 
 export type StatusResponseEvent = z.infer<typeof StatusResponse>;
 export type AgentInitEvent = z.infer<typeof AgentInit>;
+export type RenameThreadEvent = {
+  type?: undefined;
+  action: "rename_thread";
+  thread: { slug: string; name: string };
+};
+
+/**
+ * A frame of the chat stream (docs/api-compat.md#chat-stream-frames); `reset_chat` comes as the `action` of a
+ * `textResponse`. Frames this client does not know are passed on as `{type: "unknown"}`.
+ */
+export type StreamEvent =
+  | ChatFrame
+  | StatusResponseEvent
+  | AgentInitEvent
+  | RenameThreadEvent
+  | { type: "unknown"; data: unknown };
 
 /** Turns one parsed `data:` JSON value into a stream event. */
-export function toStreamEvent(data: unknown): import("./chat_stream.ts").StreamEvent {
+export function toStreamEvent(data: unknown): StreamEvent {
   const raw = (data ?? {}) as { action?: unknown };
   const action = raw.action === "reset_chat" ? "reset_chat" as const : undefined;
   const frame = ChatFrame.safeParse(data);

@@ -317,6 +317,9 @@ export class World {
 }
 
 const get = (path: string, more: Partial<Call> = {}): Call => ({ method: "GET", path, ...more });
+/** A loopback origin the URL guard refuses for a connector: nothing is ever fetched from it. */
+const REFUSED_ORIGIN = "http://127.0.0.1:9";
+const REFUSED_REPO = `${REFUSED_ORIGIN}/harbour/records`;
 const post = (path: string, json?: unknown, more: Partial<Call> = {}): Call => ({
   method: "POST",
   path,
@@ -821,6 +824,48 @@ export const FIXTURES: Record<string, Fixture> = {
           apiKey: null,
           basePath: null,
           options: {},
+        }),
+      ]),
+  },
+  // The data connectors (issue 23). Each call points at a loopback port that the URL guard refuses (no
+  // operator allowance in this world), so nothing is fetched: the answer is the refusal in `reason`.
+  "POST /api/ext/github/branches": {
+    calls: () => Promise.resolve([post("/api/ext/github/branches", { repo: REFUSED_REPO, accessToken: "" })]),
+  },
+  "POST /api/ext/github/repo": {
+    calls: () => Promise.resolve([post("/api/ext/github/repo", { repo: REFUSED_REPO, branch: "main" })]),
+  },
+  "POST /api/ext/gitlab/branches": {
+    calls: () => Promise.resolve([post("/api/ext/gitlab/branches", { repo: REFUSED_REPO, accessToken: "" })]),
+  },
+  "POST /api/ext/gitlab/repo": {
+    calls: () => Promise.resolve([post("/api/ext/gitlab/repo", { repo: REFUSED_REPO, branch: "main" })]),
+  },
+  "GET /api/ext/imports": {
+    calls: () => Promise.resolve([get("/api/ext/imports")]),
+  },
+  "GET /api/ext/imports/:id": {
+    // The tab asks for an import it saw; one that is gone (a restart forgets them) is the 404 it then meets.
+    calls: () => Promise.resolve([get("/api/ext/imports/gone", { refusal: 404 })]),
+    absent: { "data.import": "An import that is gone has no progress to give: `data` is empty." },
+  },
+  "POST /api/ext/youtube/transcript": {
+    calls: () =>
+      Promise.resolve([post("/api/ext/youtube/transcript", { url: `${REFUSED_ORIGIN}/watch?v=x` })]),
+  },
+  "POST /api/ext/website-depth": {
+    calls: () =>
+      Promise.resolve([post("/api/ext/website-depth", { url: `${REFUSED_ORIGIN}/`, depth: 1, maxLinks: 1 })]),
+  },
+  "POST /api/ext/confluence": {
+    calls: () =>
+      Promise.resolve([
+        post("/api/ext/confluence", {
+          baseUrl: REFUSED_ORIGIN,
+          spaceKey: "DOCS",
+          username: "reader",
+          accessToken: "token",
+          cloud: false,
         }),
       ]),
   },

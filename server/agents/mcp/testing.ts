@@ -31,4 +31,3 @@ export async function writeStdioServer(dir: string) {
     env: { GREETING: "hello" },
   };
 }
-

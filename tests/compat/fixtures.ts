@@ -1449,6 +1449,9 @@ export const FIXTURES: Record<string, Fixture> = {
  * so the keys table's `answered` keys can all be seen. Saved on an open instance besides its language model.
  */
 export const SETUP_VALUES: Record<string, string> = {
+  AgentSearXNGApiUrl: "http://127.0.0.1:8888",
+  AgentTavilyApiKey: "tvly-harbour",
+  AgentBraveApiKey: "brave-harbour",
   TTSOpenAICompatibleEndpoint: "http://127.0.0.1:7851/v1",
   TTSOpenAICompatibleModel: "tts-1",
   TTSOpenAICompatibleVoiceModel: "alloy",

@@ -1265,13 +1265,15 @@ export const ROUTES: Record<string, RouteRule> = {
     least: "default",
     call: () => get("/api/agent-skills/filesystem-agent/is-available"),
     status: 200,
-    why: "the reference's check for any signed-in caller (validatedRequest); Lectern answers false (issue 22)",
+    why:
+      "the reference's check for any signed-in caller (validatedRequest); Lectern answers false (issue 22)",
   },
   "GET /api/agent-skills/create-files-agent/is-available": {
     least: "default",
     call: () => get("/api/agent-skills/create-files-agent/is-available"),
     status: 200,
-    why: "the reference's check for any signed-in caller (validatedRequest); Lectern answers false (issue 22)",
+    why:
+      "the reference's check for any signed-in caller (validatedRequest); Lectern answers false (issue 22)",
   },
   "POST /api/system/validate-sql-connection": {
     least: "admin",

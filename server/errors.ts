@@ -33,6 +33,14 @@ export class ProviderError extends Error {
   }
 }
 
+/** The model refused the tools it was offered (an Ollama model without tool support): agents prompt instead. */
+export class ToolsUnsupportedError extends ProviderError {
+  constructor(message: string, status?: number) {
+    super(message, status);
+    this.name = "ToolsUnsupportedError";
+  }
+}
+
 /** What a request that could not be stored for want of disk space is told (HTTP 507). */
 export const STORAGE_FULL_MESSAGE =
   "The server's disk is full, so this could not be saved. Free some disk space on the server and try again.";

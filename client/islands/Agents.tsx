@@ -48,14 +48,17 @@ function AgentSettingsForm() {
     return () => controller.abort();
   }, [adopt]);
 
-  async function save(body: Record<string, unknown>, success: string) {
+  /** Saves and says so; false when the server refused (the form keeps what was typed). */
+  async function save(body: Record<string, unknown>, success: string): Promise<boolean> {
     setBusy(true);
     try {
       const answer = await api<{ settings: AgentSettingsView }>("/agents/settings", { json: body });
       adopt(answer.settings);
       toast.success(success);
+      return true;
     } catch (caught) {
       toast.error(t("agents.saveFailed", { error: messageOf(caught) }));
+      return false;
     } finally {
       setBusy(false);
     }

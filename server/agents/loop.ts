@@ -107,7 +107,13 @@ export async function runAgent(run: AgentRun): Promise<AgentAnswer> {
         ? `${text.slice(0, MAX_RESULT_CHARS)}\n[cut short]`
         : text;
       run.emit({ kind: "tool-result", id: call.id, name: call.name, ok, text: clipped.slice(0, 2000) });
-      run.messages.push({ role: "tool", toolCallId: call.id, name: call.name, content: clipped });
+      run.messages.push({
+        role: "tool",
+        toolCallId: call.id,
+        name: call.name,
+        content: clipped,
+        ...(ok ? {} : { isError: true }),
+      });
     }
   }
   const text = [stepLimitMessage(run.maxSteps), ...attachments].join("\n\n");

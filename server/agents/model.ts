@@ -1,4 +1,5 @@
 // One step of the agent's model: native tool calling where the provider has it, a prompted fallback elsewhere.
+import { ToolsUnsupportedError } from "../errors.ts";
 import type {
   ChatMessage,
   ChatModel,
@@ -6,6 +7,9 @@ import type {
   ToolChatMessage,
   ToolSpec,
 } from "../providers/llm/types.ts";
+
+/** Models whose provider has native tool calling but that refused the tools: prompted instead. */
+const promptedModels = new WeakSet<ChatModel>();
 
 export interface StepResult {
   text: string;
@@ -28,23 +32,30 @@ export async function modelStep(
   options: StepOptions = {},
 ): Promise<StepResult> {
   const usage = { inputTokens: 0, outputTokens: 0 };
-  if (model.streamWithTools && tools.length > 0) {
+  if (model.streamWithTools && tools.length > 0 && !promptedModels.has(model)) {
     let text = "";
     const toolCalls: ToolCallRequest[] = [];
-    for await (
-      const part of model.streamWithTools({ messages, tools, temperature: options.temperature }, signal)
-    ) {
-      if (part.type === "text-delta") {
-        text += part.text;
-        options.onText?.(part.text);
-      } else if (part.type === "tool-call") {
-        toolCalls.push({ id: part.id, name: part.name, arguments: part.arguments });
-      } else if (part.type === "usage") {
-        usage.inputTokens += part.inputTokens;
-        usage.outputTokens += part.outputTokens;
+    try {
+      for await (
+        const part of model.streamWithTools({ messages, tools, temperature: options.temperature }, signal)
+      ) {
+        if (part.type === "text-delta") {
+          text += part.text;
+          options.onText?.(part.text);
+        } else if (part.type === "tool-call") {
+          const { type: _type, ...call } = part;
+          toolCalls.push(call);
+        } else if (part.type === "usage") {
+          usage.inputTokens += part.inputTokens;
+          usage.outputTokens += part.outputTokens;
+        }
       }
+      return { text, toolCalls, usage };
+    } catch (error) {
+      // A model that takes no tools (said before it answers anything) is prompted for them from now on.
+      if (!(error instanceof ToolsUnsupportedError) || text) throw error;
+      promptedModels.add(model);
     }
-    return { text, toolCalls, usage };
   }
   let text = "";
   for await (

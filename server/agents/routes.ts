@@ -6,12 +6,16 @@ import { optionalActor, requirePermission } from "../http/auth_guard.ts";
 import { actorDeps } from "../auth/actor_deps.ts";
 import { parseJson } from "../http/body.ts";
 import { fail } from "../errors.ts";
-import { AgentSettingsInput } from "../../shared/api/agents.ts";
+import { AgentSettingsInput, SqlValidateInput } from "../../shared/api/agents.ts";
 import { logSettingsChanged } from "../events/log.ts";
 import { takeInvocation } from "./invocations.ts";
 import { agentAvailable, AgentSession } from "./session.ts";
 import { agentSettingsView, saveAgentSettings } from "./settings.ts";
 import { readAgentFile } from "./skills/files.ts";
+import { sqliteProblem } from "./skills/sql.ts";
+
+/** The engines the SQL skill opens: database files (the reference's form names SQLite `sqlite`). */
+const SQL_ENGINES = new Set(["sqlite", "libsql"]);
 
 /** The subprotocol the agent socket speaks; the client sends its session token as a second one. */
 export const AGENT_PROTOCOL = "lectern-agent";
@@ -58,16 +62,36 @@ export function agentSocketRoutes(deps: Deps) {
           session?.gone();
         },
       };
-    }, { protocol: AGENT_PROTOCOL });
+      // The agent's subprotocol is chosen only when offered: the reference's client offers none (an open
+      // instance), and a handshake naming one it did not offer is refused by the browser.
+    }, protocols.includes(AGENT_PROTOCOL) ? { protocol: AGENT_PROTOCOL } : {});
     // Never passed on to the routes behind the login check.
     return (await upgrade(c, () => Promise.resolve())) ??
       c.json({ success: false, error: "This address takes a WebSocket connection only." }, 426);
   });
 }
 
-/** The agents screen's calls and the saved files' downloads. */
+/** The agents screen's calls, the saved files' downloads, and the reference's skill checks. */
 export function agentRoutes(deps: Deps) {
   return new Hono<AppEnv>()
+    // The reference's file-system and create-files skills (files on the server's disk, Office documents) are
+    // not among Lectern's skills: its own save-file skill stands for them.
+    .get("/agent-skills/filesystem-agent/is-available", (c) => c.json({ available: false }))
+    .get("/agent-skills/create-files-agent/is-available", (c) => c.json({ available: false }))
+    .post("/system/validate-sql-connection", requirePermission("settings:manage"), async (c) => {
+      const { engine, connectionString } = await parseJson(c, SqlValidateInput);
+      if (!engine || !connectionString) {
+        fail("invalid_input", "Both engine and connection details are required.");
+      }
+      if (!SQL_ENGINES.has(engine)) {
+        return c.json({
+          success: false,
+          error: `Only SQLite and libSQL database files are supported, not ${engine}.`,
+        });
+      }
+      const problem = sqliteProblem(deps, connectionString);
+      return c.json({ success: !problem, error: problem });
+    })
     .get("/agents/settings", requirePermission("settings:manage"), async (c) => {
       return c.json(await agentSettingsView(deps, agentAvailable(deps)));
     })

@@ -29,13 +29,12 @@ export const MISSING_CALLS: readonly MissingCall[] = [
   },
   {
     methods: "ALL",
-    paths: [
-      "/agent-skills/*",
-      "/agent-flows/*",
-      "/admin/agent-skills/*",
-      "/system/validate-sql-connection",
-    ],
-    sentence: notYet("Agent flows and custom agent skills are"),
+    // Beyond issue 22's agents: flows, approvals, the create-files skill's documents, and the skills that sign
+    // in to Google or Microsoft accounts (the agent routes answer the skill checks the screen needs).
+    paths: ["/agent-skills/*", "/agent-flows/*", "/admin/agent-skills/*"],
+    sentence: notOffered(
+      "Agent flows, skill approvals, generated office files and the Gmail, Google Calendar and Outlook skills are",
+    ),
   },
   {
     methods: "ALL",

@@ -40,9 +40,6 @@ const FRONTEND_CALLS: [string, string][] = [
   ["POST", "/api/utils/foundry/capabilities"],
   ["POST", "/api/utils/lemonade/download-model"],
   ["POST", "/api/utils/lemonade/delete-model"],
-  ["POST", "/api/system/validate-sql-connection"],
-  ["GET", "/api/agent-skills/filesystem-agent/is-available"],
-  ["GET", "/api/agent-skills/create-files-agent/is-available"],
   ["GET", "/api/agent-skills/generated-files/report.pdf"],
   ["POST", "/api/agent-skills/whitelist/add"],
   ["POST", "/api/agent-flows/save"],
@@ -104,9 +101,9 @@ Deno.test("an unknown /api path is still the generic 404, and real routes win ov
 Deno.test("501 answers keep the login check; the developer API's docs, read without a session, answer before it", async () => {
   await using app = await createTestApp();
   const admin = await multiUserInstance(app);
-  const anonymous = await app.json("/api/system/validate-sql-connection", { method: "POST", json: {} });
+  const anonymous = await app.json("/api/agent-flows/save", { method: "POST", json: {} });
   assert.equal(anonymous.status, 401, "no session, no hint about the feature");
-  const signedIn = await app.json("/api/system/validate-sql-connection", {
+  const signedIn = await app.json("/api/agent-flows/save", {
     ...bearer(admin.token),
     method: "POST",
     json: {},

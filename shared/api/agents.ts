@@ -57,6 +57,12 @@ export const AgentSettingsInput = z.object({
 });
 export type AgentSettingsInput = z.infer<typeof AgentSettingsInput>;
 
+/** `POST /api/system/validate-sql-connection` (the reference's SQL connection check). */
+export const SqlValidateInput = z.object({
+  engine: z.string("The engine must be text.").optional(),
+  connectionString: z.string("The connection details must be text.").optional(),
+});
+
 /**
  * The agent socket's messages (`/api/agent-invocation/:uuid`), server to client. The reference's shapes:
  * `statusResponse` lines, `WAITING_ON_INPUT`, `wssFailure`, and the agent's message `{from, to, content}`.

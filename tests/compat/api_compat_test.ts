@@ -184,8 +184,54 @@ async function readSse(response: Response, label: string): Promise<unknown[]> {
   return frames;
 }
 
+/**
+ * Opens a `(ws)` call's socket as a page of the instance would, and reads its JSON messages until the server
+ * waits for the person, fails or closes. An opened socket counts as 200; one closed with 44xx as that status
+ * minus 4000 (Lectern's refusals).
+ */
+async function observeSocket(world: World, call: Call, label: string): Promise<Seen> {
+  const server = call.server ?? world.multi;
+  const token = call.socketToken ? server.tokens[call.as ?? "admin"] : null;
+  // Deno's constructor takes handshake headers: the Origin a browser sends (the project's "dom" lib lacks it).
+  const DenoSocket = WebSocket as unknown as new (
+    url: string,
+    options: { protocols: string[]; headers: HeadersInit },
+  ) => WebSocket;
+  const socket = new DenoSocket(`${server.base.replace(/^http/, "ws")}${call.path}`, {
+    protocols: token ? ["lectern-agent", `bearer.${token}`] : [],
+    headers: { Origin: server.base },
+  });
+  const seen: Seen = { status: 0, contentType: "", objects: [], bodyBytes: 0, frames: 0 };
+  await new Promise<void>((resolve) => {
+    // A guard, not a timing assertion: a socket that never ends must not hang the suite.
+    const guard = setTimeout(() => socket.close(), 15_000);
+    socket.onopen = () => (seen.status = 200);
+    socket.onerror = () => {};
+    socket.onmessage = (event) => {
+      let message: { type?: unknown };
+      try {
+        message = JSON.parse(String(event.data));
+      } catch {
+        throw new Error(`${label}: a socket message is not JSON: ${String(event.data).slice(0, 200)}`);
+      }
+      seen.objects.push(message);
+      seen.bodyBytes += String(event.data).length;
+      if (message.type === "WAITING_ON_INPUT") {
+        socket.send(JSON.stringify({ type: "awaitingFeedback", feedback: "/exit" }));
+      }
+    };
+    socket.onclose = (event) => {
+      clearTimeout(guard);
+      if (event.code >= 4400 && event.code < 4500) seen.status = event.code - 4000;
+      resolve();
+    };
+  });
+  return seen;
+}
+
 /** Makes one call and reads its answer the way the row says the frontend reads it. */
 async function observe(world: World, call: Call, reads: string[], label: string): Promise<Seen> {
+  if (reads.includes("(ws)")) return await observeSocket(world, call, label);
   const response = await world.send(call);
   const contentType = response.headers.get("content-type") ?? "";
   const seen: Seen = { status: response.status, contentType, objects: [], bodyBytes: 0, frames: 0 };

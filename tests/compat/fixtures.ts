@@ -36,6 +36,8 @@ export interface Call {
    * Without it the call must succeed (2xx).
    */
   refusal?: boolean | number;
+  /** `(ws)` calls: the caller's session token goes as the `bearer.` subprotocol (Lectern's client). */
+  socketToken?: boolean;
 }
 
 export interface Fixture {
@@ -281,6 +283,23 @@ export class World {
     return chatId;
   }
 
+  /** Sends `@agent …` as the frontend does; the uuid of the agent socket the hand-off frame names. */
+  async agentInvocation(server: Server, slug: string, as: Who = "admin"): Promise<string> {
+    const response = await this.send({
+      method: "POST",
+      path: `/api/workspace/${slug}/stream-chat`,
+      json: { message: "@agent say hello", attachments: [] },
+      server,
+      as,
+    });
+    assert.equal(response.status, 200, `setup @agent: ${response.status}`);
+    const frames = (await response.text()).split("\n\n").filter(Boolean)
+      .map((block) => JSON.parse(block.replace(/^data: /, "")));
+    const uuid = frames.find((frame) => frame.type === "agentInitWebsocketConnection")?.websocketUUID;
+    assert.ok(uuid, `setup @agent: no hand-off frame in ${JSON.stringify(frames)}`);
+    return uuid;
+  }
+
   /** A fresh workspace with one chat in its default thread. */
   async workspaceWithChat(): Promise<{ workspace: Ids; chatId: number }> {
     const workspace = await this.newWorkspace();
@@ -315,6 +334,9 @@ export class World {
     await this.llm.close();
   }
 }
+
+/** A streamable-HTTP MCP server as the save call takes it, on a loopback port nothing listens on. */
+const mcpServer = (name: string) => ({ name, server: { type: "streamable", url: "http://127.0.0.1:9/mcp" } });
 
 const get = (path: string, more: Partial<Call> = {}): Call => ({ method: "GET", path, ...more });
 /** A loopback origin the URL guard refuses for a connector: nothing is ever fetched from it. */
@@ -1332,6 +1354,76 @@ export const FIXTURES: Record<string, Fixture> = {
     },
   },
 
+  // ---- models/system.js: the agent skills' checks (Settings → Agent Skills)
+  "POST /api/system/validate-sql-connection": {
+    calls: () =>
+      Promise.resolve([
+        // A file that is not there: answered 200 with success false and the reason, as the reference does.
+        post("/api/system/validate-sql-connection", {
+          engine: "sqlite",
+          connectionString: "/nonexistent/harbour.db",
+        }),
+        post("/api/system/validate-sql-connection", { engine: "postgresql" }, { refusal: true }),
+      ]),
+  },
+  "GET /api/agent-skills/filesystem-agent/is-available": {
+    calls: () => Promise.resolve([get("/api/agent-skills/filesystem-agent/is-available", { as: "default" })]),
+  },
+  "GET /api/agent-skills/create-files-agent/is-available": {
+    calls: () =>
+      Promise.resolve([get("/api/agent-skills/create-files-agent/is-available", { as: "default" })]),
+  },
+
+  // ---- models/mcpServers.js (a streamable-HTTP server on a port nothing listens on: nothing is started)
+  "GET /api/mcp-servers/list": {
+    async calls(w) {
+      await w.api(w.multi, "POST", "/api/mcp-servers/save", { json: mcpServer(unique("listed-")) });
+      return [get("/api/mcp-servers/list")];
+    },
+  },
+  "GET /api/mcp-servers/force-reload": {
+    calls: () => Promise.resolve([get("/api/mcp-servers/force-reload")]),
+  },
+  "POST /api/mcp-servers/toggle": {
+    async calls(w) {
+      const name = unique("toggled-");
+      await w.api(w.multi, "POST", "/api/mcp-servers/save", { json: mcpServer(name) });
+      // On when saved: the toggle turns it off (stopping it), which succeeds without starting anything.
+      return [post("/api/mcp-servers/toggle", { name })];
+    },
+  },
+  "POST /api/mcp-servers/delete": {
+    async calls(w) {
+      const name = unique("deleted-");
+      await w.api(w.multi, "POST", "/api/mcp-servers/save", { json: mcpServer(name) });
+      return [post("/api/mcp-servers/delete", { name })];
+    },
+  },
+  "POST /api/mcp-servers/toggle-tool": {
+    async calls(w) {
+      const name = unique("tools-");
+      await w.api(w.multi, "POST", "/api/mcp-servers/save", { json: mcpServer(name) });
+      return [
+        post("/api/mcp-servers/toggle-tool", { serverName: name, toolName: "forecast", enabled: false }),
+      ];
+    },
+  },
+
+  // ---- components/WorkspaceChat/ChatContainer/index.jsx: the agent's socket after the hand-off frame
+  "GET /api/agent-invocation/:uuid": {
+    async calls(w) {
+      // The reference's frontend opens it without a token (an open instance); Lectern's own client sends the
+      // session token as the `bearer.` subprotocol, which a multi-user instance needs.
+      const { slug } = await w.newWorkspace(unique("Agents "), w.open);
+      const open = await w.agentInvocation(w.open, slug, "none");
+      const signedIn = await w.agentInvocation(w.multi, w.workspace.slug);
+      return [
+        get(`/api/agent-invocation/${open}`, { server: w.open, as: "none" }),
+        get(`/api/agent-invocation/${signedIn}`, { socketToken: true }),
+      ];
+    },
+  },
+
   // ---- EmbeddingProgressContext.jsx
   "GET /api/workspace/:slug/embed-progress": {
     async calls(w) {
@@ -1357,6 +1449,9 @@ export const FIXTURES: Record<string, Fixture> = {
  * so the keys table's `answered` keys can all be seen. Saved on an open instance besides its language model.
  */
 export const SETUP_VALUES: Record<string, string> = {
+  AgentSearXNGApiUrl: "http://127.0.0.1:8888",
+  AgentTavilyApiKey: "tvly-harbour",
+  AgentBraveApiKey: "brave-harbour",
   TTSOpenAICompatibleEndpoint: "http://127.0.0.1:7851/v1",
   TTSOpenAICompatibleModel: "tts-1",
   TTSOpenAICompatibleVoiceModel: "alloy",

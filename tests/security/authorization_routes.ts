@@ -1261,6 +1261,31 @@ export const ROUTES: Record<string, RouteRule> = {
     status: 200,
     why: "settings:manage; the reference says admin only",
   },
+  "GET /api/agent-skills/filesystem-agent/is-available": {
+    least: "default",
+    call: () => get("/api/agent-skills/filesystem-agent/is-available"),
+    status: 200,
+    why:
+      "the reference's check for any signed-in caller (validatedRequest); Lectern answers false (issue 22)",
+  },
+  "GET /api/agent-skills/create-files-agent/is-available": {
+    least: "default",
+    call: () => get("/api/agent-skills/create-files-agent/is-available"),
+    status: 200,
+    why:
+      "the reference's check for any signed-in caller (validatedRequest); Lectern answers false (issue 22)",
+  },
+  "POST /api/system/validate-sql-connection": {
+    least: "admin",
+    // A file that does not exist: only told so, nothing is opened.
+    call: () =>
+      post("/api/system/validate-sql-connection", {
+        engine: "sqlite",
+        connectionString: "/nonexistent/lectern-probe.db",
+      }),
+    status: 200,
+    why: "settings:manage: it opens files on the server; the reference says admin only",
+  },
   "GET /api/agent-files/:id": {
     least: "default",
     call: () => get("/api/agent-files/00000000-0000-4000-8000-000000000000"),

@@ -12,7 +12,7 @@ export function SqlConnections(
     onSave: (
       next: { database_id: string; engine: "sqlite"; connectionString?: string }[],
       message: string,
-    ) => void;
+    ) => Promise<boolean>;
   },
 ) {
   const { t } = useTranslation();
@@ -52,9 +52,9 @@ export function SqlConnections(
         )}
       <form
         className="form"
-        onSubmit={(event) => {
+        onSubmit={async (event) => {
           event.preventDefault();
-          onSave(
+          const saved = await onSave(
             [...kept.filter((entry) => entry.database_id !== name.trim()), {
               database_id: name.trim(),
               engine: "sqlite",
@@ -62,6 +62,8 @@ export function SqlConnections(
             }],
             t("agents.sql.added", { name: name.trim() }),
           );
+          // A refused database stays in the form, to be corrected.
+          if (!saved) return;
           setName("");
           setPath("");
         }}

@@ -1,41 +1,16 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { z } from "zod";
 import { configuredTestApp, type TestApp } from "../../testing/test_app.ts";
 import { type ChatCompletionRequest, startFakeOpenAi } from "../../testing/fake_openai.ts";
 import { openAgentSocket, sendChat } from "../testing.ts";
+import { writeStdioServer } from "./testing.ts";
 import type { McpServerView } from "../../../shared/api/mcp.ts";
 
-const CONFIG = fileURLToPath(new URL("../../../deno.json", import.meta.url));
-
-/** A tiny MCP server on standard input and output, written with the SDK's server side. */
-const STDIO_SERVER = `
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { z } from "zod";
-const server = new McpServer({ name: "tiny", version: "1.0.0" });
-server.registerTool("add", {
-  description: "Adds two numbers.",
-  inputSchema: { a: z.number(), b: z.number() },
-}, ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) + " (" + Deno.env.get("GREETING") + ")" }] }));
-server.registerTool("boom", { description: "Always fails." }, () => ({
-  isError: true,
-  content: [{ type: "text", text: "The boom tool broke" }],
-}));
-await server.connect(new StdioServerTransport());
-`;
-
 async function stdioServer(app: TestApp) {
-  const file = join(app.storageDir, "tiny_mcp.ts");
-  await Deno.writeTextFile(file, STDIO_SERVER);
-  return {
-    command: Deno.execPath(),
-    args: ["run", "--quiet", "-A", "--config", CONFIG, file],
-    env: { GREETING: "hello" },
-  };
+  return await writeStdioServer(app.storageDir);
 }
 
 /** A streamable-HTTP MCP server on 127.0.0.1 (stateless: a server and transport per request). */

@@ -13,32 +13,51 @@ export const SQL_MAX_ROWS = 200;
 /** How long a query may run before its worker is ended. */
 export const SQL_TIMEOUT_MS = 15_000;
 
-/** Runs the query in a worker, ended at the time limit (a query SQLite is stuck in cannot be stopped otherwise). */
+/** The worker's first message (sql_worker.ts): it is loaded and takes the query. */
+const READY = "ready";
+
+/**
+ * Runs the query in a worker, ended at the time limit (a query SQLite is stuck in cannot be stopped otherwise).
+ * The clock starts when the worker says it is ready: its start (slow on a busy machine) is not the query's time.
+ * `workerUrl` is for tests (a worker slow to start).
+ */
 export function runSqlQuery(
   job: SqlJob,
   signal: AbortSignal,
   timeoutMs = SQL_TIMEOUT_MS,
+  workerUrl: URL = new URL("./sql_worker.ts", import.meta.url),
 ): Promise<SqlAnswer> {
   return new Promise((resolveAnswer, reject) => {
-    const worker = new Worker(new URL("./sql_worker.ts", import.meta.url), { type: "module" });
+    if (signal.aborted) {
+      reject(signal.reason ?? new Error("The query was stopped."));
+      return;
+    }
+    const worker = new Worker(workerUrl, { type: "module" });
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const finish = () => {
       clearTimeout(timer);
       signal.removeEventListener("abort", aborted);
       worker.terminate();
     };
-    const timer = setTimeout(() => {
-      finish();
-      const seconds = Math.max(1, Math.round(timeoutMs / 1000));
-      reject(
-        new Error(`The query ran longer than ${seconds} second${seconds === 1 ? "" : "s"} and was stopped.`),
-      );
-    }, timeoutMs);
     const aborted = () => {
       finish();
       reject(signal.reason ?? new Error("The query was stopped."));
     };
     signal.addEventListener("abort", aborted, { once: true });
-    worker.onmessage = (event: MessageEvent<SqlAnswer>) => {
+    worker.onmessage = (event: MessageEvent<SqlAnswer | typeof READY>) => {
+      if (event.data === READY) {
+        timer = setTimeout(() => {
+          finish();
+          const seconds = Math.max(1, Math.round(timeoutMs / 1000));
+          reject(
+            new Error(
+              `The query ran longer than ${seconds} second${seconds === 1 ? "" : "s"} and was stopped.`,
+            ),
+          );
+        }, timeoutMs);
+        worker.postMessage(job);
+        return;
+      }
       finish();
       resolveAnswer(event.data);
     };
@@ -47,7 +66,6 @@ export function runSqlQuery(
       finish();
       reject(new Error(`The query could not be run: ${event.message}.`));
     };
-    worker.postMessage(job);
   });
 }
 

@@ -123,3 +123,26 @@ Deno.test("a query that runs past the time limit is stopped", async () => {
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("the time limit counts the query, not the worker's start", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "lectern-sql-" });
+  try {
+    const path = shopDatabase(dir);
+    // The worker takes longer to start than the limit; the clock starts when it is ready.
+    const slow = new URL("./testing/slow_sql_worker.ts", import.meta.url);
+    const answer = await runSqlQuery(
+      { path, sql: "SELECT COUNT(*) AS n FROM orders", maxRows: 10 },
+      new AbortController().signal,
+      1000,
+      slow,
+    );
+    assert.deepEqual(answer, { ok: true, columns: ["n"], rows: [[250]], truncated: false });
+    // Stopped while it starts: no query is run.
+    const stop = new AbortController();
+    const pending = runSqlQuery({ path, sql: "SELECT 1", maxRows: 1 }, stop.signal, 1000, slow);
+    stop.abort(new Error("The agent was stopped."));
+    await assert.rejects(pending, { message: "The agent was stopped." });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -1,6 +1,15 @@
 import { ProviderError } from "../../errors.ts";
 import type { ModelInfo } from "./types.ts";
-import type { ChatMessage, ChatModel, ChatPart, ChatRequest } from "./types.ts";
+import type {
+  ChatMessage,
+  ChatModel,
+  ChatPart,
+  ChatRequest,
+  ToolCallRequest,
+  ToolChatMessage,
+  ToolChatPart,
+  ToolChatRequest,
+} from "./types.ts";
 import {
   asSentence,
   base64Of,
@@ -103,6 +112,15 @@ export function toGeminiRequest(
   return {
     contents,
     ...(system && !emulateSystem ? { systemInstruction: { parts: [{ text: system }] } } : {}),
+    ...requestSettings(options, request),
+  };
+}
+
+function requestSettings(
+  options: { safetySetting: GeminiSafetySetting; includeThoughts: boolean },
+  request: { temperature?: number; maxTokens: number },
+) {
+  return {
     safetySettings: GEMINI_HARM_CATEGORIES.map((category) => ({
       category,
       threshold: options.safetySetting,
@@ -115,9 +133,94 @@ export function toGeminiRequest(
   };
 }
 
+/** Ids this adapter made up for calls Gemini gave none: never sent back to it. */
+const MADE_UP_ID = "lectern-call-";
+
+type GeminiToolPart =
+  | { text: string }
+  | { functionCall: { name: string; args: unknown; id?: string }; thoughtSignature?: string }
+  | { functionResponse: { name: string; response: Record<string, unknown>; id?: string } };
+
+/**
+ * A tool-calling conversation as `generateContent` contents: the tools as `functionDeclarations` (their JSON
+ * Schema as `parametersJsonSchema`), a call as a `functionCall` part of the model's turn (with its thought
+ * signature), its result as a `functionResponse` part of the next user turn.
+ */
+export function toGeminiToolRequest(
+  request: ToolChatRequest,
+  options: { modelId: string; safetySetting: GeminiSafetySetting },
+  maxTokens: number,
+) {
+  const system = request.messages.filter((message) => message.role === "system").map((message) =>
+    message.content
+  ).filter(Boolean).join("\n\n");
+  const contents: { role: "user" | "model"; parts: GeminiToolPart[] }[] = [];
+  const push = (role: "user" | "model", parts: GeminiToolPart[]) => {
+    const last = contents.at(-1);
+    if (last?.role === role) last.parts.push(...parts);
+    else contents.push({ role, parts });
+  };
+  const emulateSystem = Boolean(system) && NO_SYSTEM_INSTRUCTION.has(options.modelId);
+  if (emulateSystem) push("user", [{ text: system }]);
+  for (const message of request.messages as ToolChatMessage[]) {
+    if (message.role === "system") continue;
+    if (message.role === "tool") {
+      const id = message.toolCallId.startsWith(MADE_UP_ID) ? {} : { id: message.toolCallId };
+      push("user", [{
+        functionResponse: {
+          name: message.name,
+          response: message.isError ? { error: message.content } : { result: message.content },
+          ...id,
+        },
+      }]);
+    } else if (message.role === "assistant") {
+      const parts: GeminiToolPart[] = message.content ? [{ text: message.content }] : [];
+      for (const call of message.toolCalls ?? []) {
+        let args: unknown = {};
+        try {
+          args = JSON.parse(call.arguments || "{}");
+        } catch {
+          // sent as no arguments
+        }
+        parts.push({
+          functionCall: {
+            name: call.name,
+            args,
+            ...(call.id.startsWith(MADE_UP_ID) ? {} : { id: call.id }),
+          },
+          ...(call.signature ? { thoughtSignature: call.signature } : {}),
+        });
+      }
+      if (parts.length) push("model", parts);
+    } else if (message.content) push("user", [{ text: message.content }]);
+  }
+  return {
+    contents,
+    ...(system && !emulateSystem ? { systemInstruction: { parts: [{ text: system }] } } : {}),
+    tools: [{
+      functionDeclarations: request.tools.map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        parametersJsonSchema: tool.parameters,
+      })),
+    }],
+    ...requestSettings({ safetySetting: options.safetySetting, includeThoughts: false }, {
+      temperature: request.temperature,
+      maxTokens,
+    }),
+  };
+}
+
 interface StreamChunk {
   candidates?: {
-    content?: { parts?: { text?: string; thought?: boolean }[] };
+    content?: {
+      parts?: {
+        text?: string;
+        thought?: boolean;
+        functionCall?: { name?: string; args?: unknown; id?: string };
+        thoughtSignature?: string;
+      }[];
+    };
     finishReason?: string;
   }[];
   promptFeedback?: { blockReason?: string };
@@ -132,81 +235,117 @@ export function geminiChatModel(options: GeminiOptions): ChatModel {
   const doFetch = options.fetch ?? fetch;
   const safetySetting = options.safetySetting ?? DEFAULT_GEMINI_SAFETY_SETTING;
   const includeThoughts = options.includeThoughts ?? THINKING_MODEL.test(modelId);
+
+  /** The answer's events, checked: a refusal or a cut-off answer throws; the last event ends the answer. */
+  async function* chunks(body: unknown, signal: AbortSignal): AsyncGenerator<StreamChunk> {
+    const call = providerCall(NAME, signal, options.timeoutMs);
+    let response: Response;
+    try {
+      response = await doFetch(
+        `${baseURL}/v1beta/models/${encodeURIComponent(modelId)}:streamGenerateContent?alt=sse`,
+        {
+          method: "POST",
+          headers: { "Content-Type": "application/json", "x-goog-api-key": options.apiKey },
+          body: JSON.stringify(body),
+          signal: call.signal,
+        },
+      );
+    } catch (error) {
+      throw call.failure(error, "connect");
+    }
+    if (!response.ok) throw await errorFromResponse(NAME, response, geminiErrorText);
+    await expectContentType(NAME, response, "text/event-stream");
+    let finished = false;
+    try {
+      for await (const { data } of sseJson(NAME, response.body!)) {
+        const chunk = data as StreamChunk;
+        if (chunk.error) {
+          throw new ProviderError(
+            `Gemini failed: ${asSentence(String(chunk.error.message ?? "no reason given"))}`,
+          );
+        }
+        const blocked = chunk.promptFeedback?.blockReason;
+        if (blocked && !chunk.candidates?.length) {
+          throw new ProviderError(
+            `Gemini refused the prompt (${blocked}); the safety setting decides what it blocks.`,
+          );
+        }
+        const reason = chunk.candidates?.[0]?.finishReason;
+        if (reason && BLOCKED_FINISH.has(reason)) {
+          // What came with the refusal is not shown.
+          throw new ProviderError(
+            `Gemini stopped the answer (${reason}); the safety setting decides what it blocks.`,
+          );
+        }
+        yield chunk;
+        if (reason) finished = true;
+      }
+    } catch (error) {
+      throw call.failure(error, "read");
+    }
+    if (!finished) throw new ProviderError("The answer from Gemini ended before it was complete.");
+  }
+
+  const usagePart = (usage: StreamChunk["usageMetadata"]) =>
+    usage
+      ? [{
+        type: "usage" as const,
+        inputTokens: usage.promptTokenCount ?? 0,
+        outputTokens: (usage.candidatesTokenCount ?? 0) + (usage.thoughtsTokenCount ?? 0),
+      }]
+      : [];
+
   return {
     providerId: "gemini",
     modelId,
     contextWindow: options.contextWindow,
     maxTokens: options.maxTokens,
     async *stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatPart> {
-      const call = providerCall(NAME, signal, options.timeoutMs);
       const body = toGeminiRequest(request.messages, { modelId, safetySetting, includeThoughts }, {
         temperature: request.temperature,
         maxTokens: request.maxTokens ?? options.maxTokens,
       });
-      let response: Response;
-      try {
-        response = await doFetch(
-          `${baseURL}/v1beta/models/${encodeURIComponent(modelId)}:streamGenerateContent?alt=sse`,
-          {
-            method: "POST",
-            headers: { "Content-Type": "application/json", "x-goog-api-key": options.apiKey },
-            body: JSON.stringify(body),
-            signal: call.signal,
-          },
-        );
-      } catch (error) {
-        throw call.failure(error, "connect");
-      }
-      if (!response.ok) throw await errorFromResponse(NAME, response, geminiErrorText);
-      await expectContentType(NAME, response, "text/event-stream");
       const think = thinkTags();
       let usage: StreamChunk["usageMetadata"];
-      let finished = false;
-      try {
-        for await (const { data } of sseJson(NAME, response.body!)) {
-          const chunk = data as StreamChunk;
-          if (chunk.error) {
-            throw new ProviderError(
-              `Gemini failed: ${asSentence(String(chunk.error.message ?? "no reason given"))}`,
-            );
-          }
-          if (chunk.usageMetadata) usage = chunk.usageMetadata;
-          const blocked = chunk.promptFeedback?.blockReason;
-          if (blocked && !chunk.candidates?.length) {
-            throw new ProviderError(
-              `Gemini refused the prompt (${blocked}); the safety setting decides what it blocks.`,
-            );
-          }
-          const candidate = chunk.candidates?.[0];
-          for (const part of candidate?.content?.parts ?? []) {
-            if (!part.text) continue;
-            yield {
-              type: "text-delta",
-              text: part.thought ? think.thought(part.text) : think.text(part.text),
-            };
-          }
-          if (candidate?.finishReason) {
-            if (BLOCKED_FINISH.has(candidate.finishReason)) {
-              throw new ProviderError(
-                `Gemini stopped the answer (${candidate.finishReason}); the safety setting decides what it blocks.`,
-              );
-            }
-            finished = true;
-          }
+      for await (const chunk of chunks(body, signal)) {
+        if (chunk.usageMetadata) usage = chunk.usageMetadata;
+        const candidate = chunk.candidates?.[0];
+        for (const part of candidate?.content?.parts ?? []) {
+          if (!part.text) continue;
+          yield {
+            type: "text-delta",
+            text: part.thought ? think.thought(part.text) : think.text(part.text),
+          };
         }
-      } catch (error) {
-        throw call.failure(error, "read");
       }
       const closing = think.close();
       if (closing) yield { type: "text-delta", text: closing };
-      if (!finished) throw new ProviderError("The answer from Gemini ended before it was complete.");
-      if (usage) {
-        yield {
-          type: "usage",
-          inputTokens: usage.promptTokenCount ?? 0,
-          outputTokens: (usage.candidatesTokenCount ?? 0) + (usage.thoughtsTokenCount ?? 0),
-        };
+      yield* usagePart(usage);
+    },
+    /** Tool calls as Gemini streams them: whole `functionCall` parts, each with its thought signature. */
+    async *streamWithTools(request: ToolChatRequest, signal: AbortSignal): AsyncIterable<ToolChatPart> {
+      const body = toGeminiToolRequest(
+        request,
+        { modelId, safetySetting },
+        request.maxTokens ?? options.maxTokens,
+      );
+      let usage: StreamChunk["usageMetadata"];
+      const calls: ToolCallRequest[] = [];
+      for await (const chunk of chunks(body, signal)) {
+        if (chunk.usageMetadata) usage = chunk.usageMetadata;
+        for (const part of chunk.candidates?.[0]?.content?.parts ?? []) {
+          if (part.functionCall?.name) {
+            calls.push({
+              id: part.functionCall.id || `${MADE_UP_ID}${calls.length}`,
+              name: part.functionCall.name,
+              arguments: JSON.stringify(part.functionCall.args ?? {}),
+              ...(part.thoughtSignature ? { signature: part.thoughtSignature } : {}),
+            });
+          } else if (part.text && !part.thought) yield { type: "text-delta", text: part.text };
+        }
       }
+      yield* usagePart(usage);
+      for (const call of calls) yield { type: "tool-call", ...call };
     },
   };
 }

@@ -57,12 +57,14 @@ export interface ToolCallRequest {
   id: string;
   name: string;
   arguments: string;
+  /** An opaque token the provider gave with the call and wants back with it (Gemini's `thoughtSignature`). */
+  signature?: string;
 }
 
 export type ToolChatMessage =
   | { role: "system" | "user"; content: string }
   | { role: "assistant"; content: string; toolCalls?: ToolCallRequest[] }
-  | { role: "tool"; toolCallId: string; name: string; content: string };
+  | { role: "tool"; toolCallId: string; name: string; content: string; isError?: boolean };
 
 export interface ToolChatRequest {
   messages: ToolChatMessage[];

@@ -5,6 +5,8 @@ import { heldStream } from "./held_stream.ts";
 export interface GeminiReply {
   /** Text parts, streamed one event each. */
   chunks?: string[];
+  /** `functionCall` parts sent after the text, in one event (as the API sends a turn's calls). */
+  toolCalls?: { name: string; args: Record<string, unknown>; id?: string; thoughtSignature?: string }[];
   /** Thought parts (`thought: true`) sent before the text. */
   thoughts?: string[];
   finishReason?: string;
@@ -148,11 +150,17 @@ export function startFakeGemini(
       events.push({ promptFeedback: { blockReason: script.blockReason }, modelVersion: model });
     } else {
       for (const thought of script.thoughts ?? []) events.push(candidate([{ text: thought, thought: true }]));
-      const chunks = script.chunks ?? [];
-      chunks.forEach((text, index) => {
+      const chunks: Record<string, unknown>[][] = (script.chunks ?? []).map((text) => [{ text }]);
+      if (script.toolCalls?.length) {
+        chunks.push(script.toolCalls.map(({ thoughtSignature, ...call }) => ({
+          functionCall: call,
+          ...(thoughtSignature ? { thoughtSignature } : {}),
+        })));
+      }
+      chunks.forEach((parts, index) => {
         const last = index === chunks.length - 1;
         events.push({
-          ...candidate([{ text }], last ? script.finishReason ?? "STOP" : undefined),
+          ...candidate(parts, last ? script.finishReason ?? "STOP" : undefined),
           ...(last && script.usage
             ? {
               usageMetadata: {

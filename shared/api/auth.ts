@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ROLES } from "../roles.ts";
 import { jsonObject, laterChecked, textOr } from "./body.ts";
+import { type LanguageCode, SUPPORTED_LANGUAGES } from "../languages.ts";
 
 // The limits and messages are in shared/limits.ts, without zod, for the client's first load.
 import {
@@ -90,7 +91,7 @@ export const EnableMultiUserInput = jsonObject({ username: laterChecked, passwor
 export const BIO_MAX_LENGTH = 1000;
 const bioMessage = `Bio must be text of at most ${BIO_MAX_LENGTH} characters.`;
 export const Bio = z.string({ error: bioMessage }).max(BIO_MAX_LENGTH, bioMessage);
-export const PreferredLanguage = z.literal("en", {
+export const PreferredLanguage = z.enum(SUPPORTED_LANGUAGES as [LanguageCode, ...LanguageCode[]], {
   error: (issue) => `Language "${String(issue.input)}" is not available.`,
 });
 

@@ -14,7 +14,7 @@ import "./styles/appearance.css";
 import "./styles/search.css";
 import "./styles/workspace_chats.css";
 import "./styles/embeds.css";
-import { detectLanguage, i18n, rememberLanguage, switchLanguage } from "./lib/i18n.ts";
+import { detectLanguage, i18n } from "./lib/i18n.ts";
 import { SUPPORTED_LANGUAGES } from "../shared/languages.ts";
 import { guardPage, pageGuard } from "./lib/page_guard.ts";
 import { toast } from "./lib/toast.ts";
@@ -48,18 +48,8 @@ async function hydrateIslands() {
 async function prepareLanguage(): Promise<string | null> {
   const served = document.documentElement.lang || "en";
   const wanted = detectLanguage(SUPPORTED_LANGUAGES);
-  if (served !== i18n.language) {
-    const { LOCALE_LOADERS } = await import("./lib/locales.ts");
-    await switchLanguage(served, LOCALE_LOADERS[served]);
-  }
+  if (served !== i18n.language) await (await import("./lib/locales.ts")).speak(served);
   return wanted === served ? null : wanted;
-}
-
-/** A language the browser's detection found but the server could not see (stored ones): used and remembered. */
-async function followDetected(code: string) {
-  const { LOCALE_LOADERS } = await import("./lib/locales.ts");
-  if (code !== "en" && !(code in LOCALE_LOADERS)) return;
-  if (await switchLanguage(code, LOCALE_LOADERS[code])) rememberLanguage(code);
 }
 
 /** Guarded pages hydrate only once the visitor may see them; public pages at once. */
@@ -67,7 +57,8 @@ async function start() {
   const [outcome, detected] = await Promise.all([guardPage(pageGuard()), prepareLanguage()]);
   if (!outcome.proceed) return;
   await hydrateIslands();
-  if (detected) await followDetected(detected);
+  // A language only the browser could see (a stored one): used after hydration, and remembered for the server.
+  if (detected) await (await import("./lib/locales.ts")).choose(detected);
   if (outcome.problem) toast.error(outcome.problem);
 }
 

@@ -1,31 +1,30 @@
-// The interface's languages (issue 24): the reference's list, each named in its own script for the picker. A
+// The interface's languages (issue 24): the reference's list. A
 // language is offered only when its file client/locales/<code>.json is present (the client's build and the
 // server both look). No imports here: the client's first load, the server and the account check share it.
 
-/** Every language the interface can speak, English first; `name` is what the language calls itself. */
-export const LANGUAGES = [
-  { code: "en", name: "English" },
-  { code: "de", name: "Deutsch" },
-  { code: "es", name: "Español" },
-  { code: "fr", name: "Français" },
-  { code: "it", name: "Italiano" },
-  { code: "pt-BR", name: "Português (Brasil)" },
-  { code: "nl", name: "Nederlands" },
-  { code: "pl", name: "Polski" },
-  { code: "ru", name: "Русский" },
-  { code: "tr", name: "Türkçe" },
-  { code: "ja", name: "日本語" },
-  { code: "ko", name: "한국어" },
-  { code: "zh", name: "简体中文" },
-  { code: "zh-TW", name: "繁體中文" },
-  { code: "vi", name: "Tiếng Việt" },
-  { code: "fa", name: "فارسی" },
-  { code: "he", name: "עברית" },
-  { code: "ar", name: "العربية" },
+/** Every language the interface can speak, English first (their names: language_names.ts). */
+export const SUPPORTED_LANGUAGES = [
+  "en",
+  "de",
+  "es",
+  "fr",
+  "it",
+  "pt-BR",
+  "nl",
+  "pl",
+  "ru",
+  "tr",
+  "ja",
+  "ko",
+  "zh",
+  "zh-TW",
+  "vi",
+  "fa",
+  "he",
+  "ar",
 ] as const;
 
-export type LanguageCode = (typeof LANGUAGES)[number]["code"];
-export const SUPPORTED_LANGUAGES: readonly LanguageCode[] = LANGUAGES.map((language) => language.code);
+export type LanguageCode = (typeof SUPPORTED_LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: LanguageCode = "en";
 
 /** The languages written right to left. */

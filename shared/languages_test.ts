@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
+import { LANGUAGES } from "./language_names.ts";
 import {
   acceptedLanguages,
   isSupportedLanguage,
   languageDirection,
-  LANGUAGES,
   matchLanguage,
   pickLanguage,
   SUPPORTED_LANGUAGES,

@@ -29,9 +29,6 @@ export const AUTH_MESSAGES = {
   passwordReset: "Password reset successful",
 } as const;
 
-/** Languages the account form can offer (shared/languages.ts): those whose locale file is present. */
-export { LANGUAGES } from "./languages.ts";
-
 /** The longest chat message or edit, in characters (about 50,000 tokens): longer text is a document's job. */
 export const MAX_MESSAGE_CHARS = 200_000;
 

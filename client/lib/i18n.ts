@@ -1,4 +1,4 @@
-import i18next, { type InitOptions, type ResourceLanguage } from "i18next";
+import i18next, { type InitOptions } from "i18next";
 import LanguageDetector, { type DetectorOptions } from "i18next-browser-languagedetector";
 import { initReactI18next } from "react-i18next";
 import en from "../locales/en.json" with { type: "json" };
@@ -6,7 +6,6 @@ import {
   DEFAULT_LANGUAGE,
   LANGUAGE_COOKIE,
   LANGUAGE_QUERY,
-  languageDirection,
   matchLanguage,
   SUPPORTED_LANGUAGES,
 } from "../../shared/languages.ts";
@@ -65,9 +64,6 @@ i18n.use(initReactI18next).init(i18nOptions());
 
 export const t = i18n.t.bind(i18n);
 
-/** Loads one language's texts: `client/locales/<code>.json` as a module of its own (client/lib/locales.ts). */
-export type LocaleLoader = () => Promise<ResourceLanguage>;
-
 /**
  * The language the browser asks for, in DETECTION_ORDER, among the available ones (English when none):
  * i18next's detector, run once; every place it looks is tried in turn until one names an available language.
@@ -84,40 +80,4 @@ export function detectLanguage(available: readonly string[], lookups: LanguageLo
     if (code) return code;
   }
   return DEFAULT_LANGUAGE;
-}
-
-/** Sets `<html lang dir>` for a language (the server sets them for the first render). */
-export function applyDocumentLanguage(
-  code: string,
-  root: HTMLElement | null = globalThis.document?.documentElement,
-) {
-  if (!root) return;
-  root.lang = code;
-  root.dir = languageDirection(code);
-}
-
-/**
- * Switches the interface to `code`, loading its texts first when they are not there yet (`load` is the
- * language's loader; English needs none). Resolves to false when the language cannot be loaded: the
- * interface stays as it was.
- */
-export async function switchLanguage(code: string, load: LocaleLoader | undefined): Promise<boolean> {
-  if (code !== DEFAULT_LANGUAGE && !i18n.hasResourceBundle(code, "translation")) {
-    if (!load) return false;
-    try {
-      i18n.addResourceBundle(code, "translation", await load(), true, true);
-    } catch (error) {
-      console.error(`Could not load the language ${code}:`, error);
-      return false;
-    }
-  }
-  await i18n.changeLanguage(code);
-  applyDocumentLanguage(code);
-  return true;
-}
-
-/** Remembers the visitor's choice for the server's next page (a year, the whole site). */
-export function rememberLanguage(code: string, doc: { cookie: string } | undefined = globalThis.document) {
-  if (!doc) return;
-  doc.cookie = `${LANGUAGE_COOKIE}=${encodeURIComponent(code)}; path=/; max-age=31536000; samesite=lax`;
 }

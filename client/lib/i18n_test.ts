@@ -1,16 +1,6 @@
 import assert from "node:assert/strict";
-import {
-  applyDocumentLanguage,
-  DETECTION,
-  DETECTION_ORDER,
-  detectLanguage,
-  i18n,
-  i18nOptions,
-  IN_BROWSER,
-  rememberLanguage,
-  switchLanguage,
-  t,
-} from "./i18n.ts";
+import { DETECTION, DETECTION_ORDER, detectLanguage, i18n, i18nOptions, IN_BROWSER, t } from "./i18n.ts";
+import { applyDocumentLanguage, rememberLanguage, switchLanguage } from "./language_switch.ts";
 import { SUPPORTED_LANGUAGES } from "../../shared/languages.ts";
 
 Deno.test("i18n: the module's instance starts in English, with every language supported and none fetched", () => {

@@ -34,7 +34,9 @@ export function expectedKeys(en: Record<string, string>, tag: string): Map<strin
     if (plural) {
       const base = key.slice(0, -plural[0].length);
       for (const category of categories) {
-        if (!expected.has(`${base}_${category}`)) expected.set(`${base}_${category}`, en[`${base}_other`] ?? text);
+        if (!expected.has(`${base}_${category}`)) {
+          expected.set(`${base}_${category}`, en[`${base}_other`] ?? text);
+        }
       }
     }
     expected.set(key, text);

@@ -1,11 +1,11 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { LANGUAGES, PASSWORD_MIN_LENGTH, USERNAME_MIN_LENGTH } from "../../../shared/limits.ts";
+import { PASSWORD_MIN_LENGTH, USERNAME_MIN_LENGTH } from "../../../shared/limits.ts";
+import { LANGUAGES } from "../../../shared/language_names.ts";
 import { Dialog } from "../../components/Dialog.tsx";
 import { PasswordField } from "../../components/PasswordField.tsx";
 import { UsernameField } from "../../components/UsernameField.tsx";
 import { type StoredUser, storeSession, updateStoredUser } from "../../lib/auth.ts";
-import { rememberLanguage, switchLanguage } from "../../lib/i18n.ts";
 import { toast } from "../../lib/toast.ts";
 import { updateAccount } from "./account_api.ts";
 import { accountProblems } from "./account_rules.ts";
@@ -28,7 +28,7 @@ export function AccountModal(
   const [username, setUsername] = useState(user.username ?? "");
   const [password, setPassword] = useState("");
   // The interface's language is the choice shown; the others offered are those whose texts were built.
-  const [language, setLanguage] = useState<string>(i18n.language || LANGUAGES[0].code);
+  const [language, setLanguage] = useState<string>(i18n.language || "en");
   const [offered, setOffered] = useState<readonly { code: string; name: string }[]>(
     LANGUAGES.filter((option) => option.code === "en" || option.code === language),
   );
@@ -51,10 +51,7 @@ export function AccountModal(
       const saved = { ...user, username: changes.username, preferredLanguage: language };
       if (token) storeSession({ token, user: saved });
       else updateStoredUser({ username: saved.username, preferredLanguage: language });
-      if (language !== i18n.language) {
-        const { LOCALE_LOADERS } = await import("../../lib/locales.ts");
-        if (await switchLanguage(language, LOCALE_LOADERS[language])) rememberLanguage(language);
-      }
+      if (language !== i18n.language) await (await import("../../lib/locales.ts")).choose(language);
       toast.success(i18n.t("account.updated"));
       onSaved(saved);
     } catch (caught) {

@@ -65,13 +65,13 @@ Deno.test({
       // The picker: English, saved; the interface changes at once, without a reload.
       await page.evaluate(() => (globalThis as unknown as { stayed: boolean }).stayed = true);
       await page.locator(".account-avatar").click();
-      await page.getByRole("button", { name: text(de, "account.menu.account") }).click();
+      await page.getByRole("button", { name: text(de, "account.menu.account"), exact: true }).click();
       const select = page.getByLabel(text(de, "account.language"));
       assert.equal(await select.inputValue(), "de");
       const options = await select.locator("option").allTextContents();
       assert.ok(options.includes("English") && options.includes("Deutsch"), options.join(", "));
       await select.selectOption("en");
-      await page.getByRole("button", { name: text(de, "account.save") }).click();
+      await page.getByRole("button", { name: text(de, "account.save"), exact: true }).click();
       await page.locator(".sidebar").getByText(text(EN, "sidebar.settings"), { exact: true }).first()
         .waitFor();
       assert.equal(await htmlLanguage(page), "en ltr");

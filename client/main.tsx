@@ -14,7 +14,8 @@ import "./styles/appearance.css";
 import "./styles/search.css";
 import "./styles/workspace_chats.css";
 import "./styles/embeds.css";
-import "./lib/i18n.ts";
+import { detectLanguage, i18n } from "./lib/i18n.ts";
+import { SUPPORTED_LANGUAGES } from "../shared/languages.ts";
 import { guardPage, pageGuard } from "./lib/page_guard.ts";
 import { toast } from "./lib/toast.ts";
 
@@ -39,11 +40,25 @@ async function hydrateIslands() {
   document.documentElement.dataset.hydrated = "true";
 }
 
+/**
+ * The server rendered the page in the language of `<html lang>` (query, cookie, Accept-Language): its texts
+ * load before hydration, so the first render matches. Resolves to the language the browser's own detection
+ * (DETECTION_ORDER) prefers when that differs, to switch to after hydration.
+ */
+async function prepareLanguage(): Promise<string | null> {
+  const served = document.documentElement.lang || "en";
+  const wanted = detectLanguage(SUPPORTED_LANGUAGES);
+  if (served !== i18n.language) await (await import("./lib/locales.ts")).speak(served);
+  return wanted === served ? null : wanted;
+}
+
 /** Guarded pages hydrate only once the visitor may see them; public pages at once. */
 async function start() {
-  const outcome = await guardPage(pageGuard());
+  const [outcome, detected] = await Promise.all([guardPage(pageGuard()), prepareLanguage()]);
   if (!outcome.proceed) return;
   await hydrateIslands();
+  // A language only the browser could see (a stored one): used after hydration, and remembered for the server.
+  if (detected) await (await import("./lib/locales.ts")).choose(detected);
   if (outcome.problem) toast.error(outcome.problem);
 }
 

@@ -38,6 +38,10 @@ export function npmPlatform(target: string): { os: string; cpu: string; libc: "g
 export const INCLUDES: { path: string; why: string }[] = [
   { path: "dist/static", why: "the client bundle, served from disk (server/pages/assets.ts)" },
   {
+    path: "client/locales",
+    why: "the interface's texts, read by the server to render pages (server/pages/language.ts)",
+  },
+  {
     path: "server/pages/routes.tsx",
     why: "loaded with a computed specifier on the first page request (server/app.ts)",
   },

@@ -29,9 +29,6 @@ export const AUTH_MESSAGES = {
   passwordReset: "Password reset successful",
 } as const;
 
-/** Languages the account form offers; English is the only one. */
-export const LANGUAGES = [{ code: "en", name: "English" }] as const;
-
 /** The longest chat message or edit, in characters (about 50,000 tokens): longer text is a document's job. */
 export const MAX_MESSAGE_CHARS = 200_000;
 

@@ -1,11 +1,15 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useDismiss } from "../components/use_dismiss.ts";
 import { paths } from "../../shared/routes.ts";
-import { AccountModal } from "../features/auth/AccountModal.tsx";
 import { useProfilePicture } from "../features/auth/account_api.ts";
 import { initials } from "../features/auth/ProfilePictureField.tsx";
 import { clearSession, pageAuth, readSession, type StoredUser } from "../lib/auth.ts";
+
+// The account modal opens on request; its code (and the language picker's) is not in the page's first load.
+const AccountModal = lazy(() =>
+  import("../features/auth/AccountModal.tsx").then((module) => ({ default: module.AccountModal }))
+);
 
 /**
  * What the server knows when it renders the page: the support address, if one is set, and whether visitors sign
@@ -97,16 +101,18 @@ export default function AccountMenu({ supportEmail, sessions }: AccountMenuProps
         </div>
       )}
       {editing && user && (
-        <AccountModal
-          user={user}
-          picture={picture}
-          onPictureChange={picture.reload}
-          onSaved={(saved) => {
-            setSession({ multiUser: true, user: saved });
-            setEditing(false);
-          }}
-          onClose={() => setEditing(false)}
-        />
+        <Suspense fallback={null}>
+          <AccountModal
+            user={user}
+            picture={picture}
+            onPictureChange={picture.reload}
+            onSaved={(saved) => {
+              setSession({ multiUser: true, user: saved });
+              setEditing(false);
+            }}
+            onClose={() => setEditing(false)}
+          />
+        </Suspense>
       )}
     </div>
   );

@@ -1,18 +1,21 @@
 import assert from "node:assert/strict";
-import i18next from "i18next";
-import LanguageDetector from "i18next-browser-languagedetector";
-import { DETECTION_ORDER, i18n, i18nOptions, IN_BROWSER, t } from "./i18n.ts";
+import { DETECTION, DETECTION_ORDER, detectLanguage, i18n, i18nOptions, IN_BROWSER, t } from "./i18n.ts";
+import { applyDocumentLanguage, rememberLanguage, switchLanguage } from "./language_switch.ts";
+import { SUPPORTED_LANGUAGES } from "../../shared/languages.ts";
 
-Deno.test("i18n: the server renders English without detecting anything", () => {
+Deno.test("i18n: the module's instance starts in English, with every language supported and none fetched", () => {
   assert.equal(IN_BROWSER, false);
   assert.equal(i18n.language, "en");
   assert.equal(i18n.t("onboarding.home.getStarted"), "Get started");
-  const options = i18nOptions(false);
+  const options = i18nOptions();
   assert.equal(options.lng, "en");
-  assert.equal(options.detection, undefined);
+  assert.equal(options.fallbackLng, "en");
+  assert.equal(options.load, "currentOnly", "pt-BR stays pt-BR");
+  assert.deepEqual(options.supportedLngs, [...SUPPORTED_LANGUAGES]);
+  assert.deepEqual(Object.keys(options.resources ?? {}), ["en"], "only English is bundled");
 });
 
-Deno.test("i18n: the browser detects in DETECTION_ORDER, English only, nothing cached", () => {
+Deno.test("i18n: the browser detects in DETECTION_ORDER (the spec's), nothing cached by the detector", () => {
   assert.deepEqual(DETECTION_ORDER, [
     "querystring",
     "cookie",
@@ -21,32 +24,62 @@ Deno.test("i18n: the browser detects in DETECTION_ORDER, English only, nothing c
     "navigator",
     "htmlTag",
   ]);
-  const options = i18nOptions(true);
-  assert.equal(options.lng, undefined, "the detector decides");
-  assert.deepEqual(options.detection?.order, [...DETECTION_ORDER]);
-  assert.deepEqual(options.detection?.caches, []);
-  assert.deepEqual(options.supportedLngs, ["en"]);
-  assert.equal(options.fallbackLng, "en");
+  assert.deepEqual(DETECTION.order, [...DETECTION_ORDER]);
+  assert.deepEqual(DETECTION.caches, []);
+  assert.equal(DETECTION.lookupCookie, "i18next");
+  assert.equal(DETECTION.lookupQuerystring, "lng");
 });
 
-/** A browser-side instance whose query-string detector finds `found`. */
-function detectWith(found: string) {
-  const detector = new LanguageDetector();
-  detector.addDetector({ name: "querystring", lookup: () => found });
-  const instance = i18next.createInstance();
-  instance.use(detector).init(i18nOptions(true));
-  return instance;
-}
+Deno.test("detectLanguage: the first place naming an available language wins; English when none does", () => {
+  const at = (found: Partial<Record<(typeof DETECTION_ORDER)[number], string | string[]>>) =>
+    DETECTION_ORDER.map((name) => ({ name, lookup: () => found[name] }));
+  const available = ["en", "de", "ar", "pt-BR"];
+  assert.equal(detectLanguage(available, at({ querystring: "ar", cookie: "de", navigator: ["de"] })), "ar");
+  assert.equal(detectLanguage(available, at({ cookie: "de", localStorage: "ar" })), "de");
+  assert.equal(detectLanguage(available, at({ sessionStorage: "pt-br" })), "pt-BR");
+  // A language whose file is absent is passed over for the next place.
+  assert.equal(detectLanguage(available, at({ cookie: "fr", navigator: ["fr-FR", "de-AT"] })), "de");
+  assert.equal(detectLanguage(available, at({ htmlTag: "ar" })), "ar");
+  assert.equal(detectLanguage(available, at({ navigator: ["fr", "it"] })), "en");
+  assert.equal(detectLanguage(available, at({})), "en");
+});
 
-Deno.test("i18n: whatever the visitor's language, the detected language is a supported one, English", () => {
-  assert.equal(detectWith("fr").resolvedLanguage, "en");
-  assert.equal(detectWith("en-GB").resolvedLanguage, "en");
-  assert.equal(detectWith("fr").t("onboarding.home.welcome"), "Welcome to");
+Deno.test("switchLanguage loads a language's texts once, then speaks it; a failed load leaves it as it was", async () => {
+  let loads = 0;
+  const load = () => {
+    loads++;
+    return Promise.resolve({ onboarding: { home: { getStarted: "Los geht's" } } });
+  };
+  try {
+    assert.equal(await switchLanguage("de", load), true);
+    assert.equal(t("onboarding.home.getStarted"), "Los geht's");
+    assert.equal(t("onboarding.home.welcome"), "Welcome to", "a missing text falls back to English");
+    assert.equal(await switchLanguage("en", undefined), true);
+    assert.equal(t("onboarding.home.getStarted"), "Get started");
+    assert.equal(await switchLanguage("de", load), true);
+    assert.equal(loads, 1);
+    assert.equal(await switchLanguage("ar", () => Promise.reject(new Error("offline"))), false);
+    assert.equal(await switchLanguage("fa", undefined), false);
+    assert.equal(i18n.language, "de");
+  } finally {
+    await switchLanguage("en", undefined);
+    i18n.removeResourceBundle("de", "translation");
+  }
+});
+
+Deno.test("applyDocumentLanguage sets <html lang dir>; rememberLanguage writes the cookie the server reads", () => {
+  const root = { lang: "en", dir: "ltr" } as HTMLElement;
+  applyDocumentLanguage("he", root);
+  assert.deepEqual({ lang: root.lang, dir: root.dir }, { lang: "he", dir: "rtl" });
+  applyDocumentLanguage("zh-TW", root);
+  assert.deepEqual({ lang: root.lang, dir: root.dir }, { lang: "zh-TW", dir: "ltr" });
+  const doc = { cookie: "" };
+  rememberLanguage("pt-BR", doc);
+  assert.match(doc.cookie, /^i18next=pt-BR; path=\/; max-age=\d+; samesite=lax$/);
 });
 
 Deno.test("t() fills in values without HTML-escaping them (React escapes) and falls back to the key", () => {
   assert.equal(t("guard.checkFailed", { message: "<b>&</b>" }), "Could not check your sign-in: <b>&</b>");
   assert.equal(t("no.such.key"), "no.such.key");
-  assert.equal(i18nOptions(false).interpolation?.escapeValue, false);
-  assert.equal(i18nOptions(true).interpolation?.escapeValue, false);
+  assert.equal(i18nOptions().interpolation?.escapeValue, false);
 });

@@ -54,3 +54,116 @@ Deno.test("locales/en.json has no empty strings", () => {
   walk(en, "");
   assert.deepEqual(empty, []);
 });
+
+// Issue 24: the translations and the components.
+import { localeProblems } from "./locale_rules.ts";
+import { literalTexts } from "./literal_text.ts";
+import { SUPPORTED_LANGUAGES } from "../../shared/languages.ts";
+
+const LOCALES = fileURLToPath(new URL("./", import.meta.url));
+const PRESENT = SUPPORTED_LANGUAGES.filter((code) => {
+  try {
+    return Deno.statSync(`${LOCALES}/${code}.json`).isFile;
+  } catch {
+    return false;
+  }
+});
+
+Deno.test("every locale file present has every key of en.json, its language's plural forms, the same marks", () => {
+  assert.ok(PRESENT.includes("en"));
+  for (const code of PRESENT.filter((code) => code !== "en")) {
+    const locale = JSON.parse(Deno.readTextFileSync(`${LOCALES}/${code}.json`));
+    const problems = localeProblems(en, locale, code);
+    assert.deepEqual(problems.slice(0, 20), [], `${code}.json: ${problems.length} problems`);
+  }
+  // Only the languages of shared/languages.ts have files: a stray one would never be offered.
+  const files = [...Deno.readDirSync(LOCALES)].map((entry) => entry.name).filter((name) =>
+    name.endsWith(".json")
+  );
+  assert.deepEqual(files.map((name) => name.slice(0, -5)).sort(), [...PRESENT].sort());
+});
+
+Deno.test("the locale rules catch what a translation can get wrong", () => {
+  const source = {
+    a: "Hello {{name}}",
+    b: { files_one: "{{count}} file", files_other: "{{count}} files" },
+    c: "<0>Read</0> more",
+  };
+  assert.deepEqual(localeProblems(source, source, "en"), []);
+  const polish = {
+    a: "Cześć {{imie}}",
+    b: { files_one: "{{count}} plik", files_few: "{{count}} pliki", files_other: "{{count}} pliku" },
+    c: " ",
+    d: "extra",
+  };
+  assert.deepEqual(localeProblems(source, polish, "pl"), [
+    "marks differ a: [{{name}}] vs [{{imie}}]",
+    "missing b.files_many",
+    "empty c",
+    "extra d",
+  ]);
+  // Arabic needs all six forms; Japanese only "other", but English's "one" stays.
+  const arabic = localeProblems(source, { ...source, b: { files_one: "x", files_other: "y" } }, "ar");
+  assert.deepEqual(arabic, [
+    "missing b.files_zero",
+    "missing b.files_two",
+    "missing b.files_few",
+    "missing b.files_many",
+  ]);
+  assert.deepEqual(localeProblems(source, source, "ja"), []);
+});
+
+/**
+ * Example values in placeholders (URLs, paths, a command, a header, an id) read the same in every language,
+ * as do the product's name and the code of a language.
+ */
+const EXAMPLE_VALUES = new Set([
+  "https://example.com",
+  "/summary",
+  "Lectern",
+  "/srv/data/shop.db",
+  "npx",
+  "API_KEY=…",
+  "https://…/mcp",
+  "Authorization: Bearer …",
+  "https://youtube.com/watch?v=abc123",
+  "en",
+  "jdoe@example.com",
+  "abcd1234",
+  "!*.js, images/*, .DS_Store, bin/*",
+]);
+
+Deno.test("no literal text is left in components: JSX text and read attributes come from t()", () => {
+  const found: string[] = [];
+  let files = 0;
+  for (const root of ROOTS) {
+    for (const file of sources(root)) {
+      if (!file.endsWith(".tsx")) continue;
+      files++;
+      for (const literal of literalTexts(Deno.readTextFileSync(file), file)) {
+        if (EXAMPLE_VALUES.has(literal.text)) continue;
+        found.push(
+          `${file.split("/").slice(-2).join("/")}:${literal.line} ${literal.where} "${literal.text}"`,
+        );
+      }
+    }
+  }
+  assert.ok(files > 100, `scanned ${files} components`);
+  assert.deepEqual(found, []);
+});
+
+Deno.test("the literal-text scan finds text, read attributes and literal children, not t() calls", () => {
+  const source = `export const A = ({ n }) => (
+    <div title="Hi" aria-label={n ? "Open" : t("x")} data-id="keep" className="not read">
+      Hello {n} {"World"} <b>{n && "Shown"}</b> {t("ok")} · 3 <Field label="Name" />
+    </div>
+  );`;
+  assert.deepEqual(literalTexts(source).map((found) => `${found.where}:${found.text}`), [
+    "title:Hi",
+    "aria-label:Open",
+    "text:Hello",
+    "text:World",
+    "text:Shown",
+    "label:Name",
+  ]);
+});

@@ -130,9 +130,9 @@ Deno.test("account, sign-in and invite bodies that are no object or miss fields 
     status: 400,
     body: { success: false, error: "Bio must be text of at most 1000 characters." },
   });
-  assert.deepEqual(await account({ preferredLanguage: "fr" }), {
+  assert.deepEqual(await account({ preferredLanguage: "sv" }), {
     status: 400,
-    body: { success: false, error: 'Language "fr" is not available.' },
+    body: { success: false, error: 'Language "sv" is not available.' },
   });
   assert.deepEqual(await account(null), {
     status: 400,

@@ -18,6 +18,8 @@ export interface ClientAssets {
   readonly directory: string;
   /** Script, styles and preloads for a page that uses these islands. */
   forPage(islands: string[]): { script: string; styles: string[]; preloads: string[] };
+  /** The module of one language's texts (client/locales/<code>.json), or null when it is not built. */
+  localeScript?(code: string): string | null;
 }
 
 export function clientDirectory(): string {
@@ -66,6 +68,10 @@ export function loadClientAssets(
         styles: [...styles].map((file) => ASSET_BASE + file),
         preloads: [...preloads].map((file) => ASSET_BASE + file),
       };
+    },
+    localeScript(code: string) {
+      const chunk = manifest()[`client/locales/${code}.json`];
+      return chunk ? ASSET_BASE + chunk.file : null;
     },
   };
 }

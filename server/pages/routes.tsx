@@ -3,7 +3,7 @@ import type { ComponentType } from "react";
 import type { Deps } from "../deps.ts";
 import type { AppEnv } from "../http/env.ts";
 import { LABELS } from "../settings/service.ts";
-import { t } from "../../client/lib/i18n.ts";
+import { LOCALE_FILES, requestLanguage } from "./language.ts";
 import {
   BUILT_SETTINGS_PAGES,
   type BuiltSettingsPage,
@@ -84,6 +84,8 @@ const SETTINGS_SCREENS: Record<
 export function pagesApp(deps: Deps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const appName = () => deps.settings.label(LABELS.customAppName) || APP_NAME;
+  // A text in the page's language (language.ts), for what the server alone renders: titles, the 404 page.
+  const t = (c: Context<AppEnv>, key: string) => LOCALE_FILES.i18n(requestLanguage(c)).t(key);
   // What every app-shell page shows around its content: the name, and what the account menu can offer.
   const shell = () => ({
     appName: appName(),
@@ -100,12 +102,12 @@ export function pagesApp(deps: Deps): Hono<AppEnv> {
     return c.render(
       <BareShell>
         <div className="page-message">
-          <h1>{t("pages.notFound.title")}</h1>
-          <p>{t("pages.notFound.body")}</p>
-          <a className="button primary" href="/">{t("common.backHome")}</a>
+          <h1>{t(c, "pages.notFound.title")}</h1>
+          <p>{t(c, "pages.notFound.body")}</p>
+          <a className="button primary" href="/">{t(c, "common.backHome")}</a>
         </div>
       </BareShell>,
-      { title: t("pages.notFound.title"), islands: ["Toaster"], guard: "public" },
+      { title: t(c, "pages.notFound.title"), islands: ["Toaster"], guard: "public" },
     );
   };
 
@@ -114,7 +116,7 @@ export function pagesApp(deps: Deps): Hono<AppEnv> {
       <AppShell {...shell()}>
         <Island name="Home" component={Home} props={{ appName: appName() }} />
       </AppShell>,
-      { title: t("pages.home.title"), islands: [...SHELL_ISLANDS, "Home"], guard: "any" },
+      { title: t(c, "pages.home.title"), islands: [...SHELL_ISLANDS, "Home"], guard: "any" },
     ));
 
   app.get("/login", (c) =>
@@ -131,7 +133,7 @@ export function pagesApp(deps: Deps): Hono<AppEnv> {
           }}
         />
       </BareShell>,
-      { title: t("pages.login.title"), islands: ["Toaster", "Login"], guard: "public" },
+      { title: t(c, "pages.login.title"), islands: ["Toaster", "Login"], guard: "public" },
     ));
 
   app.get("/sso/simple", (c) =>
@@ -143,7 +145,7 @@ export function pagesApp(deps: Deps): Hono<AppEnv> {
           props={{ token: c.req.query("token") ?? null, redirectTo: c.req.query("redirectTo") ?? "/" }}
         />
       </BareShell>,
-      { title: t("pages.sso.title"), islands: ["Toaster", "SsoLanding"], guard: "public" },
+      { title: t(c, "pages.sso.title"), islands: ["Toaster", "SsoLanding"], guard: "public" },
     ));
 
   // The end of an OpenID Connect login (server/oidc/routes.ts): a one-time token, or why it was refused.
@@ -161,7 +163,7 @@ export function pagesApp(deps: Deps): Hono<AppEnv> {
           }}
         />
       </BareShell>,
-      { title: t("pages.sso.title"), islands: ["Toaster", "SsoLanding"], guard: "public" },
+      { title: t(c, "pages.sso.title"), islands: ["Toaster", "SsoLanding"], guard: "public" },
     ));
 
   app.get("/accept-invite/:code", (c) =>
@@ -169,7 +171,7 @@ export function pagesApp(deps: Deps): Hono<AppEnv> {
       <BareShell>
         <Island name="AcceptInvite" component={AcceptInvite} props={{ code: c.req.param("code") }} />
       </BareShell>,
-      { title: t("pages.acceptInvite.title"), islands: ["Toaster", "AcceptInvite"], guard: "public" },
+      { title: t(c, "pages.acceptInvite.title"), islands: ["Toaster", "AcceptInvite"], guard: "public" },
     ));
 
   const workspacePage = (c: Context<AppEnv>, slug: string, threadSlug: string | null) =>
@@ -177,7 +179,7 @@ export function pagesApp(deps: Deps): Hono<AppEnv> {
       <AppShell {...shell()} activeSlug={slug} activeThreadSlug={threadSlug}>
         <Island name="WorkspaceChat" component={WorkspaceChat} props={{ slug, threadSlug }} />
       </AppShell>,
-      { title: t("pages.workspace.title"), islands: [...SHELL_ISLANDS, "WorkspaceChat"], guard: "any" },
+      { title: t(c, "pages.workspace.title"), islands: [...SHELL_ISLANDS, "WorkspaceChat"], guard: "any" },
     );
   app.get("/workspace/:slug", (c) => workspacePage(c, c.req.param("slug"), null));
   app.get(
@@ -194,7 +196,7 @@ export function pagesApp(deps: Deps): Hono<AppEnv> {
         <Island name="WorkspaceSettings" component={WorkspaceSettings} props={{ slug, tab }} />
       </AppShell>,
       {
-        title: t(`workspaceSettings.tabs.${tab}`),
+        title: t(c, `workspaceSettings.tabs.${tab}`),
         islands: [...SHELL_ISLANDS, "WorkspaceSettings"],
         guard: "adminOrManager",
       },
@@ -206,7 +208,7 @@ export function pagesApp(deps: Deps): Hono<AppEnv> {
       <BareShell>
         <Island name="Onboarding" component={Onboarding} props={{ step, appName: appName() }} />
       </BareShell>,
-      { title: t("pages.onboarding.title"), islands: ["Toaster", "Onboarding"], guard: "public" },
+      { title: t(c, "pages.onboarding.title"), islands: ["Toaster", "Onboarding"], guard: "public" },
     );
   app.get("/onboarding", (c) => onboardingPage(c, "home"));
   app.get("/onboarding/:step", (c) => {
@@ -228,7 +230,7 @@ export function pagesApp(deps: Deps): Hono<AppEnv> {
           </div>
         </AppShell>,
         {
-          title: t(`settings.pages.${page}.title`),
+          title: t(c, `settings.pages.${page}.title`),
           islands: [...SHELL_ISLANDS, "SettingsMenu", screen.name],
           guard: SETTINGS_PAGES[page],
         },

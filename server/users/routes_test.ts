@@ -179,6 +179,17 @@ Deno.test("POST /api/system/user changes only the caller's own allowed fields", 
     json: { preferredLanguage: "xx" },
   });
   assert.equal(badLanguage.status, 400);
+  const portuguese = await app.json<{ success: boolean }>("/api/system/user", {
+    ...bearer(changed.body.token),
+    json: { preferredLanguage: "pt-BR" },
+  });
+  assert.deepEqual(
+    [portuguese.status, portuguese.body.success],
+    [200, true],
+    "every interface language is one",
+  );
+  const [saved] = await app.deps.db.select().from(users).where(eq(users.username, "renamed"));
+  assert.equal(saved.preferredLanguage, "pt-BR");
 });
 
 Deno.test("profile pictures: upload, read only by the owner, remove; non-images refused", async () => {

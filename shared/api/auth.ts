@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { ROLES } from "../roles.ts";
 import { jsonObject, laterChecked, textOr } from "./body.ts";
+import { SUPPORTED_LANGUAGES } from "../languages.ts";
+export { LANGUAGES } from "../language_names.ts";
 
 // The limits and messages are in shared/limits.ts, without zod, for the client's first load.
 import {
@@ -15,7 +17,6 @@ import {
 
 export {
   AUTH_MESSAGES,
-  LANGUAGES,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
   RECOVERY_CODE_COUNT,
@@ -90,7 +91,7 @@ export const EnableMultiUserInput = jsonObject({ username: laterChecked, passwor
 export const BIO_MAX_LENGTH = 1000;
 const bioMessage = `Bio must be text of at most ${BIO_MAX_LENGTH} characters.`;
 export const Bio = z.string({ error: bioMessage }).max(BIO_MAX_LENGTH, bioMessage);
-export const PreferredLanguage = z.literal("en", {
+export const PreferredLanguage = z.enum(SUPPORTED_LANGUAGES, {
   error: (issue) => `Language "${String(issue.input)}" is not available.`,
 });
 

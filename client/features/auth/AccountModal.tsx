@@ -1,6 +1,7 @@
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { LANGUAGES, PASSWORD_MIN_LENGTH, USERNAME_MIN_LENGTH } from "../../../shared/limits.ts";
+import { PASSWORD_MIN_LENGTH, USERNAME_MIN_LENGTH } from "../../../shared/limits.ts";
+import { LANGUAGES } from "../../../shared/language_names.ts";
 import { Dialog } from "../../components/Dialog.tsx";
 import { PasswordField } from "../../components/PasswordField.tsx";
 import { UsernameField } from "../../components/UsernameField.tsx";
@@ -23,12 +24,17 @@ export function AccountModal(
     onClose: () => void;
   },
 ) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [username, setUsername] = useState(user.username ?? "");
   const [password, setPassword] = useState("");
-  const [language, setLanguage] = useState(
-    typeof user.preferredLanguage === "string" ? user.preferredLanguage : LANGUAGES[0].code,
+  // The interface's language is the choice shown; the others offered are those whose texts were built.
+  const [language, setLanguage] = useState<string>(i18n.language || "en");
+  const [offered, setOffered] = useState<readonly { code: string; name: string }[]>(
+    LANGUAGES.filter((option) => option.code === "en" || option.code === language),
   );
+  useEffect(() => {
+    import("../../lib/locales.ts").then((module) => setOffered(module.AVAILABLE_LANGUAGES));
+  }, []);
   const [errors, setErrors] = useState<{ username?: string | null; password?: string | null }>({});
   const [busy, setBusy] = useState(false);
 
@@ -45,7 +51,8 @@ export function AccountModal(
       const saved = { ...user, username: changes.username, preferredLanguage: language };
       if (token) storeSession({ token, user: saved });
       else updateStoredUser({ username: saved.username, preferredLanguage: language });
-      toast.success(t("account.updated"));
+      if (language !== i18n.language) await (await import("../../lib/locales.ts")).choose(language);
+      toast.success(i18n.t("account.updated"));
       onSaved(saved);
     } catch (caught) {
       toast.error(t("account.updateFailed", { error: (caught as Error).message }));
@@ -93,7 +100,7 @@ export function AccountModal(
             value={language}
             onChange={(event) => setLanguage(event.target.value)}
           >
-            {LANGUAGES.map((option) => <option key={option.code} value={option.code}>{option.name}</option>)}
+            {offered.map((option) => <option key={option.code} value={option.code}>{option.name}</option>)}
           </select>
         </label>
         <div className="form-actions">

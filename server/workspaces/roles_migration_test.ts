@@ -23,7 +23,9 @@ Deno.test("the workspace roles migration makes every existing membership a viewe
     const result = await migrate(client, migrations);
     assert.deepEqual(result.applied, migrations.slice(rolesAt).map((migration) => migration.tag));
 
-    const after = await client.execute("SELECT id, user_id, workspace_id, role FROM workspace_users ORDER BY id");
+    const after = await client.execute(
+      "SELECT id, user_id, workspace_id, role FROM workspace_users ORDER BY id",
+    );
     assert.deepEqual(
       after.rows.map((row) => [row.id, row.user_id, row.workspace_id]),
       before.rows.map((row) => [row.id, row.user_id, row.workspace_id]),

@@ -84,7 +84,9 @@ export async function setFeedback(
 export async function hideChat(deps: Deps, actor: Actor, chatId: number) {
   // The chat's workspace must still be the caller's to see (server/workspaces/access.ts).
   const [owner] = await deps.db.select({ workspace: workspaces }).from(workspaceChats)
-    .innerJoin(workspaces, eq(workspaces.id, workspaceChats.workspaceId)).where(eq(workspaceChats.id, chatId));
+    .innerJoin(workspaces, eq(workspaces.id, workspaceChats.workspaceId)).where(
+      eq(workspaceChats.id, chatId),
+    );
   if (!owner || await workspaceRoleOf(deps, actor, owner.workspace) === null) {
     fail("not_found", "Chat not found.", { success: false, error: "Chat not found." });
   }

@@ -196,7 +196,8 @@ export function pagesApp(deps: Deps): Hono<AppEnv> {
       {
         title: t(`workspaceSettings.tabs.${tab}`),
         islands: [...SHELL_ISLANDS, "WorkspaceSettings"],
-        guard: "adminOrManager",
+        // Any user: the island shows the tabs the visitor's role in this workspace allows (the server checks).
+        guard: "any",
       },
     );
   });

@@ -104,7 +104,7 @@ export default function WorkspaceChat({ slug, threadSlug }: Props) {
                 <p>{t("chat.empty")}</p>
                 {workspace && workspace.documents.length === 0 && canManageDocuments !== null && (
                   <p className="muted">
-                    {t(canManageDocuments ? "chat.emptyHint" : "chat.emptyHintReadOnly")}
+                    {t(canManageDocuments ? "chat.emptyHint" : "workspaceRoles.emptyHintReadOnly")}
                   </p>
                 )}
                 <SuggestedMessages slug={slug} onPick={(message) => chat.send(message)} />

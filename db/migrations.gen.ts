@@ -111,6 +111,13 @@ const migrations: EmbeddedMigration[] = [
     "sql":
       "CREATE TABLE `oidc_identities` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`user_id` integer NOT NULL,\n\t`issuer` text NOT NULL,\n\t`subject` text NOT NULL,\n\t`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,\n\tFOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX `oidc_identities_issuer_subject_idx` ON `oidc_identities` (`issuer`,`subject`);",
   },
+  {
+    "tag": "0016_workspace_roles",
+    "when": 1795648732496,
+    "breakpoints": true,
+    "sql":
+      "ALTER TABLE `workspace_users` ADD `role` text DEFAULT 'viewer' NOT NULL;--> statement-breakpoint\nALTER TABLE `workspaces` ADD `visible_to_all` integer DEFAULT false NOT NULL;",
+  },
 ];
 
 export default migrations;

@@ -19,3 +19,15 @@ export type Permission = keyof typeof PERMISSIONS;
 export function allows(role: Role, permission: Permission): boolean {
   return (PERMISSIONS[permission] as readonly Role[]).includes(role);
 }
+
+/**
+ * A member's role in one workspace: a viewer chats (threads, chats, its own history), an editor also manages
+ * the workspace's documents and settings, an owner also its members (server/workspaces/access.ts).
+ */
+export const WORKSPACE_ROLES = ["viewer", "editor", "owner"] as const;
+export type WorkspaceRole = (typeof WORKSPACE_ROLES)[number];
+
+/** Whether `role` reaches `least` (owner > editor > viewer). */
+export function workspaceRoleReaches(role: WorkspaceRole | null, least: WorkspaceRole): boolean {
+  return role !== null && WORKSPACE_ROLES.indexOf(role) >= WORKSPACE_ROLES.indexOf(least);
+}

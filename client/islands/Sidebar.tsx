@@ -1,3 +1,5 @@
+import { useWorkspaceRole } from "../features/workspace_roles/use_workspace_role.ts";
+import { workspaceRoleReaches } from "../../shared/roles.ts";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Workspace } from "../../shared/api/workspaces.ts";
@@ -38,6 +40,9 @@ export default function Sidebar(
   const [creating, setCreating] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
   const canManage = useCanManage();
+  // A workspace's editors and owners reach its settings too (the server checks the role).
+  const activeRole = useWorkspaceRole(activeSlug);
+  const canSetActive = canManage || workspaceRoleReaches(activeRole, "editor");
   // Loaded alongside the workspaces, shown under the active one.
   const threads = useThreads(activeSlug);
   const [currentThread, setCurrentThread] = useState<string | null | undefined>(
@@ -104,7 +109,7 @@ export default function Sidebar(
                 >
                   {workspace.name}
                 </a>
-                {workspace.slug === activeSlug && canManage && (
+                {workspace.slug === activeSlug && canSetActive && (
                   <a
                     className="icon-button"
                     href={paths.workspaceSettings(workspace.slug)}

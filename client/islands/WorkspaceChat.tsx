@@ -9,6 +9,7 @@ import { MessageList } from "../features/chat/MessageList.tsx";
 import { Composer } from "../features/chat/Composer.tsx";
 import { SuggestedMessages } from "../features/chat/SuggestedMessages.tsx";
 import { usePermission } from "../features/auth/use_permission.ts";
+import { documentsModeOf, useWorkspaceRole } from "../features/workspace_roles/use_workspace_role.ts";
 import { SpeechScope } from "../features/speech/speech.ts";
 import { ExportChatMenu } from "../features/chat/ExportChatMenu.tsx";
 import { preloadMarkdown } from "../lib/markdown_loader.ts";
@@ -29,8 +30,12 @@ export default function WorkspaceChat({ slug, threadSlug }: Props) {
   const [showDocuments, setShowDocuments] = useState(false);
   const chat = useChat(slug, threadSlug);
   const speechScope = useMemo(() => ({ slug }), [slug]);
-  // Known before the documents open: a default user's panel must not ask for what the server refuses her.
-  const canManageDocuments = usePermission("documents:manage");
+  // Known before the documents open: a default user's panel must not ask for what the server refuses her. The
+  // library is for admins and managers; a workspace's editors add to it and manage its documents.
+  const canManageLibrary = usePermission("documents:manage");
+  const role = useWorkspaceRole(slug);
+  const documentsMode = documentsModeOf(canManageLibrary, role);
+  const canManageDocuments = documentsMode === null ? null : documentsMode !== "reader";
 
   // The markdown renderer is not in the page's first load: it comes while the history is asked for.
   useEffect(() => {
@@ -99,7 +104,7 @@ export default function WorkspaceChat({ slug, threadSlug }: Props) {
                 <p>{t("chat.empty")}</p>
                 {workspace && workspace.documents.length === 0 && canManageDocuments !== null && (
                   <p className="muted">
-                    {t(canManageDocuments ? "chat.emptyHint" : "chat.emptyHintReadOnly")}
+                    {t(canManageDocuments ? "chat.emptyHint" : "workspaceRoles.emptyHintReadOnly")}
                   </p>
                 )}
                 <SuggestedMessages slug={slug} onPick={(message) => chat.send(message)} />
@@ -122,7 +127,7 @@ export default function WorkspaceChat({ slug, threadSlug }: Props) {
         <Suspense fallback={null}>
           <DocumentsPanel
             workspace={workspace}
-            canManage={canManageDocuments}
+            mode={documentsMode ?? "reader"}
             onChange={setWorkspace}
             onOpenChange={setShowDocuments}
           />

@@ -12,18 +12,27 @@ import { GeneralTab } from "../features/workspace_settings/GeneralTab.tsx";
 import { MembersTab } from "../features/workspace_settings/MembersTab.tsx";
 import { VectorTab } from "../features/workspace_settings/VectorTab.tsx";
 import { api, ApiError } from "../lib/api.ts";
+import {
+  tabsFor,
+  useWorkspaceRole,
+  WorkspaceRoleContext,
+} from "../features/workspace_roles/use_workspace_role.ts";
 
 type Props = { slug: string; tab: string };
 
 /**
  * /workspace/{slug}/settings/{tab}: the five tabs (shared/routes.ts), each a form that saves through
- * `POST /workspace/:slug/update` (the page guard lets only admins and managers in).
+ * `POST /workspace/:slug/update`: for the workspace's editors and owners (and admins and managers), by its role.
  */
 export default function WorkspaceSettings({ slug, tab }: Props) {
   const { t } = useTranslation();
-  const current = (WORKSPACE_SETTINGS_TABS as readonly string[]).includes(tab)
+  // The visitor's role here decides the tabs: an editor all but the members, an owner all, a viewer none.
+  const role = useWorkspaceRole(slug);
+  const tabs = tabsFor(WORKSPACE_SETTINGS_TABS, role, "members");
+  const asked = (WORKSPACE_SETTINGS_TABS as readonly string[]).includes(tab)
     ? tab as WorkspaceSettingsTab
     : "general-appearance";
+  const current = tabs.includes(asked) ? asked : tabs[0] ?? asked;
   const [workspace, setWorkspace] = useState<WorkspaceDetail | null>(null);
   const [notFound, setNotFound] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -47,6 +56,16 @@ export default function WorkspaceSettings({ slug, tab }: Props) {
     return row;
   }, [slug]);
 
+  if (role === "viewer") {
+    return (
+      <div className="page-message" role="alert">
+        <h1>{t("workspaceRoles.viewerOnlyTitle")}</h1>
+        <p>{t("workspaceRoles.viewerOnly")}</p>
+        <a className="button primary" href={paths.workspace(slug)}>{t("workspaceRoles.backToChat")}</a>
+      </div>
+    );
+  }
+
   if (notFound) {
     return (
       <div className="page-message" role="alert">
@@ -64,7 +83,7 @@ export default function WorkspaceSettings({ slug, tab }: Props) {
         <h1>{workspace ? workspace.name : t("workspaceSettings.title")}</h1>
       </header>
       <nav className="tabs" aria-label={t("workspaceSettings.tabsLabel")}>
-        {WORKSPACE_SETTINGS_TABS.map((name) => (
+        {tabs.map((name) => (
           <a
             key={name}
             className={`tab${name === current ? " active" : ""}`}
@@ -75,31 +94,35 @@ export default function WorkspaceSettings({ slug, tab }: Props) {
           </a>
         ))}
       </nav>
-      <div className="ws-panel" role="region" aria-label={t(`workspaceSettings.tabs.${current}`)}>
-        {error && <p className="form-error" role="alert">{t("workspaceSettings.loadFailed", { error })}</p>}
-        {!error && !workspace && <LoadingBlock label={t("workspaceSettings.loading")} />}
-        {workspace && current === "general-appearance" && <GeneralTab workspace={workspace} save={save} />}
-        {workspace && current === "chat-settings" && (
-          <ChatTab workspace={workspace} save={save} configuredProviders={configured} />
-        )}
-        {workspace && current === "vector-database" && (
-          <VectorTab
-            workspace={workspace}
-            save={save}
-            vectorDb={setup === undefined ? undefined : setup?.VectorDB ?? null}
-            onReset={() => setWorkspace((detail) => (detail ? { ...detail, documents: [] } : detail))}
-          />
-        )}
-        {workspace && current === "members" && (
-          <MembersTab
-            workspaceId={workspace.id}
-            multiUserMode={setup === undefined || setup === null ? null : setup.MultiUserMode}
-          />
-        )}
-        {workspace && current === "agent-config" && (
-          <AgentTab workspace={workspace} save={save} configuredProviders={configured} />
-        )}
-      </div>
+      <WorkspaceRoleContext.Provider value={role}>
+        <div className="ws-panel" role="region" aria-label={t(`workspaceSettings.tabs.${current}`)}>
+          {error && <p className="form-error" role="alert">{t("workspaceSettings.loadFailed", { error })}</p>}
+          {!error && (!workspace || role === null) && <LoadingBlock label={t("workspaceSettings.loading")} />}
+          {workspace && role !== null && current === "general-appearance" && (
+            <GeneralTab workspace={workspace} save={save} />
+          )}
+          {workspace && role !== null && current === "chat-settings" && (
+            <ChatTab workspace={workspace} save={save} configuredProviders={configured} />
+          )}
+          {workspace && role !== null && current === "vector-database" && (
+            <VectorTab
+              workspace={workspace}
+              save={save}
+              vectorDb={setup === undefined ? undefined : setup?.VectorDB ?? null}
+              onReset={() => setWorkspace((detail) => (detail ? { ...detail, documents: [] } : detail))}
+            />
+          )}
+          {workspace && role !== null && current === "members" && (
+            <MembersTab
+              slug={workspace.slug}
+              multiUserMode={setup === undefined || setup === null ? null : setup.MultiUserMode}
+            />
+          )}
+          {workspace && role !== null && current === "agent-config" && (
+            <AgentTab workspace={workspace} save={save} configuredProviders={configured} />
+          )}
+        </div>
+      </WorkspaceRoleContext.Provider>
       {workspace && (
         <p className="muted small">
           <a href={paths.workspace(workspace.slug)}>

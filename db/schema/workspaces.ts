@@ -24,6 +24,8 @@ export const workspaces = sqliteTable("workspaces", {
   hybridSearch: integer("hybrid_search", { mode: "boolean" }).notNull().default(true),
   /** A follow-up question is rewritten with the conversation before it is searched (server/chat/rewrite.ts). */
   queryRewrite: integer("query_rewrite", { mode: "boolean" }).notNull().default(true),
+  /** Every user may chat in it as a viewer; otherwise only its members (and admins and managers) see it. */
+  visibleToAll: integer("visible_to_all", { mode: "boolean" }).notNull().default(false),
   createdAt: timestamp("created_at"),
   lastUpdatedAt: timestamp("last_updated_at"),
 });
@@ -58,11 +60,15 @@ export const workspaceChats = sqliteTable("workspace_chats", {
   index("workspace_chats_workspace_idx").on(table.workspaceId, table.id),
 ]);
 
-/** Which default users may use a workspace (admins and managers see every workspace). */
+/**
+ * Which default users may use a workspace (admins and managers see every workspace), and as what: a viewer
+ * chats, an editor also manages documents and settings, an owner also the members (server/workspaces/access.ts).
+ */
 export const workspaceUsers = sqliteTable("workspace_users", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
   workspaceId: integer("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+  role: text("role", { enum: ["viewer", "editor", "owner"] }).notNull().default("viewer"),
   createdAt: timestamp("created_at"),
   lastUpdatedAt: timestamp("last_updated_at"),
 }, (table) => [uniqueIndex("workspace_users_pair_idx").on(table.workspaceId, table.userId)]);

@@ -4,8 +4,8 @@ import type { AppEnv } from "../http/env.ts";
 import { fail } from "../errors.ts";
 import { readForm, uploadLimit } from "../http/form.ts";
 import { parseJson } from "../http/body.ts";
-import { requirePermission } from "../http/auth_guard.ts";
 import { requireWorkspace } from "../workspaces/service.ts";
+import { requireWorkspaceRole } from "../workspaces/access.ts";
 import { DeleteParsedFilesInput } from "../../shared/api/attachments.ts";
 import {
   attachFile,
@@ -73,17 +73,14 @@ export function attachmentRoutes(deps: Deps) {
     })
     .post(
       "/workspace/:slug/embed-parsed-file/:fileId",
-      requirePermission(
-        "documents:manage",
-        (message) => ({ success: false, error: message, document: null }),
-      ),
       async (c) => {
         const errorBody = (message: string) => ({ success: false, error: message, document: null });
-        const workspace = await requireWorkspace(
+        const workspace = await requireWorkspaceRole(
           deps,
           c.var.actor,
           c.req.param("slug"),
-          errorBody("Workspace does not exist."),
+          "editor",
+          errorBody,
         );
         const fileId = c.req.param("fileId");
         if (!/^[1-9]\d{0,15}$/.test(fileId)) {

@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { workspaces } from "../../db/schema.ts";
 import { ExtensionContentInput, ExtensionEmbedInput } from "../../shared/api/browser_extension.ts";
 import type { StoredDocument } from "../../shared/api/documents.ts";
-import { allows } from "../../shared/roles.ts";
+import { allows, workspaceRoleReaches } from "../../shared/roles.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, fail, messageOf } from "../errors.ts";
 import { logEvent } from "../events/log.ts";
@@ -19,7 +19,8 @@ import { purgeDocuments } from "../documents/library.ts";
 import { saveRawText } from "../documents/raw_text.ts";
 import { DEFAULT_FOLDER } from "../documents/store.ts";
 import { presentWorkspace } from "../workspaces/present.ts";
-import { canSeeWorkspace, listWorkspaces } from "../workspaces/service.ts";
+import { listWorkspaces } from "../workspaces/service.ts";
+import { workspaceRoleOf } from "../workspaces/access.ts";
 import {
   createBrowserExtensionKey,
   type ExtensionCaller,
@@ -84,8 +85,13 @@ async function visibleWorkspaces(deps: Deps, caller: ExtensionCaller) {
 }
 
 /** Keeps the page's text as a document (the developer API's raw-text service) and records the upload. */
-async function savePage(deps: Deps, caller: ExtensionCaller, input: ExtensionContentInput) {
-  if (!allows(caller.actor.role, "documents:manage")) {
+async function savePage(
+  deps: Deps,
+  caller: ExtensionCaller,
+  input: ExtensionContentInput,
+  workspaceEditor = false,
+) {
+  if (!workspaceEditor && !allows(caller.actor.role, "documents:manage")) {
     const message = "You do not have permission to do that.";
     throw new AppError("forbidden", message, { body: errorBody(message) });
   }
@@ -174,10 +180,12 @@ export function browserExtensionRoutes(deps: Deps) {
       const found = await caller(c.req.header("Authorization"));
       const input = await parseJson(c, ExtensionEmbedInput, errorBody);
       const [row] = await deps.db.select().from(workspaces).where(eq(workspaces.id, input.workspaceId));
-      if (!row || !(await canSeeWorkspace(deps, found.actor, row))) {
+      const role = row ? await workspaceRoleOf(deps, found.actor, row) : null;
+      if (!row || role === null) {
         fail("not_found", "Workspace not found.", errorBody("Workspace not found."));
       }
-      const document = await savePage(deps, found, input);
+      // A workspace's editor adds to it (server/workspaces/access.ts); a viewer is refused below.
+      const document = await savePage(deps, found, input, workspaceRoleReaches(role, "editor"));
       await embedPage(deps, found, row, document);
       return c.json({ success: true });
     });

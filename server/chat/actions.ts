@@ -1,10 +1,11 @@
 import { and, asc, eq, gte, inArray, isNull, lte } from "drizzle-orm";
-import { workspaceChats, workspaceThreads } from "../../db/schema.ts";
+import { workspaceChats, workspaces, workspaceThreads } from "../../db/schema.ts";
 import type { Actor } from "../auth/actor.ts";
 import type { Deps } from "../deps.ts";
 import { FORKED_THREAD_NAME, threadNameFrom } from "../../shared/threads.ts";
 import { fail } from "../errors.ts";
 import type { WorkspaceRow } from "../workspaces/present.ts";
+import { workspaceRoleOf } from "../workspaces/access.ts";
 import { type ChatScope, inSession, parseResponse } from "./history.ts";
 
 /** Chats of this caller: their own in multi-user mode; in single-user mode every chat is the owner's. */
@@ -81,6 +82,14 @@ export async function setFeedback(
 
 /** `PUT /workspace/workspace-chats/:id`: hides a chat of the caller from history and context. */
 export async function hideChat(deps: Deps, actor: Actor, chatId: number) {
+  // The chat's workspace must still be the caller's to see (server/workspaces/access.ts).
+  const [owner] = await deps.db.select({ workspace: workspaces }).from(workspaceChats)
+    .innerJoin(workspaces, eq(workspaces.id, workspaceChats.workspaceId)).where(
+      eq(workspaceChats.id, chatId),
+    );
+  if (!owner || await workspaceRoleOf(deps, actor, owner.workspace) === null) {
+    fail("not_found", "Chat not found.", { success: false, error: "Chat not found." });
+  }
   const rows = await deps.db.update(workspaceChats).set({ include: false, lastUpdatedAt: new Date() })
     .where(and(eq(workspaceChats.id, chatId), mine(actor))).returning({ id: workspaceChats.id });
   if (rows.length === 0) fail("not_found", "Chat not found.", { success: false, error: "Chat not found." });

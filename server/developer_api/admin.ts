@@ -30,7 +30,7 @@ import { createInvite, disableInvite, listInvites, presentInvite } from "../invi
 import { listUsers } from "../users/repo.ts";
 import { idParam } from "../users/routes.ts";
 import { createUser, deleteUser, updateUser } from "../users/service.ts";
-import { setWorkspaceMembers, workspaceById, workspaceMembers } from "../workspaces/members.ts";
+import { rolesOf, setWorkspaceMembers, workspaceById, workspaceMembers } from "../workspaces/members.ts";
 import { findWorkspace } from "../workspaces/service.ts";
 import { needs } from "./access.ts";
 import type { V1Router } from "./router.ts";
@@ -165,7 +165,10 @@ export function adminRoutesV1(router: V1Router, deps: Deps): void {
 
   router.post("/admin/workspaces/:id/update-users", needs.write, {
     summary: "Replace a workspace's members (deprecated)",
-    description: "The workspace's members become exactly `userIds` (each must be an existing user). Prefer " +
+    description:
+      "The workspace's members become exactly `userIds` (each must be an existing user); Lectern " +
+      "also takes `roles` (a member's workspace role by user id: viewer, editor or owner; one not named keeps " +
+      "theirs, a new one is a viewer) and `visibleToAll`. Prefer " +
       `\`manage-users\`. An unknown workspace id is 404. ${MULTI_USER_ONLY}`,
     tag: "Admin",
     body: UpdateMembersInput,
@@ -174,7 +177,10 @@ export function adminRoutesV1(router: V1Router, deps: Deps): void {
     if (!multiUser()) return notMultiUser(c);
     const id = idParam(c.req.param("id"), "workspace");
     const input = await parseJson(c, UpdateMembersInput);
-    await setWorkspaceMembers(deps, c.var.actor, id, input.userIds);
+    await setWorkspaceMembers(deps, c.var.actor, id, input.userIds, {
+      roles: rolesOf(input.roles),
+      visibleToAll: input.visibleToAll,
+    });
     return c.json({ success: true, error: null });
   });
 

@@ -4,7 +4,7 @@ import type { AppEnv } from "../http/env.ts";
 import { parseJson } from "../http/body.ts";
 import { requirePermission } from "../http/auth_guard.ts";
 import { AppError, withErrorBody } from "../errors.ts";
-import { requireWorkspace } from "../workspaces/service.ts";
+import { requireWorkspaceRole } from "../workspaces/access.ts";
 import {
   DocpathsInput,
   FolderInput,
@@ -37,7 +37,7 @@ const messageBody = (message: string) => ({ success: false, message });
 /**
  * The document store calls of the document manager (docs/api-compat.md#system-and-document-calls): listing
  * folders and pages of documents, removing and moving them, and pinning or watching them in a workspace.
- * Admins and managers only.
+ * Admins and managers only, but for a workspace's pins and watches: its editors.
  */
 export function libraryRoutes(deps: Deps) {
   const manage = requirePermission("documents:manage");
@@ -100,7 +100,8 @@ export function libraryRoutes(deps: Deps) {
       return c.json(moveAnswer(failures, input.files.length));
     })
     .delete("/workspace/:slug/remove-and-unembed", manage, async (c) => {
-      await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
+      // Removes the document from the library, for every workspace: an instance-wide call (admins, managers).
+      await requireWorkspaceRole(deps, c.var.actor, c.req.param("slug"), "editor");
       const input = await parseJson(c, RemoveAndUnembedInput);
       const removed = await purgeDocuments(deps, [input.documentLocation]);
       await logDocumentsRemoved(
@@ -110,14 +111,14 @@ export function libraryRoutes(deps: Deps) {
       );
       return c.json({ success: true, error: null });
     })
-    .post("/workspace/:slug/update-pin", manage, async (c) => {
-      const workspace = await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
+    .post("/workspace/:slug/update-pin", async (c) => {
+      const workspace = await requireWorkspaceRole(deps, c.var.actor, c.req.param("slug"), "editor");
       const input = await parseJson(c, UpdatePinInput);
       await setPinned(deps, workspace, input.docPath, input.pinStatus);
       return c.json({ success: true, error: null });
     })
-    .post("/workspace/:slug/update-watch-status", manage, async (c) => {
-      const workspace = await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
+    .post("/workspace/:slug/update-watch-status", async (c) => {
+      const workspace = await requireWorkspaceRole(deps, c.var.actor, c.req.param("slug"), "editor");
       const input = await parseJson(c, UpdateWatchInput);
       await setWatched(deps, workspace, input.docPath, input.watchStatus);
       return c.json({ success: true, error: null });

@@ -3,8 +3,8 @@ import type { Deps } from "../deps.ts";
 import type { AppEnv } from "../http/env.ts";
 import { readForm, uploadLimit } from "../http/form.ts";
 import { parseJson } from "../http/body.ts";
-import { requirePermission } from "../http/auth_guard.ts";
-import { requireWorkspace, workspaceDetail } from "../workspaces/service.ts";
+import { workspaceDetail } from "../workspaces/service.ts";
+import { requireReadableDocuments, requireWorkspaceRole } from "../workspaces/access.ts";
 import { UpdateEmbeddingsInput } from "../../shared/api/workspaces.ts";
 import { UploadLinkInput } from "../../shared/api/documents.ts";
 import { addDocuments } from "./ingest.ts";
@@ -33,14 +33,14 @@ export function documentRoutes(deps: Deps) {
   );
 
   return new Hono<AppEnv>()
-    .post("/workspace/:slug/upload", requirePermission("documents:manage"), limit, async (c) => {
-      await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
+    .post("/workspace/:slug/upload", limit, async (c) => {
+      await requireWorkspaceRole(deps, c.var.actor, c.req.param("slug"), "editor");
       const document = await receiveUpload(deps, c.req.raw, await readForm(c));
       await logUpload(deps, document, c.var.actor.userId);
       return c.json({ success: true, error: null, documents: [document] });
     })
-    .post("/workspace/:slug/upload-link", requirePermission("documents:manage"), async (c) => {
-      await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
+    .post("/workspace/:slug/upload-link", async (c) => {
+      await requireWorkspaceRole(deps, c.var.actor, c.req.param("slug"), "editor");
       const { link } = await parseJson(c, UploadLinkInput, undefined, { bareMessages: true });
       const document = await saveLinkDocument(deps, await fetchLinkDocument(deps, link, { media: deps }));
       await logEvent(deps, "link_uploaded", { link }, c.var.actor.userId);
@@ -48,10 +48,9 @@ export function documentRoutes(deps: Deps) {
     })
     .post(
       "/workspace/:slug/upload-and-embed",
-      requirePermission("documents:manage"),
       limit,
       async (c) => {
-        const workspace = await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
+        const workspace = await requireWorkspaceRole(deps, c.var.actor, c.req.param("slug"), "editor");
         const document = await receiveUpload(deps, c.req.raw, await readForm(c));
         await logUpload(deps, document, c.var.actor.userId);
         const outcome = await addDocuments(deps, workspace, [document.location]);
@@ -66,15 +65,17 @@ export function documentRoutes(deps: Deps) {
         });
       },
     )
-    .post("/workspace/:slug/update-embeddings", requirePermission("documents:manage"), async (c) => {
+    .post("/workspace/:slug/update-embeddings", async (c) => {
       const errorBody = (message: string) => ({ workspace: null, message });
-      const workspace = await requireWorkspace(
+      const workspace = await requireWorkspaceRole(
         deps,
         c.var.actor,
         c.req.param("slug"),
-        errorBody("Workspace does not exist."),
+        "editor",
+        errorBody,
       );
       const input = await parseJson(c, UpdateEmbeddingsInput, errorBody);
+      await requireReadableDocuments(deps, c.var.actor, input.adds ?? [], errorBody);
       const message = await updateEmbeddings(deps, workspace, input, c.var.actor.userId);
       return c.json({ workspace: await workspaceDetail(deps, workspace), message });
     });

@@ -198,7 +198,8 @@ export function pagesApp(deps: Deps): Hono<AppEnv> {
       {
         title: t(c, `workspaceSettings.tabs.${tab}`),
         islands: [...SHELL_ISLANDS, "WorkspaceSettings"],
-        guard: "adminOrManager",
+        // Any user: the island shows the tabs the visitor's role in this workspace allows (the server checks).
+        guard: "any",
       },
     );
   });

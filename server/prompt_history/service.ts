@@ -1,5 +1,5 @@
 import { and, desc, eq, lt } from "drizzle-orm";
-import { users, workspacePromptHistory } from "../../db/schema.ts";
+import { users, workspacePromptHistory, workspaces } from "../../db/schema.ts";
 import type { Actor } from "../auth/actor.ts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
@@ -68,4 +68,12 @@ export async function deletePromptHistoryEntry(deps: Pick<Deps, "db">, id: numbe
   const deleted = await deps.db.delete(workspacePromptHistory).where(eq(workspacePromptHistory.id, id))
     .returning({ id: workspacePromptHistory.id });
   if (deleted.length === 0) fail("not_found", "That prompt history entry does not exist.");
+}
+
+/** The workspace an entry of prompt history belongs to, or null when there is no such entry. */
+export async function promptHistoryWorkspace(deps: Pick<Deps, "db">, id: number) {
+  const [row] = await deps.db.select({ workspace: workspaces }).from(workspacePromptHistory)
+    .innerJoin(workspaces, eq(workspaces.id, workspacePromptHistory.workspaceId))
+    .where(eq(workspacePromptHistory.id, id));
+  return row?.workspace ?? null;
 }

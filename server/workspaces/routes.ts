@@ -21,6 +21,8 @@ import {
 } from "../users/images.ts";
 import { workspaceNamespace } from "../providers/vectors/namespace.ts";
 import { presentWorkspace } from "./present.ts";
+import { requireWorkspaceRole } from "./access.ts";
+import { workspaceMemberRoutes } from "./member_routes.ts";
 import {
   createWorkspace,
   findWorkspace,
@@ -40,7 +42,6 @@ import {
 
 /** Workspace calls (docs/api-compat.md#workspace-and-thread-calls). */
 export function workspaceRoutes(deps: Deps) {
-  const manage = requirePermission("workspace:manage");
   const pictures = deps.paths.profilePictures;
   return new Hono<AppEnv>()
     .get("/workspaces", async (c) => {
@@ -65,13 +66,14 @@ export function workspaceRoutes(deps: Deps) {
       if (!row) return c.json({ workspace: null }, 404);
       return c.json({ workspace: await workspaceDetail(deps, row) });
     })
-    .post("/workspace/:slug/update", manage, async (c) => {
+    .post("/workspace/:slug/update", async (c) => {
       const errorBody = (message: string) => ({ workspace: null, message });
-      const workspace = await requireWorkspace(
+      const workspace = await requireWorkspaceRole(
         deps,
         c.var.actor,
         c.req.param("slug"),
-        errorBody("Workspace does not exist."),
+        "editor",
+        errorBody,
       );
       const input = await parseJson(c, UpdateWorkspaceInput, errorBody, { bareMessages: true });
       const updated = await withErrorBody(
@@ -81,16 +83,16 @@ export function workspaceRoutes(deps: Deps) {
       if (!updated) return c.json({ workspace: { id: workspace.id }, message: "No valid fields to update!" });
       return c.json({ workspace: presentWorkspace(updated), message: null });
     })
-    .delete("/workspace/:slug", manage, async (c) => {
-      const workspace = await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
+    .delete("/workspace/:slug", async (c) => {
+      const workspace = await requireWorkspaceRole(deps, c.var.actor, c.req.param("slug"), "owner");
       checkDeletionAllowed(deps, c.var.actor, workspace, c.req.query("confirm"));
       await deleteWorkspace(deps, workspace);
       deps.log.info("Workspace deleted", { slug: workspace.slug });
       await logEvent(deps, "workspace_deleted", { workspaceName: workspace.name }, c.var.actor.userId);
       return c.json({ success: true, error: null });
     })
-    .delete("/workspace/:slug/reset-vector-db", manage, async (c) => {
-      const workspace = await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
+    .delete("/workspace/:slug/reset-vector-db", async (c) => {
+      const workspace = await requireWorkspaceRole(deps, c.var.actor, c.req.param("slug"), "editor");
       await resetVectorDatabase(deps, workspace);
       await logEvent(deps, "workspace_vectors_reset", { workspaceName: workspace.name }, c.var.actor.userId);
       return c.json({ success: true, error: null });
@@ -99,18 +101,17 @@ export function workspaceRoutes(deps: Deps) {
       const workspace = await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
       return c.json({ success: true, suggestedMessages: await suggestedMessages(deps, workspace) });
     })
-    .post("/workspace/:slug/suggested-messages", manage, async (c) => {
-      const workspace = await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
+    .post("/workspace/:slug/suggested-messages", async (c) => {
+      const workspace = await requireWorkspaceRole(deps, c.var.actor, c.req.param("slug"), "editor");
       const input = await parseJson(c, SuggestedMessagesInput);
       await setSuggestedMessages(deps, workspace, input.messages);
       return c.json({ success: true, message: "Suggested messages saved successfully." });
     })
     .post(
       "/workspace/:slug/upload-pfp",
-      manage,
       uploadLimit(MAX_PICTURE_BYTES, "The picture is too large: the limit is 5 MB."),
       async (c) => {
-        const workspace = await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
+        const workspace = await requireWorkspaceRole(deps, c.var.actor, c.req.param("slug"), "editor");
         const filename = await storeUploadedPicture(await readForm(c), pictures, writeFileAtomic);
         await setWorkspacePicture(deps, workspace, filename);
         await removeStoredPicture(pictures, workspace.pfpFilename);
@@ -126,8 +127,8 @@ export function workspaceRoutes(deps: Deps) {
         "Cache-Control": "private, no-cache",
       });
     })
-    .delete("/workspace/:slug/remove-pfp", manage, async (c) => {
-      const workspace = await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
+    .delete("/workspace/:slug/remove-pfp", async (c) => {
+      const workspace = await requireWorkspaceRole(deps, c.var.actor, c.req.param("slug"), "editor");
       await setWorkspacePicture(deps, workspace, null);
       await removeStoredPicture(pictures, workspace.pfpFilename);
       return c.json({ success: true, error: null });
@@ -149,5 +150,6 @@ export function workspaceRoutes(deps: Deps) {
       const workspace = await requireWorkspace(deps, c.var.actor, c.req.param("slug"));
       // Offered only when an agent can run here: a model for it can be built.
       return c.json({ showAgentCommand: agentAvailable(deps, workspace) });
-    });
+    })
+    .route("/", workspaceMemberRoutes(deps));
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq } from "drizzle-orm";
+import { asc, eq, inArray, or } from "drizzle-orm";
 import { workspaceDocuments, workspaces, workspaceUsers } from "../../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import type { Actor } from "../auth/actor.ts";
@@ -7,28 +7,27 @@ import { fail } from "../errors.ts";
 import { contextWindowFromSettings } from "../providers/llm/registry.ts";
 import { presentWorkspace, presentWorkspaceDocument, type WorkspaceRow } from "./present.ts";
 import { workspaceSlug } from "./slug.ts";
+import { type ErrorShape, reachesEveryWorkspace, requireWorkspaceRole, workspaceRoleOf } from "./access.ts";
 import { instanceDefaultPrompt } from "../system/default_prompt.ts";
 
-/** Whether the actor may see a workspace: admins and managers see all, a default user its memberships. */
+/**
+ * Whether the actor may see a workspace: admins and managers see all, a default user its memberships and the
+ * workspaces visible to all users (server/workspaces/access.ts).
+ */
 export async function canSeeWorkspace(deps: Deps, actor: Actor, workspace: WorkspaceRow): Promise<boolean> {
-  if (actor.role === "admin" || actor.role === "manager") return true;
-  if (actor.userId === null) return false;
-  const rows = await deps.db.select({ id: workspaceUsers.id }).from(workspaceUsers).where(
-    and(eq(workspaceUsers.workspaceId, workspace.id), eq(workspaceUsers.userId, actor.userId)),
-  );
-  return rows.length > 0;
+  return await workspaceRoleOf(deps, actor, workspace) !== null;
 }
 
 export async function listWorkspaces(deps: Deps, actor: Actor): Promise<WorkspaceRow[]> {
-  if (actor.role === "admin" || actor.role === "manager") {
+  if (reachesEveryWorkspace(actor)) {
     return await deps.db.select().from(workspaces).orderBy(asc(workspaces.name), asc(workspaces.id));
   }
   if (actor.userId === null) return [];
-  const rows = await deps.db.select({ workspace: workspaces }).from(workspaces)
-    .innerJoin(workspaceUsers, eq(workspaceUsers.workspaceId, workspaces.id))
-    .where(eq(workspaceUsers.userId, actor.userId))
+  const member = deps.db.select({ id: workspaceUsers.workspaceId }).from(workspaceUsers)
+    .where(eq(workspaceUsers.userId, actor.userId));
+  return await deps.db.select().from(workspaces)
+    .where(or(eq(workspaces.visibleToAll, true), inArray(workspaces.id, member)))
     .orderBy(asc(workspaces.name), asc(workspaces.id));
-  return rows.map((row) => row.workspace);
 }
 
 export async function findWorkspace(deps: Deps, actor: Actor, slug: string): Promise<WorkspaceRow | null> {
@@ -36,19 +35,17 @@ export async function findWorkspace(deps: Deps, actor: Actor, slug: string): Pro
   return row && await canSeeWorkspace(deps, actor, row) ? row : null;
 }
 
-/** The workspace or a 404; `body` keeps the answer shape of the calling route. */
+/**
+ * The workspace or a 404, for any role in it (a viewer's reach); `body` keeps the answer shape of the calling
+ * route. Calls that need more use `requireWorkspaceRole` (access.ts) with their role.
+ */
 export async function requireWorkspace(
   deps: Deps,
   actor: Actor,
   slug: string,
-  body?: Record<string, unknown>,
+  body?: ErrorShape,
 ): Promise<WorkspaceRow> {
-  return await findWorkspace(deps, actor, slug) ??
-    fail(
-      "not_found",
-      "Workspace does not exist.",
-      body ?? { success: false, error: "Workspace does not exist." },
-    );
+  return await requireWorkspaceRole(deps, actor, slug, "viewer", body);
 }
 
 async function slugIsFree(deps: Deps, slug: string): Promise<boolean> {
@@ -70,7 +67,7 @@ export async function createWorkspace(deps: Deps, actor: Actor, name: string): P
   return await deps.db.transaction(async (tx) => {
     const [row] = await tx.insert(workspaces).values({ name, slug, openAiPrompt }).returning();
     if (actor.multiUser && actor.userId !== null) {
-      await tx.insert(workspaceUsers).values({ workspaceId: row.id, userId: actor.userId });
+      await tx.insert(workspaceUsers).values({ workspaceId: row.id, userId: actor.userId, role: "owner" });
     }
     return row;
   });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ROLES } from "../roles.ts";
+import { ROLES, WORKSPACE_ROLES } from "../roles.ts";
 import { Password, User, Username } from "./auth.ts";
 import { jsonObject, laterChecked } from "./body.ts";
 
@@ -56,14 +56,46 @@ export const WorkspaceMember = z.object({
   username: z.string().nullable(),
   role: z.enum(ROLES),
   lastUpdatedAt: z.string(),
+  /** Lectern: the member's role in this workspace (viewer, editor or owner). */
+  workspaceRole: z.enum(WORKSPACE_ROLES).optional(),
 });
 export const WorkspaceMembers = z.object({ users: z.array(WorkspaceMember) });
 
 /** `POST /api/admin/user/:id/issue-auth-token`: a single-use login link valid for 6 minutes. */
 export const IssuedAuthToken = z.object({ token: z.string(), loginPath: z.string() });
 
-/** `POST /api/admin/workspaces/:id/update-users`: the whole member list (it replaces the old one). */
-export const UpdateMembersInput = z.object({ userIds: z.array(z.number().int().positive()).max(10_000) });
+/**
+ * `POST /api/admin/workspaces/:id/update-users`: the whole member list (it replaces the old one). Lectern adds
+ * `roles` (a member's workspace role by user id; a member keeps theirs when not named, a new one is a viewer)
+ * and `visibleToAll` (every user may chat in the workspace as a viewer).
+ */
+export const UpdateMembersInput = z.object({
+  userIds: z.array(z.number().int().positive()).max(10_000),
+  roles: z.record(z.string().regex(/^\d+$/, "must be a user id."), z.enum(WORKSPACE_ROLES)).optional(),
+  visibleToAll: z.boolean().optional(),
+});
+
+/** `POST /api/workspace/:slug/members` (Lectern, a workspace's owners): its members with their roles. */
+export const OwnerMembersInput = z.object({
+  members: z.array(z.object({ userId: z.number().int().positive(), role: z.enum(WORKSPACE_ROLES) })).max(
+    10_000,
+  ),
+  visibleToAll: z.boolean().optional(),
+});
+export type OwnerMembersInput = z.infer<typeof OwnerMembersInput>;
+
+/** `GET /api/workspace/:slug/members`: the members, the visibility, and the users an owner may add. */
+export const OwnerMembersAnswer = z.object({
+  members: z.array(
+    z.object({ userId: z.number(), username: z.string().nullable(), role: z.enum(WORKSPACE_ROLES) }),
+  ),
+  visibleToAll: z.boolean(),
+  users: z.array(z.object({ id: z.number(), username: z.string().nullable() })),
+});
+export type OwnerMembersAnswer = z.infer<typeof OwnerMembersAnswer>;
+
+/** `GET /api/workspace/:slug/my-role` (Lectern): the caller's role in the workspace, for the screens. */
+export const MyWorkspaceRoleAnswer = z.object({ role: z.enum(WORKSPACE_ROLES) });
 
 /**
  * `POST /api/v1/admin/workspaces/:workspaceSlug/manage-users`: users to add to the workspace (ids as numbers or

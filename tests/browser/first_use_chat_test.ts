@@ -162,7 +162,9 @@ Deno.test({
       for (const [name, control] of Object.entries(unusable)) {
         assert.equal(await control.count(), 0, `a default user is not offered ${name}`);
       }
-      await panel.getByText("Only an admin or a manager can add or remove them.", { exact: false }).waitFor();
+      await panel.getByText("Only the workspace's editors and owners can add or remove them.", {
+        exact: false,
+      }).waitFor();
       assert.equal(await panel.getByText("Pinned", { exact: true }).count(), 1, "the pin shows as a mark");
       // Long enough for any call the panel would make to have been answered.
       await page.waitForTimeout(1000);
@@ -193,7 +195,7 @@ Deno.test({
       // An empty workspace does not tell her to add documents she cannot add.
       await page.goto(`${url}/workspace/empty`);
       await hydrated(page);
-      await page.getByText("An admin or a manager can add some so answers can cite them.", { exact: false })
+      await page.getByText("Its editors and owners can add some so answers can cite them.", { exact: false })
         .waitFor();
       assert.equal(await page.getByText("Add documents with the Documents button").count(), 0);
       assert.deepEqual(refused, [], "no call was refused");

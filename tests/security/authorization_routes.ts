@@ -921,6 +921,28 @@ export const ROUTES: Record<string, RouteRule> = {
     status: 200,
     why: "workspace settings: admin or manager",
   },
+  "GET /api/workspace/:slug/my-role": {
+    least: "default",
+    call: (w) => get(`${team(w)}/my-role`),
+    status: 200,
+    why: "Lectern: a member's own role in the workspace (server/workspaces/member_routes.ts)",
+  },
+  "GET /api/workspace/:slug/members": {
+    least: "manager",
+    call: (w) => get(`${team(w)}/members`),
+    status: 200,
+    why: "Lectern: the workspace's owners, admins and managers (Dora is a viewer of team)",
+  },
+  "POST /api/workspace/:slug/members": {
+    least: "manager",
+    call: (w) => post(`${team(w)}/members`, { members: [{ userId: w.ids.default, role: "owner" }] }),
+    pass: (w) =>
+      post("/api/workspace/no-such-workspace/members", {
+        members: [{ userId: w.ids.default, role: "owner" }],
+      }),
+    status: 404,
+    why: "Lectern: the workspace's owners, admins and managers (Dora is a viewer of team)",
+  },
   "GET /api/system/system-vectors": {
     least: "manager",
     call: (w) => get(`/api/system/system-vectors?slug=${w.team.slug}`),

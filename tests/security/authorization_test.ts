@@ -104,6 +104,16 @@ function assertPermissionRefusal(answer: Answer, call: Call) {
   assert.equal(message, PERMISSION_REFUSAL, `${describe(call)}: ${answer.text.slice(0, 300)}`);
 }
 
+/**
+ * A workspace the caller cannot see does not exist for them, whatever the call (server/workspaces/access.ts):
+ * 404, as the reference answers a default user for a workspace outside her memberships.
+ */
+function assertHiddenWorkspace(answer: Answer, call: Call, sentence = "Workspace does not exist.") {
+  assert.equal(answer.status, 404, `${describe(call)}: ${answer.text.slice(0, 300)}`);
+  const message = answer.body?.error ?? answer.body?.message;
+  assert.equal(message, sentence, `${describe(call)}: ${answer.text.slice(0, 300)}`);
+}
+
 /** The session guard's answers (server/http/auth_guard.ts): a caller who got past it never sees them. */
 const GUARD_ANSWERS = [
   "No auth token found.",
@@ -447,7 +457,7 @@ Deno.test("authorization: other users' workspaces, threads, chats, pictures, pre
     },
   );
   await t.step(
-    "[authorization] a default user cannot upload into a workspace she is not in (403, no document)",
+    "[authorization] a default user cannot upload into a workspace she is not in (404, no document)",
     async () => {
       const form = () => {
         const data = new FormData();
@@ -456,7 +466,7 @@ Deno.test("authorization: other users' workspaces, threads, chats, pictures, pre
       };
       for (const path of [`${vault}/upload`, `${vault}/upload-and-embed`]) {
         const call = { method: "POST", path, form };
-        assertPermissionRefusal(await sendUnchanged(app, call, dora), call);
+        assertHiddenWorkspace(await sendUnchanged(app, call, dora), call);
       }
     },
   );
@@ -943,17 +953,18 @@ Deno.test("authorization: other users' workspaces, threads, chats, pictures, pre
     assertNoLeak(answer, secretOf("admin", "VAULT-HISTORY"));
   });
   await t.step(
-    "[authorization] a default user cannot clear or delete a prompt history entry, her workspace's or not (403)",
+    "[authorization] a default user cannot clear or delete a prompt history entry: 403 in her workspace (a viewer), 404 in another",
     async () => {
-      for (
-        const call of [
-          { method: "DELETE", path: `${vault}/prompt-history` },
-          { method: "DELETE", path: `/api/workspace/prompt-history/${w.vaultHistory}` },
-          { method: "DELETE", path: `/api/workspace/prompt-history/${w.teamHistory}` },
-        ]
-      ) {
-        assertPermissionRefusal(await sendUnchanged(app, call, dora), call);
-      }
+      const hidden = { method: "DELETE", path: `${vault}/prompt-history` };
+      assertHiddenWorkspace(await sendUnchanged(app, hidden, dora), hidden);
+      const other = { method: "DELETE", path: `/api/workspace/prompt-history/${w.vaultHistory}` };
+      assertHiddenWorkspace(
+        await sendUnchanged(app, other, dora),
+        other,
+        "That prompt history entry does not exist.",
+      );
+      const own = { method: "DELETE", path: `/api/workspace/prompt-history/${w.teamHistory}` };
+      assertPermissionRefusal(await sendUnchanged(app, own, dora), own);
     },
   );
 

@@ -16,15 +16,23 @@ type PanelProps = {
 };
 
 /**
- * The documents beside the chat. Someone who may manage documents (admin, manager, or anyone without accounts)
- * gets the whole manager; anyone else reads the list of this workspace's documents, what its answers draw on,
- * and is offered nothing the server would refuse. Memoized: an answer streaming beside it does not render it
- * again.
+ * What the documents panel offers: the whole manager (admin, manager, or anyone without accounts), a
+ * workspace editor's uploads and this workspace's documents, or the list to read (a viewer).
+ */
+export type DocumentsMode = "manager" | "editor" | "reader";
+
+/**
+ * The documents beside the chat. Someone who may manage documents gets the whole manager; a workspace's editor
+ * uploads and adds links into it and manages its documents (the library of every document stays with admins
+ * and managers); anyone else reads the list of this workspace's documents, what its answers draw on, and is
+ * offered nothing the server would refuse. Memoized: an answer streaming beside it does not render it again.
  */
 export const DocumentsPanel = memo(function DocumentsPanel(
-  { canManage, ...props }: PanelProps & { canManage: boolean },
+  { mode, ...props }: PanelProps & { mode: DocumentsMode },
 ) {
-  return canManage ? <DocumentManager {...props} /> : <WorkspaceDocuments {...props} />;
+  if (mode === "manager") return <DocumentManager {...props} />;
+  if (mode === "editor") return <EditorDocuments {...props} />;
+  return <WorkspaceDocuments {...props} />;
 });
 
 function CloseButton({ onOpenChange }: Pick<PanelProps, "onOpenChange">) {
@@ -52,8 +60,34 @@ function WorkspaceDocuments({ workspace, onOpenChange }: PanelProps) {
         <CloseButton onOpenChange={onOpenChange} />
       </header>
       <div className="doc-body">
-        <p className="muted small doc-read-only-note">{t("documents.readOnly")}</p>
+        <p className="muted small doc-read-only-note">{t("workspaceRoles.readOnlyDocuments")}</p>
         <WorkspacePane workspace={workspace} readOnly />
+      </div>
+    </section>
+  );
+}
+
+/** A workspace editor's panel: uploads and links into this workspace, and its documents (pin, watch, remove). */
+function EditorDocuments({ workspace, onChange, onOpenChange }: PanelProps) {
+  const { t } = useTranslation();
+  const onStored = useCallback(() => {}, []);
+  const uploads = useUploads(workspace.slug, { onWorkspace: onChange, onStored });
+  return (
+    <section className="documents doc-manager editor" aria-labelledby="documents-heading">
+      <header className="doc-header">
+        <h2 id="documents-heading" className="doc-heading">{t("documents.heading")}</h2>
+        <CloseButton onOpenChange={onOpenChange} />
+      </header>
+      <div className="doc-body">
+        <p className="muted small">{t("workspaceRoles.editorDocuments")}</p>
+        <UploadArea
+          uploads={uploads.uploads}
+          onFiles={uploads.addFiles}
+          onLink={uploads.addLink}
+          onClear={uploads.clearFinished}
+          dragging={false}
+        />
+        <WorkspacePane workspace={workspace} onWorkspace={onChange} />
       </div>
     </section>
   );

@@ -7,6 +7,7 @@ import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { deleteWorkspace } from "./api.ts";
 import { useSetup } from "../settings/setup.ts";
 import { usePermission } from "../auth/use_permission.ts";
+import { useWorkspaceRoleReaches } from "../workspace_roles/use_workspace_role.ts";
 import { AssistantPicture } from "./AssistantPicture.tsx";
 import { SuggestedMessagesEditor } from "./SuggestedMessagesEditor.tsx";
 import type { TabProps } from "./types.ts";
@@ -58,9 +59,11 @@ function DeleteWorkspace({ slug, name }: { slug: string; name: string }) {
   const [busy, setBusy] = useState(false);
   const { setup } = useSetup();
   const isAdmin = usePermission("settings:manage");
-  // With deletion protection on (WORKSPACE_DELETION_PROTECTION) only admins delete, after typing the name.
+  // The workspace's owners delete it (admins and managers are owners of every workspace)...
+  const isOwner = useWorkspaceRoleReaches("owner");
+  // ...but with deletion protection on (WORKSPACE_DELETION_PROTECTION) only admins, after typing the name.
   const protection = setup?.WorkspaceDeletionProtection === true;
-  if (!setup || isAdmin === null || (protection && !isAdmin)) return null;
+  if (!setup || isAdmin === null || !isOwner || (protection && !isAdmin)) return null;
 
   async function remove() {
     setBusy(true);

@@ -2,9 +2,12 @@ import { useTranslation } from "react-i18next";
 import { DetailList } from "../../components/DetailList.tsx";
 import { MembersPanel } from "./MembersPanel.tsx";
 
-/** The members tab: who may use the workspace; in multi-user mode its members, which can be changed. */
+/**
+ * The members tab (the workspace's owners): who may use the workspace; in multi-user mode its members with
+ * their roles and its visibility, which can be changed.
+ */
 export function MembersTab(
-  { workspaceId, multiUserMode }: { workspaceId: number; multiUserMode: boolean | null },
+  { slug, multiUserMode }: { slug: string; multiUserMode: boolean | null },
 ) {
   const { t } = useTranslation();
   const access = {
@@ -17,8 +20,8 @@ export function MembersTab(
   };
   const items = multiUserMode
     ? [access, {
-      label: t("workspaceSettings.members.list"),
-      value: <MembersPanel workspaceId={workspaceId} />,
+      label: t("workspaceRoles.heading"),
+      value: <MembersPanel slug={slug} />,
     }]
     : [access];
   return (

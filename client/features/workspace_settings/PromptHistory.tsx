@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { toast } from "../../lib/toast.ts";
-import { usePermission } from "../auth/use_permission.ts";
+import { useWorkspaceRoleReaches } from "../workspace_roles/use_workspace_role.ts";
 import { formatDate } from "../dates.ts";
 import {
   clearPromptHistory,
@@ -24,13 +24,13 @@ type Deleting = { entry: PromptHistoryEntry } | "all";
 
 /**
  * The workspace's earlier system prompts under its prompt field, newest first: when and by whom each was
- * replaced, the prompt clipped with "Show all", "Use this prompt"; admins and managers delete one or all.
+ * replaced, the prompt clipped with "Show all", "Use this prompt"; the workspace's editors delete one or all.
  */
 export function PromptHistory({ slug, stored, onUse }: Props) {
   const { t } = useTranslation();
   const k = (key: string, options?: Record<string, unknown>) =>
     t(`workspaceSettings.promptHistory.${key}`, options ?? {});
-  const canDelete = usePermission("workspace:manage") === true;
+  const canDelete = useWorkspaceRoleReaches("editor");
   const [entries, setEntries] = useState<PromptHistoryEntry[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());

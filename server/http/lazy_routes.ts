@@ -11,6 +11,9 @@ import type { AppEnv } from "./env.ts";
 /** Where the loaded routes find the outer request's context variables and env. */
 const OUTER = Symbol("lazy routes: the outer context");
 
+/** Each lazy mount's handler, to the routes it loads (for route tables: appRoutes below). */
+const mounts = new WeakMap<object, () => Promise<{ method: string; path: string }[]>>();
+
 interface Outer {
   vars: Record<string, unknown>;
   env: unknown;
@@ -26,10 +29,12 @@ export function lazyRoutes(
   load: () => Promise<Hono<AppEnv>>,
 ): Hono<AppEnv> {
   let loaded: Promise<Hono<AppEnv>> | null = null;
+  let feature: Hono<AppEnv> | null = null;
   // The loaded routes' "not found": the request goes on to the app's later routes.
   const fallThrough = new WeakSet<Response>();
   const inner = () =>
     loaded ??= load().then((routes) => {
+      feature = routes;
       const app = new Hono<AppEnv>();
       // The loaded routes see the variables the app's middleware set (the auth guard's actor), and its env.
       app.use(async (c, next) => {
@@ -66,10 +71,34 @@ export function lazyRoutes(
     }
     return response;
   };
+  mounts.set(handler, async () => {
+    await inner();
+    return feature!.routes.map((route) => ({ method: route.method, path: `${base}${route.path}` }));
+  });
   const mount = new Hono<AppEnv>();
   for (const prefix of prefixes) {
     mount.all(prefix, handler);
     mount.all(`${prefix}/*`, handler);
   }
   return mount;
+}
+
+/**
+ * An app's routes (`app.routes`: method and path) with each lazy mount's catch-alls replaced by the routes it
+ * loads: what the app serves, for the tests that walk every route.
+ */
+export async function appRoutes(app: Hono<AppEnv>): Promise<{ method: string; path: string }[]> {
+  const routes: { method: string; path: string }[] = [];
+  const expanded = new Set<object>();
+  for (const route of app.routes) {
+    const expand = mounts.get(route.handler);
+    if (!expand) {
+      routes.push({ method: route.method, path: route.path });
+      continue;
+    }
+    if (expanded.has(expand)) continue;
+    expanded.add(expand);
+    routes.push(...await expand());
+  }
+  return routes;
 }

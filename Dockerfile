@@ -10,11 +10,12 @@ COPY . .
 RUN deno install && deno task build && deno cache server/main.ts
 
 # Run: the built app, owned by root and read-only to the server's user; the storage is the only writable place.
+# The server runs on the node_modules `deno install` made (manual mode: no npm resolution pass per npm import at start).
 FROM denoland/deno:2.9.6
 WORKDIR /app
 COPY --from=build /app /app
 COPY --from=build /deno-dir /deno-dir
-RUN printf '#!/bin/sh\nexec deno run -A --cached-only /app/server/main.ts "$@"\n' > /usr/local/bin/lectern \
+RUN printf '#!/bin/sh\nexec deno run -A --cached-only --node-modules-dir=manual /app/server/main.ts "$@"\n' > /usr/local/bin/lectern \
   && chmod 0755 /usr/local/bin/lectern \
   && mkdir -p /data && chown deno:deno /data && chmod 0700 /data
 ENV STORAGE_DIR=/data HOST=0.0.0.0 PORT=3001 LANCEDB_LOG=error

@@ -30,6 +30,11 @@ const modules = Deno.args.length > 0 ? Deno.args : [
   "./server/boot.ts",
   "./server/app.ts",
   "./server/serve.ts",
+  // Loaded on first use (server/http/lazy_routes.ts, the MCP hub's SDK): what a start no longer pays.
+  "./server/connectors/routes.ts",
+  "./server/oidc/routes.ts",
+  "./server/agents/mcp/routes.ts",
+  "@modelcontextprotocol/sdk/client/index.js",
 ];
 
 interface Cost {
@@ -40,7 +45,9 @@ interface Cost {
 
 async function once(module: string): Promise<Cost> {
   const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", probe, module],
+    // As the server runs (`deno task lectern`): without a manual node_modules, a module imported with
+    // `import()` pays an npm resolution pass per npm import, which would dwarf what the module itself costs.
+    args: ["run", "-A", "--node-modules-dir=manual", probe, module],
     cwd: root,
     stdout: "piped",
     stderr: "inherit",

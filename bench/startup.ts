@@ -1,4 +1,4 @@
-// Startup benchmark: time from spawning `deno run server/main.ts` to the first 200 from /api/ping, and the
+// Startup benchmark: time from spawning the server (the command of `deno task lectern`) to the first 200 from /api/ping, and the
 // server's resident memory (VmRSS) once idle, then again after one page view and one document embedded. Each run starts on a fresh storage folder (first start: keys,
 // migrations) and again on the same folder (restart). Prints a table and a JSON line.
 // Beside them, in the same run: the same start through `deno task start` (its client staleness check included),
@@ -10,8 +10,17 @@ const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? 5);
 const IDLE_MS = Number(Deno.env.get("BENCH_IDLE_MS") ?? 3000);
 /** How long a start may take before the run fails (a machine shared with other work may need more). */
 const READY_TIMEOUT_MS = Number(Deno.env.get("BENCH_READY_TIMEOUT_MS") ?? 30_000);
-const main = fileURLToPath(new URL("../server/main.ts", import.meta.url));
 const root = fileURLToPath(new URL("../", import.meta.url));
+/**
+ * The server started as `deno task lectern` starts it (its flags: a manual node_modules spares one npm
+ * resolution pass per npm import of the server's module graph), without the task runner in between.
+ */
+const SERVER_ARGS = (() => {
+  const tasks = JSON.parse(Deno.readTextFileSync(`${root}deno.json`)).tasks as Record<string, string>;
+  const [deno, ...args] = tasks.lectern.split(/\s+/);
+  if (deno !== "deno") throw new Error("The lectern task does not start with deno.");
+  return args;
+})();
 /** The floor: a bare Deno HTTP server on the same machine. */
 const BARE_SERVER =
   `Deno.serve({ hostname: "127.0.0.1", port: Number(Deno.env.get("PORT")), onListen() {} }, ` +
@@ -61,7 +70,7 @@ async function once(storage: string, start: Start = "server"): Promise<Run> {
   const port = freePort();
   const started = performance.now();
   const args = start === "server"
-    ? ["run", "-A", main]
+    ? SERVER_ARGS
     : start === "task"
     ? ["task", "--quiet", "start"]
     : ["eval", BARE_SERVER];

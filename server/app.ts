@@ -1,4 +1,3 @@
-import { connectorRoutes } from "./connectors/routes.ts";
 import { Hono } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 import { bodyLimit } from "hono/body-limit";
@@ -28,7 +27,6 @@ import { promptHistoryRoutes } from "./prompt_history/routes.ts";
 import { presetRoutes } from "./presets/routes.ts";
 import { appearanceRoutes, publicAppearanceRoutes } from "./appearance/routes.ts";
 import { authRoutes, publicAuthRoutes } from "./auth/routes.ts";
-import { oidcRoutes } from "./oidc/routes.ts";
 import { accountRoutes } from "./users/account_routes.ts";
 import { publicInviteRoutes } from "./invites/routes.ts";
 import { adminRoutes } from "./admin_routes.ts";
@@ -37,12 +35,12 @@ import { embeddingRoutes } from "./embedding/routes.ts";
 import { embedProgressRoutes } from "./embedding/progress_routes.ts";
 import { attachmentRoutes } from "./attachments/routes.ts";
 import { cors } from "./http/cors.ts";
+import { lazyRoutes } from "./http/lazy_routes.ts";
 import { defaultPromptRoutes } from "./system/default_prompt.ts";
 import { promptVariableRoutes } from "./prompt_variables/routes.ts";
 import { communityHubRoutes } from "./system/community_hub.ts";
 import { MISSING_CALLS, missingCallRoutes } from "./system/not_yet.ts";
 import { agentRoutes, agentSocketRoutes } from "./agents/routes.ts";
-import { mcpRoutes } from "./agents/mcp/routes.ts";
 import { apiKeyRoutes } from "./api_keys/routes.ts";
 import { workspaceChatRoutes } from "./workspace_chats/routes.ts";
 import { developerApi, developerApiRoutes } from "./developer_api/routes.ts";
@@ -158,7 +156,15 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   api.route("/", publicSystemRoutes(deps));
   api.route("/", publicAppearanceRoutes(deps));
   api.route("/", publicAuthRoutes(deps));
-  api.route("/", oidcRoutes(deps));
+  // Single sign-on (openid-client) loads on the first login through it.
+  api.route(
+    "/",
+    lazyRoutes(
+      "/api",
+      ["/auth/oidc", "/request-token/sso/oidc"],
+      async () => (await import("./oidc/routes.ts")).oidcRoutes(deps),
+    ),
+  );
   api.route("/", publicInviteRoutes(deps));
   // The chat widgets' calls come from other web sites, without a session (their embed's domains decide).
   api.route("/", embedWidgetRoutes(deps));
@@ -187,12 +193,24 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   api.route("/", documentRoutes(deps));
   api.route("/", libraryRoutes(deps));
   api.route("/", liveSyncRoutes(deps));
-  api.route("/", connectorRoutes(deps));
+  // The data connectors load on the first call to /api/ext (their sources and parsers are large).
+  api.route(
+    "/",
+    lazyRoutes("/api", ["/ext"], async () => (await import("./connectors/routes.ts")).connectorRoutes(deps)),
+  );
   api.route("/", embedProgressRoutes(deps));
   api.route("/", attachmentRoutes(deps));
   api.route("/", chatRoutes(deps));
   api.route("/", agentRoutes(deps));
-  api.route("/", mcpRoutes(deps));
+  // The MCP servers' settings load on their first call (the hub itself starts servers on demand).
+  api.route(
+    "/",
+    lazyRoutes(
+      "/api",
+      ["/mcp-servers"],
+      async () => (await import("./agents/mcp/routes.ts")).mcpRoutes(deps),
+    ),
+  );
   api.route("/", threadRoutes(deps));
   api.route("/", chatActionRoutes(deps));
   api.route("/", speechRoutes(deps));

@@ -18,11 +18,21 @@ import { EmbeddingService } from "./embedding/service.ts";
 import { type ClientAssets, loadClientAssets } from "./pages/assets.ts";
 import { createAuthLimits } from "./auth/rate_limit.ts";
 import { LiveSync } from "./documents/live_sync.ts";
-import { connectorImports, sweepAbandonedImports } from "./connectors/import.ts";
+import { loadedImports, STAGING_FOLDER } from "./connectors/staging.ts";
 import { EmbedProgress } from "./embedding/progress.ts";
 import { sweepParsedFiles } from "./attachments/service.ts";
 import { JobRunner } from "./jobs/runner.ts";
 import { ABANDONED_WRITE_MS, maintenanceJob } from "./jobs/maintenance.ts";
+
+/** Whether a folder exists and holds anything. */
+async function hasEntries(folder: string): Promise<boolean> {
+  try {
+    for await (const _ of Deno.readDir(folder)) return true;
+  } catch {
+    // no folder
+  }
+  return false;
+}
 
 export interface Booted {
   deps: Deps;
@@ -116,7 +126,10 @@ export async function boot(
     jobs.onLead(() => embedding.takeOver());
     jobs.onLose(() => embedding.standDown());
     await deps.liveSync.start(deps);
-    await sweepAbandonedImports(deps);
+    // The connectors load only when an interrupted import left its staging folder behind.
+    if (await hasEntries(resolve(paths.root, STAGING_FOLDER))) {
+      await (await import("./connectors/import.ts")).sweepAbandonedImports(deps);
+    }
     // After live sync's recovery, which may still commit the vectors of a staged sync. Replicas sharing the
     // database leave the others' writes under way alone.
     if (jobs.isLeader) {
@@ -142,7 +155,7 @@ export async function boot(
       deps,
       async close() {
         await jobs.stop();
-        await connectorImports(deps).stopAll();
+        await loadedImports.stopAll?.(deps);
         await deps.mcp.stopAll();
         await deps.liveSync.stop();
         await embedding.stop();

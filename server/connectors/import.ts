@@ -11,6 +11,7 @@ import type { ConnectorOrigin } from "../documents/store.ts";
 import { writeFileAtomic } from "../storage.ts";
 import { connectorContext } from "./fetch.ts";
 import { type ConnectorDocument, ConnectorError, type ConnectorSource } from "./source.ts";
+import { loadedImports, STAGING_FOLDER } from "./staging.ts";
 
 /** Ended imports stay readable this long (a page reloaded after the end still shows the outcome). */
 const KEEP_ENDED_MS = 60 * 60_000;
@@ -261,7 +262,7 @@ function newDocument(sourceId: string, folder: string, item: ConnectorDocument, 
 const WRITTEN_LOG = "written.log";
 
 function stagingRoot(deps: Pick<Deps, "paths">): string {
-  return join(deps.paths.root, ".connector-imports");
+  return join(deps.paths.root, STAGING_FOLDER);
 }
 
 /**
@@ -293,6 +294,8 @@ export async function sweepAbandonedImports(
 }
 
 const registries = new WeakMap<object, ConnectorImports>();
+// The server stops the running imports on shutdown through this, without loading the connectors itself.
+loadedImports.stopAll = (deps) => registries.get(deps)?.stopAll() ?? Promise.resolve();
 
 /** The app's imports (one registry per app's dependencies). */
 export function connectorImports(deps: ImportDeps): ConnectorImports {

@@ -15,7 +15,6 @@ import type { SettingsService } from "../settings/service.ts";
 import { type StoragePaths, writeFileAtomic } from "../storage.ts";
 import { embeddedChunks, type IngestDeps } from "./ingest.ts";
 import { connectorContext } from "../connectors/fetch.ts";
-import { refetchConnectorDocument } from "../connectors/registry.ts";
 import { ConnectorError } from "../connectors/source.ts";
 import { fetchLinkDocument, type LinkDeps } from "./links.ts";
 import { withPendingVectors } from "./pending_vectors.ts";
@@ -267,6 +266,8 @@ export class LiveSync {
   ): Promise<{ text: string; pageBreaks?: number[]; version?: string }> {
     const origin = metadata.connector as { source?: unknown } | undefined;
     if (origin && typeof origin.source === "string") {
+      // The connectors' sources load when a connector's document is first synced, not at start.
+      const { refetchConnectorDocument } = await import("../connectors/registry.ts");
       const refetched = refetchConnectorDocument(
         origin.source,
         url,

@@ -20,6 +20,7 @@ import {
   workspaceUsers,
 } from "../../db/schema.ts";
 import { createApp } from "../../server/app.ts";
+import { appRoutes } from "../../server/http/lazy_routes.ts";
 import { signSession } from "../../server/auth/jwt.ts";
 import { seedDocument } from "../../server/documents/library_fixtures.ts";
 import { bearer } from "../../server/testing/accounts.ts";
@@ -149,9 +150,11 @@ const methodCall = (method: string, path: string): Call => ({
 
 /** The developer API's routes answer to keys, not roles: tests/security/developer_api_test.ts walks them. */
 const isDeveloperApi = (path: string) => path === "/api/v1" || path.startsWith("/api/v1/");
-const routeKeys = (app: TestApp) =>
+const routeKeys = async (app: TestApp) =>
   new Set(
-    createApp(app.deps).routes.filter((route) => route.method !== "ALL" && !isDeveloperApi(route.path)).map((
+    (await appRoutes(createApp(app.deps))).filter((route) =>
+      route.method !== "ALL" && !isDeveloperApi(route.path)
+    ).map((
       route,
     ) => `${route.method} ${route.path}`),
   );
@@ -164,8 +167,8 @@ Deno.test("authorization: every route in multi-user mode, for every role and for
 
   await t.step(
     "[authorization] the route table classifies every route the app serves, and only those",
-    () => {
-      const served = routeKeys(app);
+    async () => {
+      const served = await routeKeys(app);
       const unclassified = [...served].filter((key) => !(key in ROUTES));
       const gone = Object.keys(ROUTES).filter((key) => !served.has(key));
       assert.deepEqual(unclassified, [], "new routes need a line in tests/security/authorization_routes.ts");
@@ -174,9 +177,9 @@ Deno.test("authorization: every route in multi-user mode, for every role and for
   );
   await t.step(
     "[authorization] every catch-all (ALL) route is known middleware or a family of calls not built yet",
-    () => {
+    async () => {
       const served = new Set(
-        createApp(app.deps).routes.filter((route) => route.method === "ALL").map((route) =>
+        (await appRoutes(createApp(app.deps))).filter((route) => route.method === "ALL").map((route) =>
           `ALL ${route.path}`
         ),
       );

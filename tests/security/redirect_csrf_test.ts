@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { safeRedirect } from "../../client/features/auth/session.ts";
 import { createApp } from "../../server/app.ts";
+import { appRoutes } from "../../server/http/lazy_routes.ts";
 import { createTestApp } from "../../server/testing/test_app.ts";
 import { addUser, bearer, multiUserInstance } from "../../server/testing/accounts.ts";
 import { databaseBytes, newWorkspace } from "./support.ts";
@@ -142,7 +143,7 @@ Deno.test("security: safeRedirect keeps every redirect on this site", async (t) 
 Deno.test("security: every state-changing route refuses cross-site browser requests and changes nothing", async (t) => {
   await using app = await createTestApp();
   const slug = await newWorkspace(app, "Target");
-  const routes = createApp(app.deps).routes
+  const routes = (await appRoutes(createApp(app.deps)))
     .filter((route) => !["GET", "HEAD", "OPTIONS", "ALL"].includes(route.method) && !route.path.includes("*"))
     .map((route) => ({
       method: route.method,

@@ -4,6 +4,7 @@ import { embedConfigs, workspaces } from "../../db/schema.ts";
 import { SETTING_KEYS } from "../../shared/settings.ts";
 import { User } from "../../shared/api/auth.ts";
 import { createApp } from "../../server/app.ts";
+import { appRoutes } from "../../server/http/lazy_routes.ts";
 import { configuredTestApp, createTestApp, readFrames, type TestApp } from "../../server/testing/test_app.ts";
 import { addUser, bearer, multiUserInstance, type Session } from "../../server/testing/accounts.ts";
 import { startFakeOpenAi } from "../../server/testing/fake_openai.ts";
@@ -55,10 +56,9 @@ async function embedOf(app: TestApp, slug: string): Promise<string> {
 }
 
 /** Every GET route the app declares, with its parameters filled in (new routes are walked automatically). */
-function getRoutes(app: TestApp, fixtures: Fixtures): string[] {
-  const hono = createApp(app.deps);
+async function getRoutes(app: TestApp, fixtures: Fixtures): Promise<string[]> {
   const paths = new Set<string>();
-  for (const route of hono.routes) {
+  for (const route of await appRoutes(createApp(app.deps))) {
     if (route.method !== "GET" || route.path.includes("*")) continue;
     const path = route.path.replace(/:([A-Za-z]+)/g, (_match, name: string) => {
       const value = fixtures[name as keyof Fixtures];
@@ -178,7 +178,7 @@ Deno.test("security: no GET route of a multi-user instance answers a secret, to 
     sso.body.token,
     ...(await keyFiles(app)),
   ];
-  const routes = getRoutes(app, {
+  const routes = await getRoutes(app, {
     slug,
     threadSlug: thread.body.thread.slug,
     id: String(admin.user.id),
@@ -423,7 +423,7 @@ Deno.test("security: an open single-user instance shows its visitor no secret ei
   const thread = await app.json<{ thread: { slug: string } }>(`/api/workspace/${slug}/thread/new`, {
     json: {},
   });
-  const routes = getRoutes(app, {
+  const routes = await getRoutes(app, {
     slug,
     threadSlug: thread.body.thread.slug,
     id: "1",

@@ -1,8 +1,9 @@
 // The MCP servers' connections: each started (stdio) or reached (HTTP) on demand with the official SDK, and
-// stopped once idle. Only this module talks to the SDK.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+// stopped once idle. Only this module talks to the SDK, which loads when the first server starts (it is the
+// largest part of the agents' start-up cost otherwise).
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Logger } from "../../log.ts";
 import { guardedFetch, type UrlGuardOptions } from "../../http/url_guard.ts";
 import { messageOf } from "../../errors.ts";
@@ -16,6 +17,27 @@ import {
   suppressedTools,
   writeMcpConfig,
 } from "./config.ts";
+
+/** The SDK's three modules, imported once, on the first server started. */
+let sdk:
+  | Promise<{
+    Client: typeof Client;
+    getDefaultEnvironment: typeof import("@modelcontextprotocol/sdk/client/stdio.js").getDefaultEnvironment;
+    StdioClientTransport: typeof StdioClientTransport;
+    StreamableHTTPClientTransport: typeof StreamableHTTPClientTransport;
+  }>
+  | null = null;
+const loadSdk = () =>
+  sdk ??= Promise.all([
+    import("@modelcontextprotocol/sdk/client/index.js"),
+    import("@modelcontextprotocol/sdk/client/stdio.js"),
+    import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
+  ]).then(([index, stdio, http]) => ({
+    Client: index.Client,
+    getDefaultEnvironment: stdio.getDefaultEnvironment,
+    StdioClientTransport: stdio.StdioClientTransport,
+    StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
+  }));
 
 /** How long a server may take to start and answer MCP's initialize. */
 const CONNECT_TIMEOUT_MS = 30_000;
@@ -87,6 +109,8 @@ export class McpHub {
     const parsed = parseServer(raw);
     if ("error" in parsed) throw new Error(`The MCP server ${name} is not configured right: ${parsed.error}`);
     const config = parsed.config;
+    const { Client, getDefaultEnvironment, StdioClientTransport, StreamableHTTPClientTransport } =
+      await loadSdk();
     const client = new Client({ name: "lectern", version: "1.0.0" });
     let stderrText = "";
     let transport: StdioClientTransport | StreamableHTTPClientTransport;

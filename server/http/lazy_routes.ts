@@ -1,0 +1,104 @@
+// Routes whose module loads on the first request to one of their prefixes, so that a server start does not pay
+// for features nobody has used yet (issue 21). The middleware in front of a lazy mount (body limits, origin
+// guard, auth guard) runs exactly as for an eager one: the lazy mount is a route of the app like any other, and
+// the loaded routes answer inside it with the request as the middleware left it, the context's variables (the
+// actor, the API key) and its env (the connection info). A path under a prefix that the loaded routes do not
+// know falls through to the app's later routes, as it would have with the routes mounted eagerly; an error
+// thrown inside reaches the app's error map.
+import { Hono, type MiddlewareHandler } from "hono";
+import type { AppEnv } from "./env.ts";
+
+/** Where the loaded routes find the outer request's context variables and env. */
+const OUTER = Symbol("lazy routes: the outer context");
+
+/** Each lazy mount's handler, to the routes it loads (for route tables: appRoutes below). */
+const mounts = new WeakMap<object, () => Promise<{ method: string; path: string }[]>>();
+
+interface Outer {
+  vars: Record<string, unknown>;
+  env: unknown;
+}
+
+/**
+ * A Hono app, to be mounted at `base` ("/api" for the API) with `route("/", …)`, whose routes under `prefixes`
+ * (each "/ext" matches "/ext" and "/ext/…") are those `load` resolves to, loaded once on the first request.
+ */
+export function lazyRoutes(
+  base: string,
+  prefixes: string[],
+  load: () => Promise<Hono<AppEnv>>,
+): Hono<AppEnv> {
+  let loaded: Promise<Hono<AppEnv>> | null = null;
+  let feature: Hono<AppEnv> | null = null;
+  // The loaded routes' "not found": the request goes on to the app's later routes.
+  const fallThrough = new WeakSet<Response>();
+  const inner = () =>
+    loaded ??= load().then((routes) => {
+      feature = routes;
+      const app = new Hono<AppEnv>();
+      // The loaded routes see the variables the app's middleware set (the auth guard's actor), and its env.
+      app.use(async (c, next) => {
+        const outer = (c.env as { [OUTER]?: Outer } | undefined)?.[OUTER];
+        if (outer) {
+          for (const [name, value] of Object.entries(outer.vars)) c.set(name as "actor", value as never);
+          c.env = outer.env as never;
+        }
+        await next();
+      });
+      app.route(base, routes);
+      app.notFound(() => {
+        const response = new Response(null, { status: 404 });
+        fallThrough.add(response);
+        return response;
+      });
+      // Errors go to the app's error map, as they would from an eager route.
+      app.onError((error) => {
+        throw error;
+      });
+      return app;
+    }, (error) => {
+      // A failed import is tried again on the next request rather than remembered.
+      loaded = null;
+      throw error;
+    });
+  const handler: MiddlewareHandler<AppEnv> = async (c, next) => {
+    const app = await inner();
+    const outer: Outer = { vars: { ...c.var }, env: c.env };
+    const response = await app.fetch(c.req.raw, { [OUTER]: outer });
+    if (fallThrough.has(response)) {
+      await next();
+      return;
+    }
+    return response;
+  };
+  mounts.set(handler, async () => {
+    await inner();
+    return feature!.routes.map((route) => ({ method: route.method, path: `${base}${route.path}` }));
+  });
+  const mount = new Hono<AppEnv>();
+  for (const prefix of prefixes) {
+    mount.all(prefix, handler);
+    mount.all(`${prefix}/*`, handler);
+  }
+  return mount;
+}
+
+/**
+ * An app's routes (`app.routes`: method and path) with each lazy mount's catch-alls replaced by the routes it
+ * loads: what the app serves, for the tests that walk every route.
+ */
+export async function appRoutes(app: Hono<AppEnv>): Promise<{ method: string; path: string }[]> {
+  const routes: { method: string; path: string }[] = [];
+  const expanded = new Set<object>();
+  for (const route of app.routes) {
+    const expand = mounts.get(route.handler);
+    if (!expand) {
+      routes.push({ method: route.method, path: route.path });
+      continue;
+    }
+    if (expanded.has(expand)) continue;
+    expanded.add(expand);
+    routes.push(...await expand());
+  }
+  return routes;
+}

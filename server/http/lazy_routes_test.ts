@@ -1,0 +1,125 @@
+import assert from "node:assert/strict";
+import { Hono } from "hono";
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "./env.ts";
+import { lazyRoutes } from "./lazy_routes.ts";
+import { addUser, bearer, multiUserInstance } from "../testing/accounts.ts";
+import { createTestApp } from "../testing/test_app.ts";
+import { AppError } from "../errors.ts";
+import type { Actor } from "../auth/actor.ts";
+
+/** An app like server/app.ts in small: a variable set in front, the lazy mount, a later route, an error map. */
+function outerApp(load: () => Promise<Hono<AppEnv>>) {
+  const app = new Hono<AppEnv>();
+  app.onError((error, c) =>
+    c.json(
+      { mapped: error instanceof AppError ? error.message : "other" },
+      error instanceof AppError ? 400 : 500,
+    )
+  );
+  const api = new Hono<AppEnv>();
+  api.use(createMiddleware<AppEnv>(async (c, next) => {
+    c.set("actor", { userId: 7 } as unknown as Actor);
+    await next();
+  }));
+  api.route("/", lazyRoutes("/api", ["/feature"], load));
+  api.all("/feature/*", (c) => c.json({ later: true }, 501));
+  app.route("/api", api);
+  return app;
+}
+
+Deno.test("lazy routes: loaded once on first use, with the context's variables and env; unknown paths fall through; errors reach the error map", async () => {
+  let loads = 0;
+  const app = outerApp(() => {
+    loads++;
+    const routes = new Hono<AppEnv>()
+      .get(
+        "/feature/who",
+        (c) => c.json({ userId: (c.get("actor") as unknown as { userId: number }).userId }),
+      )
+      .get(
+        "/feature/env",
+        (c) => c.json({ address: (c.env as { remoteAddr?: { hostname: string } }).remoteAddr }),
+      )
+      .post("/feature/echo/:id", async (c) => c.json({ id: c.req.param("id"), body: await c.req.json() }))
+      .get("/feature/fail", () => {
+        throw new AppError("invalid_input", "A sentence.");
+      });
+    return Promise.resolve(routes);
+  });
+  assert.equal(loads, 0);
+  const who = await app.request("/api/feature/who");
+  assert.deepEqual(await who.json(), { userId: 7 });
+  const env = await app.request("/api/feature/env", {}, { remoteAddr: { hostname: "127.0.0.1" } });
+  assert.deepEqual(await env.json(), { address: { hostname: "127.0.0.1" } });
+  const echo = await app.request("/api/feature/echo/3", { method: "POST", body: JSON.stringify({ a: 1 }) });
+  assert.deepEqual(await echo.json(), { id: "3", body: { a: 1 } });
+  const later = await app.request("/api/feature/unknown");
+  assert.equal(later.status, 501);
+  assert.deepEqual(await later.json(), { later: true });
+  const failed = await app.request("/api/feature/fail");
+  assert.equal(failed.status, 400);
+  assert.deepEqual(await failed.json(), { mapped: "A sentence." });
+  // Paths outside the prefixes never load it.
+  assert.equal((await app.request("/api/featured")).status, 404);
+  assert.equal(loads, 1);
+});
+
+Deno.test("lazy routes: a failed load answers through the error map and is tried again on the next request", async () => {
+  let loads = 0;
+  const app = outerApp(() => {
+    loads++;
+    if (loads === 1) return Promise.reject(new Error("not yet"));
+    return Promise.resolve(new Hono<AppEnv>().get("/feature/x", (c) => c.text("ok")));
+  });
+  assert.equal((await app.request("/api/feature/x")).status, 500);
+  const second = await app.request("/api/feature/x");
+  assert.equal(await second.text(), "ok");
+  assert.equal(loads, 2);
+});
+
+Deno.test("the lazily loaded features answer as mounted eagerly: auth errors, role checks and a real call each", async () => {
+  await using app = await createTestApp();
+  const admin = await multiUserInstance(app);
+  const member = await addUser(app, admin, "member", "default");
+
+  // Data connectors (/api/ext): admins and managers only.
+  const anonymous = await app.json("/api/ext/imports");
+  assert.equal(anonymous.status, 401);
+  const refused = await app.json("/api/ext/imports", bearer(member.token));
+  assert.equal(refused.status, 403);
+  const list = await app.json("/api/ext/imports", bearer(admin.token));
+  assert.deepEqual(list, { status: 200, body: { success: true, reason: null, data: { imports: [] } } });
+  const missing = await app.json("/api/ext/imports/nope", bearer(admin.token));
+  assert.deepEqual(missing, {
+    status: 404,
+    body: { success: false, reason: "Cannot find that import.", data: {} },
+  });
+  const badBody = await app.json("/api/ext/github/branches", { ...bearer(admin.token), json: "{" });
+  assert.equal(badBody.status, 400);
+  assert.equal((badBody.body as { success: boolean }).success, false);
+  // A connector the server does not have falls through to the "not yet" answer, as it did mounted eagerly.
+  const other = await app.json("/api/ext/notion/sync", { ...bearer(admin.token), json: {} });
+  assert.equal(other.status, 501);
+  assert.match(String((other.body as { reason: string }).reason), /Data connectors other than/);
+  // The origin guard still stands in front: a cross-site POST is refused before anything loads.
+  const crossSite = await app.json("/api/ext/github/branches", {
+    ...bearer(admin.token),
+    headers: { ...bearer(admin.token).headers, Origin: "https://evil.example" },
+    json: {},
+  });
+  assert.equal(crossSite.status, 403);
+
+  // The MCP servers' settings (/api/mcp-servers): admins only.
+  assert.equal((await app.json("/api/mcp-servers/list")).status, 401);
+  assert.equal((await app.json("/api/mcp-servers/list", bearer(member.token))).status, 403);
+  const servers = await app.json("/api/mcp-servers/list", bearer(admin.token));
+  assert.deepEqual(servers, { status: 200, body: { success: true, error: null, servers: [] } });
+
+  // Single sign-on (/api/auth/oidc, /api/request-token/sso/oidc), public; off here.
+  const start = await app.request("/api/auth/oidc/login");
+  assert.equal(start.status, 302);
+  assert.equal(new URL(start.headers.get("location")!, "http://x").searchParams.get("error"), "unavailable");
+  const redeem = await app.json("/api/request-token/sso/oidc?token=x");
+  assert.equal(redeem.status, 403);
+});

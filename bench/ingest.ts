@@ -63,7 +63,12 @@ console.log(`Goals of issue 21 (2 cores; timings are noisy on a shared machine):
 async function serverPhase() {
   const storage = await Deno.makeTempDir({ prefix: "lectern-bench-ingest-" });
   // A loaded machine can take long over the first start.
-  const server = await startServerProcess({ STORAGE_DIR: storage, LOG_LEVEL: "warn" }, 180_000);
+  // MEM_TRACE=<file> passes on to the server: its memory, once a second (server/memory.ts).
+  const trace = Deno.env.get("MEM_TRACE");
+  const server = await startServerProcess(
+    { STORAGE_DIR: storage, LOG_LEVEL: "warn", ...(trace ? { MEM_TRACE: trace } : {}) },
+    180_000,
+  );
   /** A figure of the server's /proc status in MiB: VmHWM (peak), VmRSS, RssAnon (heap), RssFile (mapped files). */
   const status = (field: string) =>
     Number(

@@ -12,6 +12,10 @@ if (Deno.args[0] === "parse-worker") {
   // LanceDB's native logger reads LANCEDB_LOG when it loads; keep its warnings out of the log by default.
   if (!Deno.env.get("LANCEDB_LOG")) Deno.env.set("LANCEDB_LOG", "error");
 
+  const { limitMallocArenas, startMemoryTrace } = await import("./memory.ts");
+  limitMallocArenas();
+  const trace = Deno.env.get("MEM_TRACE");
+  if (trace) startMemoryTrace(trace);
   const { runCli } = await import("./cli/main.ts");
   const code = await runCli(Deno.args);
   if (code !== null) Deno.exit(code);

@@ -11,7 +11,7 @@ import type { WorkspaceRow } from "../workspaces/present.ts";
 import { chunkHeader, chunkSettings, splitText } from "./chunker.ts";
 import { type DocumentJson, type DocumentStore, metadataOf, pageAt } from "./store.ts";
 import { withPendingVectors } from "./pending_vectors.ts";
-import { type CachedChunk, contentHash, VectorCache } from "./vector_cache.ts";
+import { type CachedChunk, type CacheWriter, contentHash, VectorCache } from "./vector_cache.ts";
 import type { EmbedBatch, EmbedProgress } from "../embedding/progress.ts";
 
 /** The embedders documents are embedded with, and the gate that holds an embedder switch off meanwhile. */
@@ -35,19 +35,36 @@ export interface IngestDeps {
   embedProgress: EmbedProgress;
 }
 
-/** Each chunk's page, found by walking the text (chunks come in order and overlap a little). */
-function chunkPages(
-  content: string,
-  chunks: string[],
-  pageBreaks: number[] | undefined,
-): (number | undefined)[] {
-  if (!pageBreaks?.length) return chunks.map(() => undefined);
-  let cursor = 0;
-  return chunks.map((chunk) => {
-    const found = content.indexOf(chunk, Math.max(0, cursor - chunk.length));
-    if (found >= 0) cursor = found + 1;
-    return pageAt(pageBreaks, found >= 0 ? found : cursor);
-  });
+/**
+ * Each chunk's page, found by walking the text (chunks come in order and overlap a little); the walk goes on
+ * from one batch of chunks to the next.
+ */
+class ChunkPages {
+  private cursor = 0;
+  constructor(private readonly content: string, private readonly pageBreaks: number[] | undefined) {}
+
+  pageOf(chunk: string): number | undefined {
+    if (!this.pageBreaks?.length) return undefined;
+    const found = this.content.indexOf(chunk, Math.max(0, this.cursor - chunk.length));
+    if (found >= 0) this.cursor = found + 1;
+    return pageAt(this.pageBreaks, found >= 0 ? found : this.cursor);
+  }
+}
+
+/**
+ * About how many chunks of a document are embedded and written at a time (rounded up to whole calls of the
+ * embedder), so a book's chunks are never all held with their vectors: memory stays bounded whatever the size
+ * of the document (issue 21).
+ */
+export const EMBED_BATCH_CHUNKS = 512;
+
+/** The chunks of one batch: `EMBED_BATCH_CHUNKS` rounded up to a whole number of the embedder's calls. */
+export function embedBatchSize(
+  embedder: Pick<Embedder, "maxInputsPerCall">,
+  target = EMBED_BATCH_CHUNKS,
+): number {
+  const perCall = Math.max(1, embedder.maxInputsPerCall);
+  return perCall * Math.max(1, Math.ceil(target / perCall));
 }
 
 /** Embeds texts in batches of the embedder's `maxInputsPerCall` (each batch retried by the embedder). */
@@ -89,35 +106,93 @@ export async function embeddedChunks(
   signal?: AbortSignal,
   onProgress?: ChunkProgress,
 ): Promise<{ chunks: CachedChunk[]; cached: boolean }> {
-  const settings = chunkSettings(deps.settings, embedder.maxChunkLength);
-  const header = chunkHeader(document);
-  const cache = new VectorCache(deps.paths.vectorCache);
-  const key = {
-    docpath: location,
-    fingerprint: embedder.fingerprint,
-    contentHash: contentHash([document.pageContent, header, document.pageBreaks ?? null]),
-    ...settings,
-  };
-  const hit = await cache.read(key);
-  if (hit && hit.length > 0) {
-    onProgress?.(hit.length, hit.length);
-    return { chunks: hit, cached: true };
-  }
+  const chunks: CachedChunk[] = [];
+  const batches = embeddedChunkBatches(deps, embedder, location, document, { signal, onProgress });
+  for await (const batch of batches) chunks.push(...batch);
+  return { chunks, cached: batches.cached };
+}
 
-  const pieces = await splitText(document.pageContent, settings);
-  if (pieces.length === 0) throw new Error(`${document.title} has no text to embed`);
-  const texts = pieces.map((piece) => header + piece);
-  const pages = chunkPages(document.pageContent, pieces, document.pageBreaks);
-  const vectors = await embedInBatches(embedder, texts, signal, onProgress);
-  const chunks = texts.map((text, index) => ({
-    text,
-    vector: vectors[index],
-    ...(pages[index] === undefined ? {} : { page: pages[index] }),
-  }));
-  await cache.write(key, chunks).catch((error) =>
-    deps.log.warn("Cannot write the vector cache", { location, error: messageOf(error) })
-  );
-  return { chunks, cached: false };
+/** The batches of a document's embedded chunks, and whether they came from the vector cache. */
+export interface ChunkBatches extends AsyncIterable<CachedChunk[]> {
+  /** Known once the first batch is out. */
+  readonly cached: boolean;
+}
+
+/**
+ * A document's embedded chunks as `embeddedChunks` gives them, a batch at a time (`embedBatchSize`): each batch
+ * is embedded when the caller asks for it, and written to the vector cache as it goes (the cache file appears
+ * only once the last batch is in). A caller that stops early leaves no cache entry.
+ */
+export function embeddedChunkBatches(
+  deps: Pick<IngestDeps, "settings" | "paths" | "log">,
+  embedder: Embedder,
+  location: string,
+  document: DocumentJson,
+  options: { signal?: AbortSignal; onProgress?: ChunkProgress; batchSize?: number } = {},
+): ChunkBatches {
+  const state = { cached: false };
+  const size = options.batchSize ?? embedBatchSize(embedder);
+  async function* batches(): AsyncGenerator<CachedChunk[]> {
+    const { signal, onProgress } = options;
+    const settings = chunkSettings(deps.settings, embedder.maxChunkLength);
+    const header = chunkHeader(document);
+    const cache = new VectorCache(deps.paths.vectorCache);
+    const key = {
+      docpath: location,
+      fingerprint: embedder.fingerprint,
+      contentHash: contentHash([document.pageContent, header, document.pageBreaks ?? null]),
+      ...settings,
+    };
+    const hit = await cache.read(key);
+    if (hit && hit.length > 0) {
+      state.cached = true;
+      onProgress?.(hit.length, hit.length);
+      for (let start = 0; start < hit.length; start += size) yield hit.slice(start, start + size);
+      return;
+    }
+
+    const pieces = await splitText(document.pageContent, settings);
+    if (pieces.length === 0) throw new Error(`${document.title} has no text to embed`);
+    const pages = new ChunkPages(document.pageContent, document.pageBreaks);
+    let writer: CacheWriter | null = await cache.writer(key).catch((error) => {
+      deps.log.warn("Cannot write the vector cache", { location, error: messageOf(error) });
+      return null;
+    });
+    const dropCache = (error: unknown) => {
+      deps.log.warn("Cannot write the vector cache", { location, error: messageOf(error) });
+      writer?.abort();
+      writer = null;
+    };
+    try {
+      for (let start = 0; start < pieces.length; start += size) {
+        const batch = pieces.slice(start, start + size);
+        const texts = batch.map((piece) => header + piece);
+        const vectors = await embedInBatches(
+          embedder,
+          texts,
+          signal,
+          onProgress && ((processed) => onProgress(start + processed, pieces.length)),
+        );
+        const chunks = texts.map((text, index) => {
+          const page = pages.pageOf(batch[index]);
+          return { text, vector: vectors[index], ...(page === undefined ? {} : { page }) };
+        });
+        if (writer) await writer.add(chunks).catch(dropCache);
+        yield chunks;
+      }
+      if (writer) await writer.commit().catch(dropCache);
+      writer = null;
+    } finally {
+      writer?.abort();
+    }
+  }
+  const iterable = batches();
+  return {
+    get cached() {
+      return state.cached;
+    },
+    [Symbol.asyncIterator]: () => iterable,
+  };
 }
 
 export interface EmbedOutcome {
@@ -181,36 +256,13 @@ async function embedEach(
         continue;
       }
       const document = await deps.documents.read(location);
-      const metadata = metadataOf(document);
-      const { chunks } = await embeddedChunks(
-        deps,
-        embedder,
+      await embedDocument(deps, embedder, namespace, {
+        docId,
+        workspaceId: workspace.id,
         location,
         document,
-        options.signal,
-        (processed, total) => progress.chunks(location, processed, total),
-      );
-      const records: VectorRecord[] = chunks.map((chunk) => ({
-        id: crypto.randomUUID(),
-        docId,
-        vector: chunk.vector,
-        text: chunk.text,
-        metadata: chunk.page === undefined ? metadata : { ...metadata, page: chunk.page },
-      }));
-      await withPendingVectors(deps.db, [{ namespace, docId }], async () => {
-        await deps.vectors.upsert(namespace, records);
-        try {
-          await deps.db.insert(workspaceDocuments).values({
-            docId,
-            filename: location.split("/").pop() ?? location,
-            docpath: location,
-            workspaceId: workspace.id,
-            metadata: JSON.stringify(metadata),
-          });
-        } catch (error) {
-          await deps.vectors.deleteDocuments(namespace, [docId]).catch(() => {});
-          throw error;
-        }
+        signal: options.signal,
+        onProgress: (processed, total) => progress.chunks(location, processed, total),
       });
       added++;
       progress.complete(location, index);
@@ -225,6 +277,61 @@ async function embedEach(
     }
   }
   return { added, failures };
+}
+
+/**
+ * Embeds one document and stores it in the workspace: its chunks are split, embedded and written to the vector
+ * table a batch at a time (embeddedChunkBatches), then its workspace row is committed in one transaction with
+ * the end of its pending-vectors record (pending_vectors.ts). On any failure the vectors written so far are
+ * deleted, so a document is either whole in the workspace or not in it at all; a process killed meanwhile
+ * leaves a record from which the next start deletes them.
+ */
+export async function embedDocument(
+  deps: Pick<IngestDeps, "db" | "settings" | "paths" | "log" | "vectors">,
+  embedder: Embedder,
+  namespace: string,
+  target: {
+    docId: string;
+    workspaceId: number;
+    location: string;
+    document: DocumentJson;
+    signal?: AbortSignal;
+    onProgress?: ChunkProgress;
+  },
+): Promise<void> {
+  const { docId, location, document } = target;
+  const metadata = metadataOf(document);
+  let written = false;
+  try {
+    await withPendingVectors(deps.db, [{ namespace, docId }], async () => {
+      const batches = embeddedChunkBatches(deps, embedder, location, document, {
+        signal: target.signal,
+        onProgress: target.onProgress,
+      });
+      for await (const chunks of batches) {
+        const records: VectorRecord[] = chunks.map((chunk) => ({
+          id: crypto.randomUUID(),
+          docId,
+          vector: chunk.vector,
+          text: chunk.text,
+          metadata: chunk.page === undefined ? metadata : { ...metadata, page: chunk.page },
+        }));
+        written = true;
+        await deps.vectors.upsert(namespace, records);
+      }
+    }, async (tx) => {
+      await tx.insert(workspaceDocuments).values({
+        docId,
+        filename: location.split("/").pop() ?? location,
+        docpath: location,
+        workspaceId: target.workspaceId,
+        metadata: JSON.stringify(metadata),
+      });
+    });
+  } catch (error) {
+    if (written) await deps.vectors.deleteDocuments(namespace, [docId]).catch(() => {});
+    throw error;
+  }
 }
 
 /**

@@ -13,23 +13,38 @@ export interface PendingVector {
   docId: string;
 }
 
+/** A transaction of the database (what `commit` of withPendingVectors writes with). */
+export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
 /**
- * Runs `work` (which writes or deletes the vectors of `entries` and commits or removes their document rows)
- * with the entries recorded first, so that a kill -9 in the middle leaves a record of vectors that may be
- * unreferenced; `sweepPendingVectors` deletes those at the next start. The record goes when `work` succeeds; a
- * failing `work` leaves it, so what its own clean-up missed is swept at the next start too.
+ * Runs `work` (which writes or deletes the vectors of `entries`) with the entries recorded first, so that a
+ * kill -9 in the middle leaves a record of vectors that may be unreferenced; `sweepPendingVectors` deletes those
+ * at the next start. When `work` succeeds, `commit` (the document rows that reference the vectors, or their
+ * removal) runs in one transaction with the record's deletion: both are written or neither. A failing `work`
+ * or `commit` leaves the record, so what the caller's own clean-up misses is swept at the next start too.
  */
 export async function withPendingVectors<T>(
   db: Database,
   entries: PendingVector[],
   work: () => Promise<T>,
+  commit?: (tx: Transaction) => Promise<void>,
 ): Promise<T> {
-  if (entries.length === 0) return await work();
+  if (entries.length === 0) {
+    const result = await work();
+    if (commit) await db.transaction(commit);
+    return result;
+  }
   const rows = await db.insert(pendingVectors)
     .values(entries.map((entry) => ({ boot: BOOT, namespace: entry.namespace, docId: entry.docId })))
     .returning({ id: pendingVectors.id });
   const result = await work();
-  await db.delete(pendingVectors).where(inArray(pendingVectors.id, rows.map((row) => row.id)));
+  const ids = rows.map((row) => row.id);
+  if (commit) {
+    await db.transaction(async (tx) => {
+      await commit(tx);
+      await tx.delete(pendingVectors).where(inArray(pendingVectors.id, ids));
+    });
+  } else await db.delete(pendingVectors).where(inArray(pendingVectors.id, ids));
   return result;
 }
 

@@ -25,6 +25,15 @@ export interface CachedChunk {
   page?: number;
 }
 
+/** Writes one cache entry a batch at a time (VectorCache.writer). */
+export interface CacheWriter {
+  add(chunks: CachedChunk[]): Promise<void>;
+  /** Makes the written chunks the entry. */
+  commit(): Promise<void>;
+  /** Forgets what was written. */
+  abort(): void;
+}
+
 /** What a cache entry was made from; any difference makes it a miss. */
 export interface CacheKey {
   docpath: string;
@@ -106,6 +115,72 @@ export class VectorCache {
     await writeFileAtomic(this.fileFor(key.docpath, key.fingerprint), JSON.stringify(file), undefined, {
       sync: false,
     });
+  }
+
+  /**
+   * A writer of the entry for `key` a batch of chunks at a time, so a book's entry is never one string in
+   * memory: the chunks go to a temporary file, which becomes the entry on `commit` (atomically, as `write`);
+   * `abort` removes it. The file is the same JSON `write` makes.
+   */
+  async writer(key: CacheKey): Promise<CacheWriter> {
+    await Deno.mkdir(this.directory, { recursive: true });
+    const path = this.fileFor(key.docpath, key.fingerprint);
+    const temporary = `${path}.${crypto.randomUUID()}.tmp`;
+    const file = await Deno.open(temporary, { write: true, createNew: true });
+    const encoder = new TextEncoder();
+    let open = true;
+    let first = true;
+    let tail: Promise<void> = Promise.resolve();
+    const put = (text: string) => {
+      tail = tail.then(async () => {
+        const bytes = encoder.encode(text);
+        let offset = 0;
+        while (offset < bytes.length) offset += await file.write(bytes.subarray(offset));
+      });
+      return tail;
+    };
+    const close = () => {
+      if (!open) return;
+      open = false;
+      file.close();
+    };
+    // The head of the file `write` makes, up to the array of chunks: `..."chunks":[`.
+    const head = JSON.stringify({ version: 1, ...key, chunks: [] } satisfies CacheFile);
+    const start = put(head.slice(0, -2));
+    start.catch(() => {});
+    return {
+      add: (chunks) => {
+        if (chunks.length === 0) return tail;
+        const text = chunks.map((chunk) =>
+          JSON.stringify({
+            text: chunk.text,
+            ...(chunk.page === undefined ? {} : { page: chunk.page }),
+            vector: encodeVector(chunk.vector),
+          })
+        ).join(",");
+        const written = put(first ? text : `,${text}`);
+        first = false;
+        return written;
+      },
+      commit: async () => {
+        try {
+          await put("]}");
+          close();
+          await Deno.rename(temporary, path);
+        } catch (error) {
+          close();
+          await Deno.remove(temporary).catch(() => {});
+          throw error;
+        }
+      },
+      abort: () => {
+        // After a write under way, if any.
+        tail.catch(() => {}).then(() => {
+          close();
+          return Deno.remove(temporary);
+        }).catch(() => {});
+      },
+    };
   }
 
   /** Drops a document's entries for the given embedders (a removed document). */

@@ -1,5 +1,6 @@
 // The VectorStore of LanceDB: writes through the tables' queue, searches by vector and by BM25, fused.
 import type { Table } from "@lancedb/lancedb";
+import type { Table as ArrowTable } from "apache-arrow";
 import type { Logger } from "../../../log.ts";
 import { fullTextQuery, fuseHybrid, fusionDepth } from "../fusion.ts";
 import {
@@ -40,6 +41,15 @@ export interface Rankings {
   byText: VectorHit[];
   /** The BM25 score of each of `byText`. */
   textScores: number[];
+}
+
+/** The most rows queued adds are merged into for one commit (each add's own rows are never split). */
+export const COMBINED_ADD_ROWS = 4096;
+
+/** Adds queued for one table, written together when the table's write queue reaches them. */
+interface WaitingAdds {
+  rows: number;
+  adds: { built: Promise<ArrowTable>; settle: PromiseWithResolvers<void> }[];
 }
 
 const HIT_COLUMNS = ["id", "doc_id", "text", "metadata"];
@@ -139,20 +149,62 @@ export class LanceVectorStore implements LanceStore {
 
   upsert(namespace: string, records: VectorRecord[]): Promise<void> {
     if (records.length === 0) return Promise.resolve();
-    // Built while an earlier write to the table runs.
+    return this.queueAdd(namespace, records);
+  }
+
+  /** Adds waiting for each table's write queue, merged into one commit when their turn comes. */
+  private readonly waitingAdds = new Map<string, WaitingAdds>();
+
+  /**
+   * Queues an add: the adds that arrive for a table while an earlier write to it runs (concurrent uploads, the
+   * batches of a book) go in as one LanceDB commit, up to COMBINED_ADD_ROWS rows. Fewer commits means fewer
+   * table versions and fragments, which is what LanceDB's memory grows with during a long ingest. Each add's
+   * rows are built at once (while the earlier write runs); an add whose rows cannot be built fails alone, and
+   * a failed commit fails every add in it (none of its rows are written).
+   */
+  private queueAdd(namespace: string, records: VectorRecord[]): Promise<void> {
     const built = arrowRows(records);
     built.catch(() => {});
-    return this.tables.serial(namespace, async () => {
-      const rows = await built;
+    let waiting = this.waitingAdds.get(namespace);
+    if (!waiting || waiting.rows + records.length > COMBINED_ADD_ROWS) {
+      const fresh: WaitingAdds = { rows: 0, adds: [] };
+      this.waitingAdds.set(namespace, fresh);
+      this.tables.serial(namespace, () => this.writeAdds(namespace, fresh)).catch(() => {});
+      waiting = fresh;
+    }
+    waiting.rows += records.length;
+    const add = Promise.withResolvers<void>();
+    waiting.adds.push({ built, settle: add });
+    return add.promise;
+  }
+
+  /** Writes the adds waiting for a table as one commit (within the table's write queue). */
+  private async writeAdds(namespace: string, waiting: WaitingAdds): Promise<void> {
+    if (this.waitingAdds.get(namespace) === waiting) this.waitingAdds.delete(namespace);
+    const ready: { rows: ArrowTable; settle: PromiseWithResolvers<void> }[] = [];
+    for (const add of waiting.adds) {
+      try {
+        ready.push({ rows: await add.built, settle: add.settle });
+      } catch (error) {
+        add.settle.reject(error);
+      }
+    }
+    if (ready.length === 0) return;
+    try {
+      const [first, ...rest] = ready.map((add) => add.rows);
+      const rows = rest.length > 0 ? first.concat(...rest) : first;
       const existing = await this.tables.table(namespace);
       if (existing) {
         await existing.table.add(rows);
         this.tables.committed(existing);
       } else await this.tables.create(namespace, rows);
-    }).finally(() => {
+      for (const add of ready) add.settle.resolve();
+    } catch (error) {
+      for (const add of ready) add.settle.reject(error);
+    } finally {
       this.cache.invalidate(namespace);
       this.maintenance.schedule(namespace);
-    });
+    }
   }
 
   async search(namespace: string, vector: number[], options: SearchOptions): Promise<VectorHit[]> {

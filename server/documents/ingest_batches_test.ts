@@ -1,0 +1,167 @@
+// The batched ingest (issue 21): a book is split, embedded and written a batch at a time, and is still all or
+// nothing in the workspace.
+import assert from "node:assert/strict";
+import { pendingVectors, workspaceDocuments } from "../../db/schema.ts";
+import { createTestApp, type TestApp } from "../testing/test_app.ts";
+import type { Embedder } from "../providers/embedders/types.ts";
+import { embedLexical } from "../providers/embedders/native.ts";
+import { workspaceNamespace } from "../providers/vectors/namespace.ts";
+import { EMBED_BATCH_CHUNKS, embedBatchSize, embeddedChunkBatches, embeddedChunks } from "./ingest.ts";
+import type { DocumentJson } from "./store.ts";
+
+/** An embedder of 50-character chunks whose `failOnCall`-th call (1-based) fails. */
+function countingEmbedder(failOnCall = 0): Embedder & { calls: number[] } {
+  const calls: number[] = [];
+  return {
+    calls,
+    fingerprint: "test:counting:384",
+    modelId: "counting",
+    maxChunkLength: 50,
+    maxInputsPerCall: 100,
+    embed(texts: string[]) {
+      calls.push(texts.length);
+      if (calls.length === failOnCall) return Promise.reject(new Error("The embedder fell over."));
+      return Promise.resolve(texts.map(embedLexical));
+    },
+    embedQuery: (text: string) => Promise.resolve(embedLexical(text)),
+  };
+}
+
+/** About `chunks` chunks of at most 50 characters. */
+const bookText = (chunks: number) =>
+  Array.from({ length: chunks }, (_, index) => `Line ${index} of the long book.`).join("\n");
+
+async function uploadAndEmbed(app: TestApp, name: string, text: string) {
+  const form = new FormData();
+  form.append("file", new File([text], name));
+  return await app.json<{ success: boolean; error: string | null }>("/api/workspace/books/upload-and-embed", {
+    method: "POST",
+    body: form,
+  });
+}
+
+async function namespaceOf(app: TestApp, embedder: Embedder) {
+  const { body } = await app.json<{ workspace: { id: number } }>("/api/workspace/books");
+  return workspaceNamespace(body.workspace.id, embedder);
+}
+
+const leftInCache = (app: TestApp) =>
+  [...Deno.readDirSync(app.deps.paths.vectorCache)].map((entry) => entry.name);
+
+Deno.test("a batch is a whole number of the embedder's calls", () => {
+  assert.equal(embedBatchSize({ maxInputsPerCall: 1000 }), 1000);
+  assert.equal(embedBatchSize({ maxInputsPerCall: 100 }), 600);
+  assert.equal(embedBatchSize({ maxInputsPerCall: 3 }), 3 * Math.ceil(EMBED_BATCH_CHUNKS / 3));
+  assert.equal(embedBatchSize({ maxInputsPerCall: 0 }), EMBED_BATCH_CHUNKS);
+});
+
+Deno.test("a book is embedded in batches, in order, with the same chunks and cache entry as in one piece", async () => {
+  const embedder = countingEmbedder();
+  await using app = await createTestApp({
+    providers: { embedder: () => embedder, targetEmbedder: () => null },
+  });
+  const document: DocumentJson = {
+    id: "b1",
+    url: "file://book.txt",
+    title: "book.txt",
+    docAuthor: "A",
+    description: "D",
+    docSource: "a text file uploaded by the user.",
+    chunkSource: "",
+    published: "1/2/2025, 3:04:05 PM",
+    wordCount: 10,
+    pageContent: bookText(50),
+    token_count_estimate: 100,
+    pageBreaks: [0, 500, 1000],
+  };
+  const progress: [number, number][] = [];
+  const batches = embeddedChunkBatches(app.deps, embedder, "custom-documents/book.json", document, {
+    batchSize: 7,
+    onProgress: (processed, total) => progress.push([processed, total]),
+  });
+  const sizes: number[] = [];
+  const streamed = [];
+  for await (const batch of batches) {
+    sizes.push(batch.length);
+    streamed.push(...batch);
+  }
+  assert.equal(batches.cached, false);
+  assert.ok(sizes.length > 3 && sizes.slice(0, -1).every((size) => size === 7), JSON.stringify(sizes));
+  assert.deepEqual(progress.at(-1), [streamed.length, streamed.length]);
+  assert.deepEqual([...new Set(streamed.map((chunk) => chunk.page))], [1, 2, 3]);
+  assert.equal(leftInCache(app).length, 1, "one cache entry, no temporary file");
+
+  // Read back whole from the cache it wrote: the same texts, pages and vectors (as float32).
+  const again = await embeddedChunks(app.deps, embedder, "custom-documents/book.json", document);
+  assert.equal(again.cached, true);
+  assert.deepEqual(
+    again.chunks.map((chunk) => [chunk.text, chunk.page]),
+    streamed.map((c) => [c.text, c.page]),
+  );
+  assert.deepEqual(again.chunks[9].vector, Array.from(Float32Array.from(streamed[9].vector)));
+  assert.ok(streamed[0].text.startsWith("<document_metadata>\nsourceDocument: book.txt\n"));
+});
+
+Deno.test("an embedder failing in the middle of a book leaves none of its vectors, no row and no cache entry", async () => {
+  // The short document takes call 1, the first batch of the book calls 2 to 7 (600 chunks), the second fails.
+  const embedder = countingEmbedder(8);
+  await using app = await createTestApp({
+    providers: { embedder: () => embedder, targetEmbedder: () => null },
+  });
+  await app.json("/api/workspace/new", { json: { name: "Books" } });
+  // A short document first, so the table exists and holds rows that must stay.
+  assert.equal((await uploadAndEmbed(app, "short.txt", "A short note about herons.")).body.success, true);
+  const namespace = await namespaceOf(app, embedder);
+  assert.equal(await app.deps.vectors.count(namespace), 1);
+
+  const answer = await uploadAndEmbed(app, "book.txt", bookText(1500));
+  assert.equal(answer.status, 502);
+  assert.match(String(answer.body.error), /The embedder fell over/);
+  assert.equal(embedder.calls.length, 8, "the first batch's calls, then the failing one");
+  assert.equal(await app.deps.vectors.count(namespace), 1, "the first batch's vectors were deleted");
+  assert.equal(
+    (await app.deps.db.select().from(workspaceDocuments)).length,
+    1,
+    "the short document's row only",
+  );
+  assert.equal(leftInCache(app).length, 1, "only the short document's entry");
+
+  // Embedded again, it is whole.
+  const retried = await uploadAndEmbed(app, "book.txt", bookText(1500));
+  assert.equal(retried.body.success, true, JSON.stringify(retried.body));
+  assert.equal((await app.deps.db.select().from(workspaceDocuments)).length, 2);
+  assert.ok(await app.deps.vectors.count(namespace) > 1 + 1400, "the book whole, beside the short note");
+  assert.equal(
+    (await app.deps.db.select().from(pendingVectors)).length,
+    1,
+    "the failed document's record stays for the next start's sweep, the finished ones' went",
+  );
+});
+
+Deno.test("an acknowledged upload survives a restart whole", async () => {
+  const storageDir = await Deno.makeTempDir({ prefix: "lectern-test-" });
+  try {
+    const embedder = countingEmbedder();
+    const options = { storageDir, providers: { embedder: () => embedder, targetEmbedder: () => null } };
+    let count: number;
+    {
+      await using app = await createTestApp(options);
+      await app.json("/api/workspace/new", { json: { name: "Books" } });
+      const answer = await uploadAndEmbed(app, "book.txt", bookText(1300));
+      assert.equal(answer.body.success, true, JSON.stringify(answer.body));
+      count = await app.deps.vectors.count(await namespaceOf(app, embedder));
+      assert.ok(count > 1200, `${count} chunks`);
+    }
+    {
+      await using app = await createTestApp(options);
+      assert.equal(await app.deps.vectors.count(await namespaceOf(app, embedder)), count);
+      const { body } = await app.json<{ workspace: { documents: { docpath: string }[] } }>(
+        "/api/workspace/books",
+      );
+      assert.equal(body.workspace.documents.length, 1);
+      assert.deepEqual(await app.deps.db.select().from(pendingVectors), []);
+    }
+  } finally {
+    await Deno.remove(storageDir, { recursive: true });
+  }
+});

@@ -1,0 +1,56 @@
+// The server process's memory: fewer malloc arenas for the native libraries' threads, and an optional trace.
+
+/** glibc's mallopt parameter M_ARENA_MAX. */
+const M_ARENA_MAX = -8;
+
+/**
+ * Caps glibc's malloc arenas at two. LanceDB writes from many native threads, and glibc gives each contending
+ * thread an arena of its own (up to 8 per core), each keeping the memory it freed: on the corpus ingest that
+ * was about 70 MiB of the server's peak (issue 21). An operator's MALLOC_ARENA_MAX wins; elsewhere than Linux
+ * with glibc, or without the permission to load it, nothing changes.
+ */
+export function limitMallocArenas(): boolean {
+  if (Deno.build.os !== "linux" || Deno.env.get("MALLOC_ARENA_MAX")) return false;
+  try {
+    // Never a permission prompt: only when loading native code is allowed already (`-A`, `--allow-ffi`).
+    if (Deno.permissions.querySync({ name: "ffi" }).state !== "granted") return false;
+    const libc = Deno.dlopen("libc.so.6", { mallopt: { parameters: ["i32", "i32"], result: "i32" } });
+    const done = libc.symbols.mallopt(M_ARENA_MAX, 2) === 1;
+    libc.close();
+    return done;
+  } catch {
+    return false;
+  }
+}
+
+/** The figures of /proc/self/status (kB) that the trace writes, in MiB. */
+const STATUS_FIELDS = ["VmRSS", "VmHWM", "RssAnon", "RssFile"];
+
+/**
+ * MEM_TRACE=<file> (a debugging aid, off by default): once a second the server appends a line with its resident
+ * memory (total, peak, anonymous, file-backed) and the JavaScript heap (total, used, external), in MiB.
+ */
+export function startMemoryTrace(path: string): void {
+  const mib = (bytes: number) => Math.round(bytes / 1048576);
+  const timer = setInterval(() => {
+    let status = "";
+    try {
+      status = Deno.readTextFileSync("/proc/self/status");
+    } catch {
+      // Not Linux: the heap figures only.
+    }
+    const fields = STATUS_FIELDS.map((field) => {
+      const kb = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
+      return `${field}=${Number.isNaN(kb) ? "-" : Math.round(kb / 1024)}`;
+    });
+    const heap = Deno.memoryUsage();
+    const line = `${new Date().toISOString()} ${fields.join(" ")} heapTotal=${mib(heap.heapTotal)} ` +
+      `heapUsed=${mib(heap.heapUsed)} external=${mib(heap.external)}\n`;
+    try {
+      Deno.writeTextFileSync(path, line, { append: true });
+    } catch {
+      clearInterval(timer);
+    }
+  }, 1000);
+  Deno.unrefTimer(timer);
+}

@@ -24,12 +24,12 @@ function scanModule(): WebAssembly.Module | null {
 }
 
 /**
- * How many candidates of the quantised scan are scored again with their float vectors for `limit` hits. The
- * quantisation moves a cosine by about 0.002, so the exact top `limit` are almost always among the best
- * 2 × limit + 20 by the scan.
+ * How many candidates of the quantised scan are scored again with their float vectors for `limit` hits. On 100k
+ * chunks of the corpus (bench/retrieval.ts's queries), the exact top 10 were among the scan's best 10 for 0.981
+ * of them, the best 20 for 0.998 and the best 30 for all.
  */
 export function rerankDepth(limit: number): number {
-  return limit * 2 + 20;
+  return limit + 20;
 }
 
 /** Bytes a table of `rows` rows of `dimensions` takes as int8 rows (with the scan's buffers and row ids). */

@@ -11,7 +11,7 @@
 import { fileURLToPath } from "node:url";
 import { chunkHeader, splitText } from "../server/documents/chunker.ts";
 import { embedLexical, NATIVE_DIMENSIONS } from "../server/providers/embedders/native.ts";
-import { type IndexState, type LanceStore, openLanceStore } from "../server/providers/vectors/lancedb.ts";
+import { type LanceStore, openLanceStore } from "../server/providers/vectors/lancedb.ts";
 import type { VectorRecord } from "../server/providers/vectors/types.ts";
 import { seededRandom as random } from "../server/testing/random.ts";
 import { NATIVE_RERANKER_MODEL, RERANK_CANDIDATES } from "../shared/providers/reranker_catalog.ts";
@@ -148,10 +148,11 @@ interface CaseResult {
 }
 
 /** What answered a table's vector searches, from its index state. */
-function pathOf(state: IndexState | null): string {
-  if (state?.inMemory === "int8") return "int8 scan in memory + float re-rank";
-  if (state?.inMemory === "float32") return "exact scan in memory (float32)";
-  return state?.ann ? "IVF_HNSW_SQ index" : "exact scan in LanceDB";
+async function pathOf(store: LanceStore): Promise<string> {
+  const held = store.heldInMemory("bench");
+  if (held === "int8") return "int8 scan in memory + float re-rank";
+  if (held === "float32") return "exact scan in memory (float32)";
+  return (await store.indexState("bench"))?.ann ? "IVF_HNSW_SQ index" : "exact scan in LanceDB";
 }
 
 async function measure(
@@ -193,7 +194,7 @@ async function timed(store: LanceStore, corpus: Corpus, exact: number[][]) {
   await measure(store, corpus, exact, false, 20);
   const vector = await measure(store, corpus, exact, false);
   const hybrid = await measure(store, corpus, exact, true);
-  return { vector, hybrid, path: pathOf(await store.indexState("bench")) };
+  return { vector, hybrid, path: await pathOf(store) };
 }
 
 function row(

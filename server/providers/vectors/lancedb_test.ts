@@ -207,7 +207,7 @@ Deno.test("LanceDB store: a large table gets an ANN index in the background with
     await store.idle();
     assert.deepEqual(
       await store.indexState("ws1_ann"),
-      { fullText: true, ann: null, inMemory: null },
+      { fullText: true, ann: null },
       "small tables stay exact",
     );
 

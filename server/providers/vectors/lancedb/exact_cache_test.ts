@@ -149,7 +149,7 @@ Deno.test("LanceDB exact cache: a large table held as int8 gives LanceDB's own e
       await plain.upsert("ws", rows);
       await sameHits(cached, plain, vectors(12, 12), 8);
       await sameHits(cached, plain, vectors(3, 13), 50);
-      assert.equal((await cached.indexState("ws"))?.inMemory, "int8");
+      assert.equal(cached.heldInMemory("ws"), "int8");
       assert.equal(cached.exactCacheState().loads, 1, "the rows are read once for all the searches");
       const { bytes } = cached.exactCacheState();
       assert.ok(bytes >= 400 * DIMENSIONS && bytes < 400 * DIMENSIONS * 2, `${bytes} bytes`);
@@ -167,7 +167,7 @@ Deno.test("LanceDB exact cache: an add or a delete to an int8 table is seen by t
       const query = vectors(1, 15)[0];
       const before = await cached.search("ws", query, { topK: 3 });
       assert.notEqual(before[0].id, "b-0");
-      assert.equal((await cached.indexState("ws"))?.inMemory, "int8");
+      assert.equal(cached.heldInMemory("ws"), "int8");
 
       await cached.upsert("ws", records([query], "b"));
       assert.equal(cached.exactCacheState().bytes, 0, "a write drops the table's rows from memory");
@@ -193,17 +193,14 @@ Deno.test("LanceDB exact cache: a table with an ANN index is answered by it unti
       await cached.upsert("ws", rows);
       await plain.upsert("ws", rows);
       await cached.idle(); // builds the index
-      assert.deepEqual(await cached.indexState("ws"), {
-        fullText: true,
-        ann: { rows: 600 },
-        inMemory: null,
-      });
+      assert.deepEqual(await cached.indexState("ws"), { fullText: true, ann: { rows: 600 } });
+      assert.equal(cached.heldInMemory("ws"), null);
       const query = vectors(1, 17)[0];
       // The first search starts the read and is answered by the index meanwhile.
       assert.equal((await cached.search("ws", query, { topK: 5 })).length, 5);
       await cached.idle();
       assert.equal(cached.exactCacheState().loads, 1);
-      assert.equal((await cached.indexState("ws"))?.inMemory, "int8");
+      assert.equal(cached.heldInMemory("ws"), "int8");
       await sameHits(cached, plain, vectors(10, 18), 10);
       assert.equal(cached.exactCacheState().loads, 1);
     },

@@ -21,8 +21,6 @@ import { arrowRows } from "./arrow_rows.ts";
 export interface IndexState {
   fullText: boolean;
   ann: { rows: number } | null;
-  /** How the table's vectors are in memory for a scan (exact_cache.ts), if they are. */
-  inMemory: "float32" | "int8" | null;
 }
 
 export interface LanceStore extends VectorStore {
@@ -36,6 +34,8 @@ export interface LanceStore extends VectorStore {
   connectionsOpened(): number;
   /** Reads of small tables' vectors into memory so far, and the bytes they hold now (exact_cache.ts). */
   exactCacheState(): { loads: number; bytes: number };
+  /** How the table's vectors are in memory for a scan now (exact_cache.ts): as float32, as int8, or not at all. */
+  heldInMemory(namespace: string): "float32" | "int8" | null;
   /** Both rankings before fusion, `depth` deep each (the evaluation measures each side alone). */
   rankings(namespace: string, vector: number[], text: string, depth: number): Promise<Rankings>;
 }
@@ -285,18 +285,17 @@ export class LanceVectorStore implements LanceStore {
     return this.tables.connectionsOpened();
   }
 
+  heldInMemory(namespace: string): "float32" | "int8" | null {
+    return this.cache.holds(namespace);
+  }
+
   exactCacheState(): { loads: number; bytes: number } {
     return { loads: this.cache.loadCount(), bytes: this.cache.bytes() };
   }
 
   async indexState(namespace: string): Promise<IndexState | null> {
     const state = await this.tables.table(namespace);
-    if (!state) return null;
-    return {
-      fullText: state.fts,
-      ann: state.ann ? { rows: state.ann.rows } : null,
-      inMemory: this.cache.holds(namespace),
-    };
+    return state ? { fullText: state.fts, ann: state.ann ? { rows: state.ann.rows } : null } : null;
   }
 
   async close(): Promise<void> {

@@ -73,6 +73,8 @@ export class ExactCache {
   private readonly loading = new Map<string, Promise<ExactRows | null>>();
   /** When each table was last written (invalidated). */
   private readonly written = new Map<string, number>();
+  /** Rows of each table at its last read. */
+  private readonly sizes = new Map<string, number>();
   private used = 0;
   private loads = 0;
   private readonly floatMaxRows: number;
@@ -121,6 +123,7 @@ export class ExactCache {
   clear(): void {
     this.entries.clear();
     this.written.clear();
+    this.sizes.clear();
     this.loading.clear();
     this.used = 0;
   }
@@ -134,7 +137,8 @@ export class ExactCache {
 
   /**
    * The table's rows at the handle's current version, read once per version; null when they do not fit in the
-   * budget (the caller searches through LanceDB).
+   * budget (the caller searches through LanceDB). A large table (int8) just written is not read again until it
+   * has been quiet a while: during an ingest LanceDB answers rather than every search reading every row.
    */
   async rows(namespace: string, table: Table): Promise<ExactRows | null> {
     if (this.budgetBytes <= 0) return null;
@@ -147,6 +151,8 @@ export class ExactCache {
       this.entries.set(namespace, entry);
       return entry;
     }
+    const large = (this.sizes.get(namespace) ?? 0) > this.floatMaxRows;
+    if (large && !this.loading.has(namespace) && !this.quiet(namespace)) return null;
     const loaded = await this.start(namespace, table, version);
     // Loaded for another handle or version than this search's (a write landed meanwhile): LanceDB answers.
     return loaded && loaded.table === table && loaded.version === version ? loaded : null;
@@ -166,10 +172,13 @@ export class ExactCache {
       this.entries.set(namespace, entry);
       return entry;
     }
-    if (Date.now() - (this.written.get(namespace) ?? 0) >= this.quietMs) {
-      this.start(namespace, table, version).catch(() => {});
-    }
+    if (this.quiet(namespace)) this.start(namespace, table, version).catch(() => {});
     return null;
+  }
+
+  /** Whether the table has not been written for a while. */
+  private quiet(namespace: string): boolean {
+    return Date.now() - (this.written.get(namespace) ?? 0) >= this.quietMs;
   }
 
   private start(namespace: string, table: Table, version: number): Promise<ExactRows | null> {
@@ -185,6 +194,7 @@ export class ExactCache {
 
   private async load(namespace: string, table: Table, version: number): Promise<ExactRows | null> {
     const [count, schema] = await Promise.all([table.countRows(), table.schema()]);
+    this.sizes.set(namespace, count);
     if (count === 0) return null;
     const field = schema.fields.find((candidate) => candidate.name === "vector");
     const dimensions = (field?.type as { listSize?: number } | undefined)?.listSize ?? 0;

@@ -182,7 +182,26 @@ Deno.test("LanceDB exact cache: an add or a delete to an int8 table is seen by t
       assert.equal(cached.exactCacheState().loads, 3);
     },
     undefined,
-    { exactFloatMaxRows: 100 },
+    { exactFloatMaxRows: 100, quietBeforeLoadMs: 0 },
+  );
+});
+
+Deno.test("LanceDB exact cache: an int8 table just written is searched through LanceDB until it has been quiet a while", async () => {
+  await withStores(
+    async (cached) => {
+      await cached.upsert("ws", records(vectors(300, 21), "a"));
+      const query = vectors(1, 22)[0];
+      // Never read yet: read at once.
+      assert.equal((await cached.search("ws", query, { topK: 3 })).length, 3);
+      assert.equal(cached.heldInMemory("ws"), "int8");
+      await cached.upsert("ws", records([query], "b"));
+      const afterAdd = await cached.search("ws", query, { topK: 3 });
+      assert.equal(afterAdd[0].id, "b-0", "LanceDB sees the write");
+      assert.equal(cached.exactCacheState().loads, 1, "the rows are not read again during the writes");
+      assert.equal(cached.heldInMemory("ws"), null);
+    },
+    undefined,
+    { exactFloatMaxRows: 100, quietBeforeLoadMs: 3_600_000 },
   );
 });
 

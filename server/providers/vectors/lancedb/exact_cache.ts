@@ -5,6 +5,7 @@
 // vectors. Only the vectors and LanceDB's row ids are kept; the hits' text and metadata are taken by row id.
 import type { Table } from "@lancedb/lancedb";
 import { int8BytesPerRow, Int8Rows } from "./int8_scan.ts";
+
 /** Memory for all tables' vectors together; the table used longest ago leaves first. */
 export const EXACT_CACHE_BYTES = 64 * 1024 * 1024;
 /** Tables up to this many rows are held as float32 (an exact scan); larger ones as int8 rows (int8_scan.ts). */

@@ -44,7 +44,7 @@ Deno.test("int8 scan: the candidates hold the exact top 10 by cosine, whatever t
     for (let index = 0; index < 20; index++) {
       const query = queries.subarray(index * dimensions, (index + 1) * dimensions);
       const exact = exactTop(values, dimensions, query, 10);
-      const candidates = scan.candidates(query, rerankDepth(10));
+      const candidates: number[] = scan.candidates(query, rerankDepth(10));
       assert.equal(candidates.length, rerankDepth(10));
       for (const row of exact) {
         assert.ok(candidates.includes(row), `row ${row} of the exact top 10 (d=${dimensions})`);

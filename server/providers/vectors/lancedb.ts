@@ -20,11 +20,17 @@ export interface LanceStoreOptions {
    * 0 turns it off.
    */
   exactCacheBytes?: number;
+  /** Tables up to this many rows are held as float32, larger ones as int8 rows; tests lower it. */
+  exactFloatMaxRows?: number;
+  /** Quiet time after a write before a table with an ANN index is read into memory; tests lower it. */
+  quietBeforeLoadMs?: number;
 }
 
 /**
  * LanceDB in one folder; one table per namespace. Each table has a BM25 full-text index on the chunk text, made
- * with the table, and once it is large an IVF_HNSW_SQ vector index, built in the background. The native library
+ * with the table, and once it is large an IVF_HNSW_SQ vector index, built in the background. Vector searches
+ * scan the tables' vectors in memory while they fit (float32 for small tables, int8 for large ones; see
+ * lancedb/exact_cache.ts), the index answering the tables that do not. The native library
  * loads on the first vector operation, so a server that has not searched or embedded yet does not carry it.
  *
  * Three parts in lancedb/: tables.ts (the connection and table handles), maintenance.ts (compaction and index
@@ -46,6 +52,9 @@ export function openLanceStore(directory: string, options: LanceStoreOptions = {
     annMinRows: options.annMinRows ?? ANN_MIN_ROWS,
     log,
   });
-  const cache = new ExactCache(options.exactCacheBytes ?? EXACT_CACHE_BYTES);
+  const cache = new ExactCache(options.exactCacheBytes ?? EXACT_CACHE_BYTES, {
+    floatMaxRows: options.exactFloatMaxRows,
+    quietBeforeLoadMs: options.quietBeforeLoadMs,
+  });
   return Promise.resolve(new LanceVectorStore(tables, maintenance, log, cache));
 }

@@ -1,11 +1,25 @@
-// Small tables' vectors held in memory for an exact scan in plain JS. Under the ANN threshold LanceDB answers a
+// Tables' vectors held in memory for a scan in plain JS or WebAssembly. Under the ANN threshold LanceDB answers a
 // vector search by reading and scanning every row from its files (about 3.5 µs a row on 2 cores: 35 ms at 10k
-// rows); the same scan over a Float32Array in memory takes a few milliseconds. Only the vectors and LanceDB's row
-// ids are kept (about 1.5 KiB a 384-d row); the hits' text and metadata are then taken by row id.
+// rows); the same scan over a Float32Array in memory takes a few milliseconds. Larger tables are held as int8
+// rows (int8_scan.ts), a quarter of the memory, whose scan picks candidates then scored with their float
+// vectors. Only the vectors and LanceDB's row ids are kept; the hits' text and metadata are taken by row id.
 import type { Table } from "@lancedb/lancedb";
+import { int8BytesPerRow, Int8Rows } from "./int8_scan.ts";
 
 /** Memory for all tables' vectors together; the table used longest ago leaves first. */
 export const EXACT_CACHE_BYTES = 64 * 1024 * 1024;
+/** Tables up to this many rows are held as float32 (an exact scan); larger ones as int8 rows (int8_scan.ts). */
+export const FLOAT_MAX_ROWS = 20_000;
+/**
+ * A table with an ANN index is read into memory in the background, and only once this long has passed since its
+ * last write: during an ingest each write would make the read start again, and the index answers meanwhile.
+ */
+export const QUIET_BEFORE_LOAD_MS = 2_000;
+
+export interface ExactCacheOptions {
+  floatMaxRows?: number;
+  quietBeforeLoadMs?: number;
+}
 
 /** One table's vectors at one version of its handle. */
 export interface ExactRows {
@@ -14,12 +28,14 @@ export interface ExactRows {
   version: number;
   rows: number;
   dimensions: number;
-  /** Row after row, `dimensions` each. */
+  /** Row after row, `dimensions` each; empty when the rows are held as int8. */
   vectors: Float32Array;
-  /** The length of each row's vector. */
+  /** The length of each row's vector; empty when the rows are held as int8. */
   norms: Float32Array;
+  /** The rows as int8 (a table over FLOAT_MAX_ROWS), or null. */
+  int8: Int8Rows | null;
   /** LanceDB's `_rowid` of each row, valid at `version`. */
-  rowIds: bigint[];
+  rowIds: BigInt64Array;
   bytes: number;
 }
 
@@ -37,8 +53,8 @@ export interface ExactHit {
 }
 
 function bytesPerRow(dimensions: number): number {
-  // The vector, its norm, and a row id (a bigint in an array: a pointer and a heap number).
-  return dimensions * 4 + 4 + 24;
+  // The vector, its norm, and a row id.
+  return dimensions * 4 + 4 + 8;
 }
 
 /** A Float32Array of a vector column whatever Arrow type LanceDB gave it (float32, or float16/64 widened). */
@@ -56,10 +72,19 @@ function floatsOf(values: ArrayLike<number>): Float32Array {
 export class ExactCache {
   private readonly entries = new Map<string, ExactRows | TooLarge>();
   private readonly loading = new Map<string, Promise<ExactRows | null>>();
+  /** When each table was last written (invalidated). */
+  private readonly written = new Map<string, number>();
+  /** Rows of each table at its last read. */
+  private readonly sizes = new Map<string, number>();
   private used = 0;
   private loads = 0;
+  private readonly floatMaxRows: number;
+  private readonly quietMs: number;
 
-  constructor(private readonly budgetBytes: number = EXACT_CACHE_BYTES) {}
+  constructor(private readonly budgetBytes: number = EXACT_CACHE_BYTES, options: ExactCacheOptions = {}) {
+    this.floatMaxRows = options.floatMaxRows ?? FLOAT_MAX_ROWS;
+    this.quietMs = options.quietBeforeLoadMs ?? QUIET_BEFORE_LOAD_MS;
+  }
 
   /** Times rows were read from LanceDB (tests check that a write makes the next search read them again). */
   loadCount(): number {
@@ -71,10 +96,22 @@ export class ExactCache {
     return this.used;
   }
 
-  /** Whether the table's rows are in memory now (for tests). */
-  holds(namespace: string): boolean {
+  /** How the table's rows are in memory now: as float32, as int8, or not at all. */
+  holds(namespace: string): "float32" | "int8" | null {
     const entry = this.entries.get(namespace);
-    return entry !== undefined && !("tooLarge" in entry);
+    if (entry === undefined || "tooLarge" in entry) return null;
+    return entry.int8 ? "int8" : "float32";
+  }
+
+  /** Resolves once the reads under way have ended. */
+  async settled(): Promise<void> {
+    while (this.loading.size > 0) await Promise.allSettled([...this.loading.values()]);
+  }
+
+  /** The table was written: its rows leave memory. */
+  wrote(namespace: string): void {
+    this.written.set(namespace, Date.now());
+    this.invalidate(namespace);
   }
 
   invalidate(namespace: string): void {
@@ -86,6 +123,8 @@ export class ExactCache {
 
   clear(): void {
     this.entries.clear();
+    this.written.clear();
+    this.sizes.clear();
     this.loading.clear();
     this.used = 0;
   }
@@ -99,7 +138,8 @@ export class ExactCache {
 
   /**
    * The table's rows at the handle's current version, read once per version; null when they do not fit in the
-   * budget (the caller searches through LanceDB).
+   * budget (the caller searches through LanceDB). A large table (int8) just written is not read again until it
+   * has been quiet a while: during an ingest LanceDB answers rather than every search reading every row.
    */
   async rows(namespace: string, table: Table): Promise<ExactRows | null> {
     if (this.budgetBytes <= 0) return null;
@@ -112,6 +152,37 @@ export class ExactCache {
       this.entries.set(namespace, entry);
       return entry;
     }
+    const large = (this.sizes.get(namespace) ?? 0) > this.floatMaxRows;
+    if (large && !this.loading.has(namespace) && !this.quiet(namespace)) return null;
+    const loaded = await this.start(namespace, table, version);
+    // Loaded for another handle or version than this search's (a write landed meanwhile): LanceDB answers.
+    return loaded && loaded.table === table && loaded.version === version ? loaded : null;
+  }
+
+  /**
+   * The table's rows when they are in memory at the handle's current version. Otherwise null at once (the
+   * table's ANN index answers), and the rows are read in the background when the table has been quiet a while.
+   */
+  async ready(namespace: string, table: Table): Promise<ExactRows | null> {
+    if (this.budgetBytes <= 0) return null;
+    const version = await table.version();
+    const entry = this.entries.get(namespace);
+    if (entry && entry.table === table && entry.version === version) {
+      if ("tooLarge" in entry) return null;
+      this.entries.delete(namespace);
+      this.entries.set(namespace, entry);
+      return entry;
+    }
+    if (this.quiet(namespace)) this.start(namespace, table, version).catch(() => {});
+    return null;
+  }
+
+  /** Whether the table has not been written for a while. */
+  private quiet(namespace: string): boolean {
+    return Date.now() - (this.written.get(namespace) ?? 0) >= this.quietMs;
+  }
+
+  private start(namespace: string, table: Table, version: number): Promise<ExactRows | null> {
     let pending = this.loading.get(namespace);
     if (!pending) {
       pending = this.load(namespace, table, version).finally(() => {
@@ -119,49 +190,53 @@ export class ExactCache {
       });
       this.loading.set(namespace, pending);
     }
-    const loaded = await pending;
-    // Loaded for another handle or version than this search's (a write landed meanwhile): LanceDB answers.
-    return loaded && loaded.table === table && loaded.version === version ? loaded : null;
+    return pending;
   }
 
   private async load(namespace: string, table: Table, version: number): Promise<ExactRows | null> {
     const [count, schema] = await Promise.all([table.countRows(), table.schema()]);
+    this.sizes.set(namespace, count);
     if (count === 0) return null;
     const field = schema.fields.find((candidate) => candidate.name === "vector");
     const dimensions = (field?.type as { listSize?: number } | undefined)?.listSize ?? 0;
-    if (dimensions === 0 || count * bytesPerRow(dimensions) > this.budgetBytes) {
+    const float = count <= this.floatMaxRows;
+    const bytes = count * (float ? bytesPerRow(dimensions) : int8BytesPerRow(dimensions));
+    const int8 = dimensions > 0 && !float && bytes <= this.budgetBytes
+      ? Int8Rows.create(count, dimensions)
+      : null;
+    if (dimensions === 0 || bytes > this.budgetBytes || (!float && !int8)) {
       this.invalidate(namespace);
       this.entries.set(namespace, { table, version, tooLarge: true });
       return null;
     }
-    const data = await table.query().select(["vector"]).withRowId().toArrow();
-    const rows = data.numRows;
-    const bytes = rows * bytesPerRow(dimensions);
-    const vectors = new Float32Array(rows * dimensions);
-    const norms = new Float32Array(rows);
-    const rowIds: bigint[] = new Array(rows);
+    const vectors = new Float32Array(float ? count * dimensions : 0);
+    const rowIds = new BigInt64Array(count);
     let row = 0;
-    for (const batch of data.batches) {
+    // Batch by batch: a large table's float vectors are never all in memory at once.
+    for await (const batch of table.query().select(["vector"]).withRowId()) {
+      if (row + batch.numRows > count) return null; // a write landed meanwhile: the count is stale
       const column = batch.getChild("vector")!;
-      const ids = batch.getChild("_rowid")!;
+      let at = row;
       for (const chunk of column.data) {
         const child = chunk.children[0];
         const values = floatsOf(child.values as ArrayLike<number>);
         const start = chunk.offset * dimensions + child.offset;
-        vectors.set(values.subarray(start, start + chunk.length * dimensions), row * dimensions);
-        row += chunk.length;
+        if (int8) int8.append(values, start, chunk.length);
+        else vectors.set(values.subarray(start, start + chunk.length * dimensions), at * dimensions);
+        at += chunk.length;
       }
-      let at = row - batch.numRows;
-      for (const id of ids) rowIds[at++] = BigInt(id as bigint | number);
+      for (const id of batch.getChild("_rowid")!) rowIds[row++] = BigInt(id as bigint | number);
     }
-    for (let index = 0; index < rows; index++) {
+    const rows = row;
+    const norms = new Float32Array(float ? rows : 0);
+    for (let index = 0; index < norms.length; index++) {
       let sum = 0;
       const offset = index * dimensions;
       for (let d = 0; d < dimensions; d++) sum += vectors[offset + d] * vectors[offset + d];
       norms[index] = Math.sqrt(sum);
     }
     this.loads++;
-    const loaded: ExactRows = { table, version, rows, dimensions, vectors, norms, rowIds, bytes };
+    const loaded: ExactRows = { table, version, rows, dimensions, vectors, norms, int8, rowIds, bytes };
     this.invalidate(namespace);
     this.entries.set(namespace, loaded);
     this.used += bytes;

@@ -23,6 +23,7 @@ function records(list: number[][], prefix: string): VectorRecord[] {
 async function withStores(
   test: (cached: LanceStore, plain: LanceStore) => Promise<void>,
   cacheBytes?: number,
+  options: Parameters<typeof openLanceStore>[1] = {},
 ) {
   const directories = [
     await Deno.makeTempDir({ prefix: "lectern-exact-" }),
@@ -31,6 +32,7 @@ async function withStores(
   const cached = await openLanceStore(directories[0], {
     maintenanceDelayMs: 3_600_000,
     exactCacheBytes: cacheBytes,
+    ...options,
   });
   const plain = await openLanceStore(directories[1], { maintenanceDelayMs: 3_600_000, exactCacheBytes: 0 });
   try {
@@ -124,4 +126,122 @@ Deno.test("LanceDB exact cache: the table used longest ago leaves memory first w
     await cached.search("one", query, { topK: 2 });
     assert.equal(cached.exactCacheState().loads, 3);
   }, 40_000);
+});
+
+/** The same hits, in the same order, with the same rows, and scores within float error. */
+async function sameHits(cached: LanceStore, plain: LanceStore, queries: number[][], topK: number) {
+  for (const query of queries) {
+    const mine = await cached.search("ws", query, { topK });
+    const lance = await plain.search("ws", query, { topK });
+    assert.deepEqual(mine.map((hit) => hit.id), lance.map((hit) => hit.id));
+    for (const [index, hit] of mine.entries()) {
+      assert.ok(Math.abs(hit.score - lance[index].score) < 1e-5, `${hit.score} vs ${lance[index].score}`);
+      assert.deepEqual({ ...hit, score: 0 }, { ...lance[index], score: 0 });
+    }
+  }
+}
+
+Deno.test("LanceDB exact cache: a large table held as int8 gives LanceDB's own exact hits, scores and rows, in a quarter of the memory", async () => {
+  await withStores(
+    async (cached, plain) => {
+      const rows = records(vectors(400, 11), "a");
+      await cached.upsert("ws", rows);
+      await plain.upsert("ws", rows);
+      await sameHits(cached, plain, vectors(12, 12), 8);
+      await sameHits(cached, plain, vectors(3, 13), 50);
+      assert.equal(cached.heldInMemory("ws"), "int8");
+      assert.equal(cached.exactCacheState().loads, 1, "the rows are read once for all the searches");
+      const { bytes } = cached.exactCacheState();
+      assert.ok(bytes >= 400 * DIMENSIONS && bytes < 400 * DIMENSIONS * 2, `${bytes} bytes`);
+      assert.equal(await cached.count("ws"), 400);
+    },
+    undefined,
+    { exactFloatMaxRows: 100 },
+  );
+});
+
+Deno.test("LanceDB exact cache: an add or a delete to an int8 table is seen by the next search", async () => {
+  await withStores(
+    async (cached) => {
+      await cached.upsert("ws", records(vectors(300, 14), "a"));
+      const query = vectors(1, 15)[0];
+      const before = await cached.search("ws", query, { topK: 3 });
+      assert.notEqual(before[0].id, "b-0");
+      assert.equal(cached.heldInMemory("ws"), "int8");
+
+      await cached.upsert("ws", records([query], "b"));
+      assert.equal(cached.exactCacheState().bytes, 0, "a write drops the table's rows from memory");
+      const afterAdd = await cached.search("ws", query, { topK: 3 });
+      assert.equal(afterAdd[0].id, "b-0");
+      assert.ok(afterAdd[0].score > 0.9999);
+      assert.equal(cached.exactCacheState().loads, 2);
+
+      await cached.deleteDocuments("ws", ["b-doc-0"]);
+      const afterDelete = await cached.search("ws", query, { topK: 3 });
+      assert.deepEqual(afterDelete.map((hit) => hit.id), before.map((hit) => hit.id));
+      assert.equal(cached.exactCacheState().loads, 3);
+    },
+    undefined,
+    { exactFloatMaxRows: 100, quietBeforeLoadMs: 0 },
+  );
+});
+
+Deno.test("LanceDB exact cache: an int8 table just written is searched through LanceDB until it has been quiet a while", async () => {
+  await withStores(
+    async (cached) => {
+      await cached.upsert("ws", records(vectors(300, 21), "a"));
+      const query = vectors(1, 22)[0];
+      // Never read yet: read at once.
+      assert.equal((await cached.search("ws", query, { topK: 3 })).length, 3);
+      assert.equal(cached.heldInMemory("ws"), "int8");
+      await cached.upsert("ws", records([query], "b"));
+      const afterAdd = await cached.search("ws", query, { topK: 3 });
+      assert.equal(afterAdd[0].id, "b-0", "LanceDB sees the write");
+      assert.equal(cached.exactCacheState().loads, 1, "the rows are not read again during the writes");
+      assert.equal(cached.heldInMemory("ws"), null);
+    },
+    undefined,
+    { exactFloatMaxRows: 100, quietBeforeLoadMs: 3_600_000 },
+  );
+});
+
+Deno.test("LanceDB exact cache: a table with an ANN index is answered by it until its rows are read in the background, then exactly", async () => {
+  await withStores(
+    async (cached, plain) => {
+      const rows = records(vectors(600, 16), "a");
+      await cached.upsert("ws", rows);
+      await plain.upsert("ws", rows);
+      await cached.idle(); // builds the index
+      assert.deepEqual(await cached.indexState("ws"), { fullText: true, ann: { rows: 600 } });
+      assert.equal(cached.heldInMemory("ws"), null);
+      const query = vectors(1, 17)[0];
+      // The first search starts the read and is answered by the index meanwhile.
+      assert.equal((await cached.search("ws", query, { topK: 5 })).length, 5);
+      await cached.idle();
+      assert.equal(cached.exactCacheState().loads, 1);
+      assert.equal(cached.heldInMemory("ws"), "int8");
+      await sameHits(cached, plain, vectors(10, 18), 10);
+      assert.equal(cached.exactCacheState().loads, 1);
+    },
+    undefined,
+    { exactFloatMaxRows: 100, annMinRows: 500, quietBeforeLoadMs: 0 },
+  );
+});
+
+Deno.test("LanceDB exact cache: a table with an ANN index just written is not read into memory (an ingest goes on)", async () => {
+  await withStores(
+    async (cached) => {
+      await cached.upsert("ws", records(vectors(600, 19), "a"));
+      await cached.idle();
+      assert.deepEqual((await cached.indexState("ws"))?.ann, { rows: 600 });
+      const query = vectors(1, 20)[0];
+      for (let index = 0; index < 3; index++) {
+        assert.equal((await cached.search("ws", query, { topK: 5 })).length, 5);
+      }
+      await cached.idle();
+      assert.deepEqual(cached.exactCacheState(), { loads: 0, bytes: 0 });
+    },
+    undefined,
+    { exactFloatMaxRows: 100, annMinRows: 500, quietBeforeLoadMs: 3_600_000 },
+  );
 });

@@ -12,7 +12,8 @@ import {
   type VectorStore,
 } from "../types.ts";
 import { ANN_MIN_EF, ANN_REFINE_FACTOR } from "./ann.ts";
-import { type ExactCache, exactSearch } from "./exact_cache.ts";
+import { type ExactCache, type ExactHit, type ExactRows, exactSearch } from "./exact_cache.ts";
+import { rerankDepth } from "./int8_scan.ts";
 import type { LanceMaintenance } from "./maintenance.ts";
 import type { LanceTables, TableState } from "./tables.ts";
 import { arrowRows } from "./arrow_rows.ts";
@@ -24,13 +25,18 @@ export interface IndexState {
 }
 
 export interface LanceStore extends VectorStore {
-  /** Runs pending maintenance now and resolves once every background task (index builds included) has ended. */
+  /**
+   * Runs pending maintenance now and resolves once every background task (index builds and reads of vectors
+   * into memory included) has ended.
+   */
   idle(): Promise<void>;
   indexState(namespace: string): Promise<IndexState | null>;
   /** Connections opened so far (one, plus one per move to a fresh connection). */
   connectionsOpened(): number;
   /** Reads of small tables' vectors into memory so far, and the bytes they hold now (exact_cache.ts). */
   exactCacheState(): { loads: number; bytes: number };
+  /** How the table's vectors are in memory for a scan now (exact_cache.ts): as float32, as int8, or not at all. */
+  heldInMemory(namespace: string): "float32" | "int8" | null;
   /** Both rankings before fusion, `depth` deep each (the evaluation measures each side alone). */
   rankings(namespace: string, vector: number[], text: string, depth: number): Promise<Rankings>;
 }
@@ -78,9 +84,61 @@ function hitOf(row: Row, score: number): VectorHit {
   };
 }
 
+/** Cosine similarity of a float row and the query (of length `queryNorm`); 0 when either has length 0. */
+function cosineOf(values: ArrayLike<number>, query: Float32Array, queryNorm: number): number {
+  let dot = 0;
+  let sum = 0;
+  for (let d = 0; d < query.length; d++) {
+    dot += values[d] * query[d];
+    sum += values[d] * values[d];
+  }
+  const norm = Math.sqrt(sum) * queryNorm;
+  return norm === 0 ? 0 : dot / norm;
+}
+
 /**
- * The closest chunks by cosine similarity, through the ANN index when the table has one; without one, by an exact
- * scan of the table's vectors in memory (exact_cache.ts) when they fit, the hits' rows then taken by row id.
+ * The `limit` best rows of an int8 table: the scan's candidates taken with their float vectors and ranked by
+ * their exact cosine (ties: the earlier row first, as the exact scan does).
+ */
+async function int8Side(
+  table: Table,
+  cached: ExactRows,
+  vector: number[],
+  limit: number,
+): Promise<VectorHit[]> {
+  const positions = cached.int8!.candidates(vector, rerankDepth(limit));
+  if (positions.length === 0) return [];
+  const rows: Row[] = await table.takeRowIds(positions.map((position) => cached.rowIds[position]))
+    .select([...HIT_COLUMNS, "vector"]).withRowId().toArray();
+  const byRowId = new Map(rows.map((row) => [BigInt(row._rowid as bigint), row]));
+  const query = Float32Array.from(vector);
+  let queryNorm = 0;
+  for (const value of query) queryNorm += value * value;
+  queryNorm = Math.sqrt(queryNorm);
+  const scored = positions.flatMap((position) => {
+    const row = byRowId.get(cached.rowIds[position]);
+    return row ? [{ row, position, score: cosineOf(vectorOf(row.vector), query, queryNorm) }] : [];
+  });
+  scored.sort((a, b) => b.score - a.score || a.position - b.position);
+  return scored.slice(0, limit).map(({ row, score }) => hitOf(row, Math.min(1, Math.max(0, score))));
+}
+
+/** The rows of an exact scan's hits, taken by row id, best first. */
+async function takeHits(table: Table, best: ExactHit[]): Promise<VectorHit[]> {
+  if (best.length === 0) return [];
+  const rows: Row[] = await table.takeRowIds(best.map((hit) => hit.rowId)).select(HIT_COLUMNS).withRowId()
+    .toArray();
+  const byRowId = new Map(rows.map((row) => [BigInt(row._rowid as bigint), row]));
+  return best.flatMap((hit) => {
+    const row = byRowId.get(hit.rowId);
+    return row ? [hitOf(row, hit.score)] : [];
+  });
+}
+
+/**
+ * The closest chunks by cosine similarity: by a scan of the table's vectors in memory (exact_cache.ts) when they
+ * fit, else through the ANN index when the table has one. A table without an index waits for its rows to be
+ * read; one with an index is answered by it until they are (they are read in the background).
  */
 async function vectorSide(
   cache: ExactCache,
@@ -90,20 +148,9 @@ async function vectorSide(
   vector: number[],
   limit: number,
 ): Promise<VectorHit[]> {
-  if (!state.ann) {
-    const cached = await cache.rows(namespace, table);
-    if (cached) {
-      const best = exactSearch(cached, vector, limit);
-      if (best.length === 0) return [];
-      const rows: Row[] = await table.takeRowIds(best.map((hit) => hit.rowId)).select(HIT_COLUMNS).withRowId()
-        .toArray();
-      const byRowId = new Map(rows.map((row) => [BigInt(row._rowid as bigint), row]));
-      return best.flatMap((hit) => {
-        const row = byRowId.get(hit.rowId);
-        return row ? [hitOf(row, hit.score)] : [];
-      });
-    }
-  }
+  const cached = state.ann ? await cache.ready(namespace, table) : await cache.rows(namespace, table);
+  if (cached?.int8) return await int8Side(table, cached, vector, limit);
+  if (cached) return await takeHits(table, exactSearch(cached, vector, limit));
   let query = table.vectorSearch(vector).distanceType("cosine").select([...HIT_COLUMNS, "_distance"])
     .limit(limit);
   if (state.ann) {
@@ -202,7 +249,7 @@ export class LanceVectorStore implements LanceStore {
     } catch (error) {
       for (const add of ready) add.settle.reject(error);
     } finally {
-      this.cache.invalidate(namespace);
+      this.cache.wrote(namespace);
       this.maintenance.schedule(namespace);
     }
   }
@@ -260,7 +307,7 @@ export class LanceVectorStore implements LanceStore {
         try {
           await state.table.delete(`doc_id IN (${docIds.map(quote).join(", ")})`);
           this.tables.committed(state);
-          this.cache.invalidate(namespace);
+          this.cache.wrote(namespace);
           return;
         } catch (error) {
           // A maintenance process compacted the rows meanwhile: delete again on the latest version.
@@ -281,12 +328,17 @@ export class LanceVectorStore implements LanceStore {
     }
   }
 
-  idle(): Promise<void> {
-    return this.maintenance.idle();
+  async idle(): Promise<void> {
+    await this.maintenance.idle();
+    await this.cache.settled();
   }
 
   connectionsOpened(): number {
     return this.tables.connectionsOpened();
+  }
+
+  heldInMemory(namespace: string): "float32" | "int8" | null {
+    return this.cache.holds(namespace);
   }
 
   exactCacheState(): { loads: number; bytes: number } {

@@ -13,6 +13,7 @@ import { RERANK_CANDIDATES } from "../../shared/providers/reranker_catalog.ts";
 import { rerankerFromSettings } from "../providers/rerankers/registry.ts";
 import { rerankHits } from "../providers/rerankers/rerank.ts";
 import type { Reranker } from "../providers/rerankers/types.ts";
+import { mark } from "../http/timing.ts";
 
 /** Characters of a pinned document shown in its citation. */
 const PINNED_PREVIEW_CHARS = 1_000;
@@ -142,6 +143,7 @@ export async function searchChunks(
 ): Promise<Source[]> {
   const query = await search.embedder.embedQuery(search.message, signal);
   signal.throwIfAborted();
+  mark("embedded");
   const threshold = search.similarityThreshold ?? workspace.similarityThreshold;
   const topN = search.topN ?? workspace.topN;
   const reranking = workspace.vectorSearchMode === "rerank";
@@ -149,11 +151,13 @@ export async function searchChunks(
     topK: reranking ? Math.max(RERANK_CANDIDATES, topN) : topN,
     text: workspace.hybridSearch ? search.message : undefined,
   });
+  mark("searched");
   // Vectors whose document row is gone (a crash between the two writes) are never cited.
   const live = new Set(
     (await deps.db.select({ docId: workspaceDocuments.docId }).from(workspaceDocuments)
       .where(eq(workspaceDocuments.workspaceId, workspace.id))).map((row) => row.docId),
   );
+  mark("live documents");
   const found: Source[] = [];
   for (const hit of hits) {
     if (hit.score < threshold || !live.has(hit.docId)) continue;
@@ -213,6 +217,7 @@ export async function retrieve(
     pinnedDocuments(deps, workspace, contextWindow),
     deps.vectors.count(namespace),
   ]);
+  mark("pinned and count");
   // Attached files come after the pinned documents, within what they left of the window.
   const pinnedTokens = pinned.reduce(
     (sum, { source }) => sum + (Number(source.token_count_estimate) || 0),
@@ -221,8 +226,10 @@ export async function retrieve(
   const attached = options.attachments
     ? await attachedContext(deps, options.attachments, contextWindow, pinnedTokens)
     : [];
+  mark("attached");
   const pinnedIds = new Set(pinned.map(({ source }) => identifierOf(source)));
   const searchQuery = vectorCount > 0 && options.rewrite ? await options.rewrite() : null;
+  mark("rewritten");
   const found = vectorCount > 0
     ? await searchChunks(
       deps,

@@ -1,5 +1,6 @@
 import type OpenAI from "openai";
 import { messageOf, ProviderError } from "../../errors.ts";
+import { mark } from "../../http/timing.ts";
 import type {
   ChatModel,
   ChatPart,
@@ -220,6 +221,7 @@ export function openAiCompatibleChatModel(options: OpenAiCompatibleOptions): Cha
           max_tokens: request.maxTokens ?? options.maxTokens,
         }, { signal }).withResponse()
       );
+      mark("answer headers");
       const iterator = stream[Symbol.asyncIterator]();
       let reasoning = false;
       // A complete answer ends with a finish reason; a stream that stops without one was cut off.

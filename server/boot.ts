@@ -13,7 +13,7 @@ import { openVectorStores } from "./providers/vectors/registry.ts";
 import { closeParseWorkers } from "./documents/parse_worker.ts";
 import { DocumentStore } from "./documents/store.ts";
 import type { ProviderDeps } from "./providers/endpoints.ts";
-import { chatModelFromSettings } from "./providers/llm/registry.ts";
+import { cachedChatModels } from "./providers/llm/registry.ts";
 import { EmbeddingService } from "./embedding/service.ts";
 import { type ClientAssets, loadClientAssets } from "./pages/assets.ts";
 import { createAuthLimits } from "./auth/rate_limit.ts";
@@ -89,7 +89,7 @@ export async function boot(
     const embedding = new EmbeddingService(settings, providerDeps, log);
     const providers: Providers = {
       chatModel: options.providers?.chatModel ??
-        ((override) => chatModelFromSettings(settings, providerDeps, override)),
+        cachedChatModels(settings, providerDeps),
       embedder: options.providers?.embedder ?? (() => embedding.active()),
       targetEmbedder: options.providers?.targetEmbedder ?? (() => embedding.target()),
       embedding,

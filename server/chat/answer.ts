@@ -9,6 +9,7 @@ import { type Frame, frames } from "./frames.ts";
 import { keepChat } from "./history.ts";
 import { countMessageTokens } from "./prompt.ts";
 import type { Turn } from "./turn.ts";
+import { logTiming, mark } from "../http/timing.ts";
 
 /** What the model is asked, and what its answer cites. */
 export interface AnswerPrompt {
@@ -86,9 +87,14 @@ export async function* streamAnswer(
         temperature: turn.temperature,
         maxTokens: prompt.maxTokens,
       };
+      mark("asking");
       const parts = turn.model.stream(request, AbortSignal.any([signal, quiet.signal]));
       for await (const part of withinTimeout(parts, deps.config.llmTimeoutSeconds, quiet)) {
         if (part.type === "text-delta") {
+          if (!draft.text) {
+            mark("first token");
+            logTiming(deps.log, workspace.slug);
+          }
           draft.text += part.text;
           yield frames.chunk(uuid, part.text);
         } else draft.usage = { inputTokens: part.inputTokens, outputTokens: part.outputTokens };

@@ -3,6 +3,7 @@ import { workspaceChats } from "../../db/schema.ts";
 import type { HistoryEntry, Metrics, Source } from "../../shared/api/chat.ts";
 import type { Actor } from "../auth/actor.ts";
 import type { Deps } from "../deps.ts";
+import type { Database } from "../../db/client.ts";
 
 /** The JSON kept in `workspace_chats.response` (docs/api-compat.md#stored-chat). */
 export interface StoredResponse {
@@ -137,23 +138,78 @@ export function toHistory(rows: ChatRow[]): HistoryEntry[] {
   return entries;
 }
 
-export async function saveChat(
+type ChatInsert = typeof workspaceChats.$inferInsert;
+
+interface QueuedChat {
+  values: ChatInsert;
+  resolve: (id: number) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Chats waiting to be written, per database: those saved in the same turn of the event loop go together. */
+const queues = new WeakMap<Database, QueuedChat[]>();
+
+/**
+ * Writes the queued chats in one transaction: one commit (one sync of the write-ahead log) instead of one per
+ * chat. With hundreds of answers ending at once, a commit per chat held the event loop for the disk's sync
+ * each time, and every other stream waited. When the batch fails, each chat is written alone, so that one bad
+ * row (its thread deleted meanwhile) fails only its own save.
+ */
+async function flushChats(db: Database, queued: QueuedChat[]): Promise<void> {
+  const insert = (values: ChatInsert) =>
+    db.insert(workspaceChats).values(values).returning({ id: workspaceChats.id });
+  if (queued.length > 1) {
+    let ids: number[] | null = null;
+    try {
+      const [first, ...rest] = queued.map((chat) => insert(chat.values));
+      ids = (await db.batch([first, ...rest])).map((rows) => rows[0].id);
+    } catch {
+      ids = null; // written one by one below
+    }
+    if (ids) {
+      queued.forEach((chat, index) => chat.resolve(ids![index]));
+      return;
+    }
+  }
+  for (const chat of queued) {
+    try {
+      const [row] = await insert(chat.values);
+      chat.resolve(row.id);
+    } catch (error) {
+      chat.reject(error);
+    }
+  }
+}
+
+export function saveChat(
   deps: Deps,
   scope: ChatScope,
   prompt: string,
   response: StoredResponse,
   include = true,
 ): Promise<number> {
-  const [row] = await deps.db.insert(workspaceChats).values({
-    workspaceId: scope.workspaceId,
-    threadId: scope.threadId,
-    userId: scope.actor.userId,
-    prompt,
-    response: JSON.stringify(response),
-    include,
-    apiSessionId: scope.apiSessionId ?? null,
-  }).returning({ id: workspaceChats.id });
-  return row.id;
+  const { db } = deps;
+  return new Promise((resolve, reject) => {
+    const values: ChatInsert = {
+      workspaceId: scope.workspaceId,
+      threadId: scope.threadId,
+      userId: scope.actor.userId,
+      prompt,
+      response: JSON.stringify(response),
+      include,
+      apiSessionId: scope.apiSessionId ?? null,
+    };
+    let queue = queues.get(db);
+    if (!queue) {
+      queue = [];
+      queues.set(db, queue);
+      setTimeout(() => {
+        queues.delete(db);
+        flushChats(db, queue!).catch(() => {});
+      }, 0);
+    }
+    queue.push({ values, resolve, reject });
+  });
 }
 
 /** Chats a user sent in the last 24 hours, for the daily message limit. */

@@ -12,6 +12,7 @@ import { keepChat } from "./history.ts";
 import { buildMessages, expandVariables, fitPrompt } from "./prompt.ts";
 import { retrieve, type Retrieved } from "./retrieve.ts";
 import { rewriteQuery } from "./rewrite.ts";
+import { mark } from "../http/timing.ts";
 import { type Ended, prepareTurn, type ReplyInput, type Turn } from "./turn.ts";
 
 export type { ReplyInput } from "./turn.ts";
@@ -46,7 +47,9 @@ export async function* streamReply(
     yield await refuse(deps, turn);
     return;
   }
-  yield* streamAnswer(deps, turn, await promptFor(deps, turn, retrieved), signal);
+  const prompt = await promptFor(deps, turn, retrieved);
+  mark("prompt");
+  yield* streamAnswer(deps, turn, prompt, signal);
 }
 
 /** A UI chat whose message (presets expanded) starts with `@agent`, case-sensitive (docs/api-compat.md#agent-detection). */
@@ -147,6 +150,7 @@ async function promptFor(deps: Deps, turn: Turn, retrieved: Retrieved): Promise<
       workspace: { id: workspace.id, name: workspace.name },
       custom: await customVariableValues(deps),
     });
+  mark("system prompt");
   const maxTokens = Math.min(model.maxTokens, model.contextWindow);
   const parts = await fitPrompt(
     {

@@ -13,6 +13,7 @@ import { RERANK_CANDIDATES } from "../../shared/providers/reranker_catalog.ts";
 import { rerankerFromSettings } from "../providers/rerankers/registry.ts";
 import { rerankHits } from "../providers/rerankers/rerank.ts";
 import type { Reranker } from "../providers/rerankers/types.ts";
+import { mark } from "../http/timing.ts";
 
 /** Characters of a pinned document shown in its citation. */
 const PINNED_PREVIEW_CHARS = 1_000;
@@ -140,8 +141,15 @@ export async function searchChunks(
   search: ChunkSearch,
   signal: AbortSignal,
 ): Promise<Source[]> {
+  // The documents still in the workspace are read while the query is embedded and searched.
+  const live = deps.db.select({ docId: workspaceDocuments.docId }).from(workspaceDocuments)
+    .where(eq(workspaceDocuments.workspaceId, workspace.id)).then((rows) =>
+      new Set(rows.map((row) => row.docId))
+    );
+  live.catch(() => {});
   const query = await search.embedder.embedQuery(search.message, signal);
   signal.throwIfAborted();
+  mark("embedded");
   const threshold = search.similarityThreshold ?? workspace.similarityThreshold;
   const topN = search.topN ?? workspace.topN;
   const reranking = workspace.vectorSearchMode === "rerank";
@@ -149,14 +157,13 @@ export async function searchChunks(
     topK: reranking ? Math.max(RERANK_CANDIDATES, topN) : topN,
     text: workspace.hybridSearch ? search.message : undefined,
   });
+  mark("searched");
   // Vectors whose document row is gone (a crash between the two writes) are never cited.
-  const live = new Set(
-    (await deps.db.select({ docId: workspaceDocuments.docId }).from(workspaceDocuments)
-      .where(eq(workspaceDocuments.workspaceId, workspace.id))).map((row) => row.docId),
-  );
+  const liveIds = await live;
+  mark("live documents");
   const found: Source[] = [];
   for (const hit of hits) {
-    if (hit.score < threshold || !live.has(hit.docId)) continue;
+    if (hit.score < threshold || !liveIds.has(hit.docId)) continue;
     if (search.pinnedIds?.has(identifierOf(hit.metadata))) continue;
     found.push({ ...hit.metadata, id: hit.id, text: hit.text, score: hit.score });
   }
@@ -209,10 +216,13 @@ export async function retrieve(
 ): Promise<Retrieved> {
   const namespace = workspaceNamespace(workspace.id, embedder);
   const contextWindow = contextWindowOf(deps, workspace, options);
-  const [pinned, vectorCount] = await Promise.all([
-    pinnedDocuments(deps, workspace, contextWindow),
-    deps.vectors.count(namespace),
-  ]);
+  const counted = deps.vectors.count(namespace);
+  // A follow-up's rewrite (a round trip to the model) starts as soon as there are vectors to search, while the
+  // pinned documents and the attached files are read.
+  const rewritten = counted.then((count) => count > 0 && options.rewrite ? options.rewrite() : null);
+  rewritten.catch(() => {});
+  const [pinned, vectorCount] = await Promise.all([pinnedDocuments(deps, workspace, contextWindow), counted]);
+  mark("pinned and count");
   // Attached files come after the pinned documents, within what they left of the window.
   const pinnedTokens = pinned.reduce(
     (sum, { source }) => sum + (Number(source.token_count_estimate) || 0),
@@ -221,8 +231,10 @@ export async function retrieve(
   const attached = options.attachments
     ? await attachedContext(deps, options.attachments, contextWindow, pinnedTokens)
     : [];
+  mark("attached");
   const pinnedIds = new Set(pinned.map(({ source }) => identifierOf(source)));
-  const searchQuery = vectorCount > 0 && options.rewrite ? await options.rewrite() : null;
+  const searchQuery = await rewritten;
+  mark("rewritten");
   const found = vectorCount > 0
     ? await searchChunks(
       deps,

@@ -9,12 +9,14 @@ import { requireThread } from "../threads/service.ts";
 import { frames, streamFailureFrame } from "./frames.ts";
 import { historyOf } from "./history.ts";
 import { streamReply } from "./reply.ts";
+import { chatTimer, mark, timedStream } from "../http/timing.ts";
 
 /** The 400/404 answers of stream-chat are abort JSON, not SSE (docs/api-compat.md#chat-request-body). */
 const abortBody = (message: string) => frames.abort(crypto.randomUUID(), message);
 
 /** `POST …/stream-chat` for the default thread (`threadSlug` null) or a named thread. */
 export async function streamChatResponse(deps: Deps, c: Context<AppEnv>, threadSlug: string | null) {
+  const timer = chatTimer();
   const actor = c.var.actor;
   const workspace = await requireWorkspace(
     deps,
@@ -26,17 +28,21 @@ export async function streamChatResponse(deps: Deps, c: Context<AppEnv>, threadS
     ? null
     : await requireThread(deps, actor, workspace, threadSlug, abortBody("Workspace thread does not exist."));
   const { message, attachments } = await parseJson(c, StreamChatInput, abortBody, { bareMessages: true });
+  mark("routed", timer);
   return sseResponse(
     deps,
     c.req.raw,
     (signal) =>
-      streamReply(deps, {
-        actor,
-        workspace,
-        threadId: thread?.id ?? null,
-        message,
-        attachments,
-      }, signal),
+      timedStream(
+        timer,
+        streamReply(deps, {
+          actor,
+          workspace,
+          threadId: thread?.id ?? null,
+          message,
+          attachments,
+        }, signal),
+      ),
     { failureFrame: streamFailureFrame },
   );
 }

@@ -18,6 +18,7 @@ import {
   type StoredResponse,
 } from "./history.ts";
 import type { HistoryTurn } from "./prompt.ts";
+import { mark } from "../http/timing.ts";
 
 export interface ReplyInput {
   actor: Actor;
@@ -114,6 +115,7 @@ export async function prepareTurn(deps: Deps, input: ReplyInput, uuid: string): 
   const conversation = input.conversation;
 
   const quota = await dailyQuotaReached(deps, input.actor);
+  mark("quota");
   if (quota !== null) {
     return {
       ended: frames.abort(
@@ -134,6 +136,7 @@ export async function prepareTurn(deps: Deps, input: ReplyInput, uuid: string): 
   const expanded = conversation || input.store
     ? message
     : expandPresets(message, await listPresets(deps, input.actor));
+  mark("presets");
 
   let model: ChatModel;
   let embedder: Embedder;
@@ -143,6 +146,7 @@ export async function prepareTurn(deps: Deps, input: ReplyInput, uuid: string): 
   } catch (error) {
     return { ended: frames.abort(uuid, messageOf(error)) };
   }
+  mark("model");
 
   const stored = conversation ? [] : input.store ? await input.store.recent() : (await recentChats(
     deps,
@@ -152,6 +156,7 @@ export async function prepareTurn(deps: Deps, input: ReplyInput, uuid: string): 
     const response = parseResponse(row);
     return response ? [{ prompt: row.prompt, response }] : [];
   });
+  mark("history");
   return {
     uuid,
     input,

@@ -70,6 +70,12 @@ export class SettingsService {
   private writes = 0;
 
   /**
+   * Raised whenever a setting's value may have changed (a write, or a refresh that read another replica's):
+   * what is built from the settings (the chat model, providers/llm/registry.ts) is kept until it moves.
+   */
+  version = 0;
+
+  /**
    * Reads the stored settings again, for another replica on the same database may have changed them. Returns
    * whether anything changed. A refresh that overlapped a write of this process is dropped (the next one
    * reads it).
@@ -83,6 +89,7 @@ export class SettingsService {
     if (same) return false;
     this.stored.clear();
     for (const [label, value] of fresh) this.stored.set(label, value);
+    this.version++;
     return true;
   }
 
@@ -116,6 +123,7 @@ export class SettingsService {
       if (value === null) this.stored.delete(label);
       else this.stored.set(label, value);
     }
+    this.version++;
     return changed;
   }
 
@@ -183,6 +191,7 @@ export class SettingsService {
       else this.stored.set(definition.key, value);
       newValues[definition.key] = definition.secret && value !== "" ? MASKED_SECRET : value;
     }
+    this.version++;
     return { newValues, changed };
   }
 

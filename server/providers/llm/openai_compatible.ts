@@ -1,5 +1,7 @@
 import type OpenAI from "openai";
 import { messageOf, ProviderError } from "../../errors.ts";
+import { mark } from "../../http/timing.ts";
+import { sseEvents } from "./sse_reader.ts";
 import type {
   ChatModel,
   ChatPart,
@@ -136,6 +138,40 @@ type ToolDelta = { index?: number; id?: string; function?: { name?: string; argu
 
 type Delta = { content?: string | null; reasoning_content?: string | null; reasoning?: string | null };
 
+type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
+
+/**
+ * One event's completion chunk, or null for an event that carries none (a named `thread.*` event). An error
+ * event, or a chunk with an `error`, throws the provider's error as the SDK would have (the SDK's APIError,
+ * mapped by providerErrorFrom); data that is not JSON throws the SDK's own words.
+ */
+function chunkOf(
+  module: Sdk,
+  event: { event?: string; data: string },
+  response: Response,
+  options: OpenAiCompatibleOptions,
+): Chunk | null {
+  let data;
+  try {
+    data = JSON.parse(event.data);
+  } catch {
+    throw new ProviderError(
+      `The answer from ${options.baseURL} broke off: Error reading response: malformed server-sent event JSON.`,
+    );
+  }
+  if (event.event?.startsWith("thread.")) return null;
+  if (event.event === "error" || data?.error) {
+    const error = new module.default.APIError(
+      undefined,
+      event.event === "error" ? data?.error ?? data : data.error,
+      undefined,
+      response.headers,
+    );
+    throw providerErrorFrom(module, error, options.baseURL, options.providerName);
+  }
+  return data as Chunk;
+}
+
 /** The next chunk, or "stale" when none comes within `ms` (the pending read is left to the abort). */
 function staleAfter<T>(next: Promise<T>, ms: number): Promise<T | "stale"> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -210,7 +246,9 @@ export function openAiCompatibleChatModel(options: OpenAiCompatibleOptions): Cha
       // A stale stream taken as complete is closed through this.
       const local = new AbortController();
       const signal = AbortSignal.any([outer, local.signal]);
-      const { data: stream, response } = await call((client) =>
+      const module = await loadSdk();
+      // The SDK sends the request (retries, errors); its body is read here (sse_reader.ts), with less work per token.
+      const response = await call((client) =>
         client.chat.completions.create({
           model: options.modelId,
           messages: request.messages.map(toOpenAiMessage),
@@ -218,61 +256,69 @@ export function openAiCompatibleChatModel(options: OpenAiCompatibleOptions): Cha
           stream_options: options.requestUsage ? { include_usage: true } : undefined,
           temperature: request.temperature,
           max_tokens: request.maxTokens ?? options.maxTokens,
-        }, { signal }).withResponse()
+        }, { signal }).asResponse()
       );
-      const iterator = stream[Symbol.asyncIterator]();
+      mark("answer headers");
+      if (!response.body) {
+        throw new ProviderError(`The answer from ${options.baseURL} has no body.`);
+      }
+      const events = sseEvents(response.body, signal);
       let reasoning = false;
       // A complete answer ends with a finish reason; a stream that stops without one was cut off.
       let finished = false;
       let yielded = false;
-      while (true) {
-        let next: IteratorResult<OpenAI.Chat.Completions.ChatCompletionChunk> | "stale";
-        try {
-          next = await call(() =>
-            options.staleCloseMs && yielded
-              ? staleAfter(iterator.next(), options.staleCloseMs)
-              : iterator.next()
-          );
-        } catch (error) {
-          if (error instanceof ProviderError || outer.aborted) throw error;
-          throw new ProviderError(
-            `The answer from ${options.baseURL} broke off: ${messageOf(error)}`,
-            undefined,
-            {
-              cause: error,
-            },
-          );
-        }
-        if (next === "stale") {
-          // Taken as complete, as the reference does: the text so far is the answer.
-          finished = true;
-          local.abort();
-          break;
-        }
-        if (next.done) break;
-        const chunk = next.value;
-        if (chunk.choices?.[0]?.finish_reason) finished = true;
-        const delta = chunk.choices?.[0]?.delta as Delta | undefined;
-        const thought = delta?.reasoning_content ?? delta?.reasoning;
-        if (thought || delta?.content) yielded = true;
-        if (thought) {
-          yield { type: "text-delta", text: reasoning ? thought : `<think>${thought}` };
-          reasoning = true;
-        }
-        if (delta?.content) {
-          if (reasoning) {
-            yield { type: "text-delta", text: "</think>" };
-            reasoning = false;
+      try {
+        while (true) {
+          let next: IteratorResult<{ event?: string; data: string }> | "stale";
+          try {
+            next = await (options.staleCloseMs && yielded
+              ? staleAfter(events.next(), options.staleCloseMs)
+              : events.next());
+          } catch (error) {
+            if (outer.aborted) throw error;
+            const mapped = providerErrorFrom(module, error, options.baseURL, options.providerName);
+            if (mapped instanceof ProviderError) throw mapped;
+            throw new ProviderError(
+              `The answer from ${options.baseURL} broke off: ${messageOf(error)}`,
+              undefined,
+              { cause: error },
+            );
           }
-          yield { type: "text-delta", text: delta.content };
+          if (next === "stale") {
+            // Taken as complete, as the reference does: the text so far is the answer.
+            finished = true;
+            local.abort();
+            break;
+          }
+          if (next.done || next.value.data === "[DONE]") break;
+          const chunk = chunkOf(module, next.value, response, options);
+          if (chunk === null) continue;
+          if (chunk.choices?.[0]?.finish_reason) finished = true;
+          const delta = chunk.choices?.[0]?.delta as Delta | undefined;
+          const thought = delta?.reasoning_content ?? delta?.reasoning;
+          if (thought || delta?.content) yielded = true;
+          if (thought) {
+            yield { type: "text-delta", text: reasoning ? thought : `<think>${thought}` };
+            reasoning = true;
+          }
+          if (delta?.content) {
+            if (reasoning) {
+              yield { type: "text-delta", text: "</think>" };
+              reasoning = false;
+            }
+            yield { type: "text-delta", text: delta.content };
+          }
+          if (chunk.usage) {
+            yield {
+              type: "usage",
+              inputTokens: chunk.usage.prompt_tokens ?? 0,
+              outputTokens: chunk.usage.completion_tokens ?? 0,
+            };
+          }
         }
-        if (chunk.usage) {
-          yield {
-            type: "usage",
-            inputTokens: chunk.usage.prompt_tokens ?? 0,
-            outputTokens: chunk.usage.completion_tokens ?? 0,
-          };
-        }
+      } finally {
+        // Left early (the client went, a time-out) or done: the body is not read any further.
+        events.return(undefined).catch(() => {});
       }
       if (reasoning) yield { type: "text-delta", text: "</think>" };
       if (!finished) {

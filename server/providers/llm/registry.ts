@@ -191,6 +191,33 @@ export function chatModelFromSettings(
   });
 }
 
+/**
+ * `chatModelFromSettings`, with the models of the OpenAI protocol kept while the settings stay the same
+ * (`settings.version`): a chat then reuses its model and the SDK client in it (its connection settings, its
+ * headers) instead of building them per message. Models of the other protocols are built per call as before.
+ */
+export function cachedChatModels(
+  settings: SettingsService,
+  deps: ProviderDeps = {},
+): (override?: ModelOverride) => ChatModel {
+  let version = -1;
+  const models = new Map<string, ChatModel>();
+  return (override = { provider: null, model: null }) => {
+    if (settings.version !== version) {
+      models.clear();
+      version = settings.version;
+    }
+    const providerId = override.provider ?? settings.value("LLMProvider");
+    const cacheable = providerId !== undefined && !FACTORIES[providerId] && llmProvider(providerId)?.openai;
+    const key = `${override.provider ?? ""}\u0000${override.model ?? ""}`;
+    const known = cacheable ? models.get(key) : undefined;
+    if (known) return known;
+    const model = chatModelFromSettings(settings, deps, override);
+    if (cacheable) models.set(key, model);
+    return model;
+  };
+}
+
 /** The context window of the configured model, or null when no usable provider is set. */
 export function contextWindowFromSettings(settings: SettingsService): number | null {
   const providerId = settings.value("LLMProvider");

@@ -1,0 +1,40 @@
+import assert from "node:assert/strict";
+import { createTestApp } from "../testing/test_app.ts";
+import { recentChats, saveChat } from "./history.ts";
+import type { Actor } from "../auth/actor.ts";
+
+Deno.test("chats saved at once are written together, in order, each with its own id; a bad one fails alone", async () => {
+  await using app = await createTestApp();
+  const created = await app.json<{ workspace: { id: number } }>("/api/workspace/new", {
+    json: { name: "Batch" },
+  });
+  const workspaceId = created.body.workspace.id;
+  const actor = { multiUser: false, userId: null, role: "admin" } as unknown as Actor;
+  const scope = { workspaceId, threadId: null, actor };
+  const response = (text: string) => ({ text, sources: [], type: "chat", attachments: [], metrics: {} });
+
+  const ids = await Promise.all(
+    Array.from(
+      { length: 30 },
+      (_, index) => saveChat(app.deps, scope, `question ${index}`, response(`a${index}`)),
+    ),
+  );
+  assert.equal(new Set(ids).size, 30);
+  assert.deepEqual(ids, [...ids].sort((a, b) => a - b), "ids follow the order of the saves");
+  const rows = await recentChats(app.deps, scope, 100);
+  assert.deepEqual(
+    rows.map((row) => row.prompt),
+    Array.from({ length: 30 }, (_, index) => `question ${index}`),
+  );
+  assert.deepEqual(rows.map((row) => row.id), ids);
+
+  // A chat of a workspace that is gone breaks the batch's transaction: the others are still saved.
+  const results = await Promise.allSettled([
+    saveChat(app.deps, scope, "kept 1", response("k1")),
+    saveChat(app.deps, { ...scope, workspaceId: 999_999 }, "refused", response("r")),
+    saveChat(app.deps, scope, "kept 2", response("k2")),
+  ]);
+  assert.deepEqual(results.map((result) => result.status), ["fulfilled", "rejected", "fulfilled"]);
+  const after = await recentChats(app.deps, scope, 100);
+  assert.deepEqual(after.slice(-2).map((row) => row.prompt), ["kept 1", "kept 2"]);
+});

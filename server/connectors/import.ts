@@ -9,6 +9,7 @@ import { checkFolder, purgeDocuments } from "../documents/library.ts";
 import { parseMetadata } from "../documents/live_sync_queues.ts";
 import type { ConnectorOrigin } from "../documents/store.ts";
 import { writeFileAtomic } from "../storage.ts";
+import { keepCredentials } from "./credentials.ts";
 import { connectorContext } from "./fetch.ts";
 import { type ConnectorDocument, ConnectorError, type ConnectorSource } from "./source.ts";
 
@@ -27,6 +28,7 @@ export type ImportDeps = Pick<
   | "config"
   | "linkFetch"
   | "settings"
+  | "keys"
 >;
 
 /** A failure's sentence for `reason`: a source's own, else a generic one (the details go to the log). */
@@ -272,6 +274,7 @@ export class ConnectorImports {
     const deps = this.deps;
     const state = job.state;
     const existing = await this.existing(state.folder, source.id);
+    const params = source.syncParams?.(options);
     const seen = new Set<string>();
     const written: string[] = [];
     const staging = join(stagingRoot(deps), state.id, STAGED_FOLDER);
@@ -292,7 +295,12 @@ export class ConnectorImports {
           continue;
         }
         seen.add(item.key);
-        const origin: ConnectorOrigin = { source: source.id, key: item.key, version: item.version };
+        const origin: ConnectorOrigin = {
+          source: source.id,
+          key: item.key,
+          version: item.version,
+          ...(params && Object.keys(params).length > 0 ? { params } : {}),
+        };
         const before = existing.get(item.key);
         if (before && before.version === item.version) state.unchanged++;
         else if (before) {
@@ -331,6 +339,10 @@ export class ConnectorImports {
       }
       const gone = [...existing].filter(([key]) => !seen.has(key)).map(([, entry]) => entry.location);
       state.removed = await purgeDocuments(deps, gone);
+      // For live sync: a watched document of a private repository or a Confluence space is fetched with them.
+      if (source.credentials) {
+        await keepCredentials(deps, source.id, state.folder, source.credentials(options));
+      }
     } finally {
       await cleanUp();
     }

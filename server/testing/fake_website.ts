@@ -3,6 +3,8 @@ export interface FakeWebsite {
   baseURL: string;
   /** The paths (with query) requested, in order. */
   seen: string[];
+  /** Serves `body` (HTML) at `path` from now on. */
+  setPage(path: string, body: string): void;
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
 }
@@ -96,5 +98,11 @@ export function startFakeWebsite(
     return page ? page() : new Response("Not Found", { status: 404, statusText: "Not Found" });
   });
   const close = async () => await server.shutdown();
-  return { baseURL: `http://127.0.0.1:${server.addr.port}`, seen, close, [Symbol.asyncDispose]: close };
+  return {
+    baseURL: `http://127.0.0.1:${server.addr.port}`,
+    seen,
+    setPage: (path, body) => pages[path] = () => html(body),
+    close,
+    [Symbol.asyncDispose]: close,
+  };
 }

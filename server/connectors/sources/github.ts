@@ -13,6 +13,7 @@ import {
   MAX_REPO_FILE_BYTES,
   nextLink,
   preferredFirst,
+  repoCredentials,
   repoFolder,
   type RepoHost,
   type RepoOptions,
@@ -296,7 +297,10 @@ export const githubSource: RepoHost = {
     }
   },
 
-  async refetch(url, context): Promise<ConnectorDocument | ConnectorSkip> {
+  credentials: repoCredentials,
+
+  async refetch({ url, credentials }, context): Promise<ConnectorDocument | ConnectorSkip> {
+    const token = credentials?.accessToken || undefined;
     const match = url.match(/^(https?:\/\/[^/]+)\/([^/]+)\/([^/]+)\/blob\/([^/]+)\/(.+)$/);
     if (!match) throw new ConnectorError("This document's link is not a GitHub file.");
     const [, origin, owner, name, branchPart, pathPart] = match;
@@ -308,7 +312,7 @@ export const githubSource: RepoHost = {
       context,
       repo,
       contents,
-      undefined,
+      token,
       `The file ${path} is no longer in the branch ${branch}.`,
     ))
       .json() as { content?: string; sha?: string; encoding?: string };

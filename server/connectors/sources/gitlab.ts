@@ -14,6 +14,7 @@ import {
   MAX_REPO_FILE_BYTES,
   nextLink,
   preferredFirst,
+  repoCredentials,
   repoFolder,
   type RepoHost,
   type RepoOptions,
@@ -275,7 +276,10 @@ export const gitlabSource: RepoHost = {
     }
   },
 
-  async refetch(url, context): Promise<ConnectorDocument | ConnectorSkip> {
+  credentials: repoCredentials,
+
+  async refetch({ url, credentials }, context): Promise<ConnectorDocument | ConnectorSkip> {
+    const token = credentials?.accessToken || undefined;
     const [web, rest] = url.split("/-/blob/");
     const slash = rest?.indexOf("/") ?? -1;
     if (!rest || slash < 0) throw new ConnectorError("This document's link is not a GitLab file.");
@@ -286,7 +290,7 @@ export const gitlabSource: RepoHost = {
       encodeURIComponent(branch)
     }`;
     const missing = `The file ${path} is no longer in the branch ${branch}.`;
-    const file = await (await call(context, project, fileUrl, undefined, missing)).json() as {
+    const file = await (await call(context, project, fileUrl, token, missing)).json() as {
       content?: string;
       blob_id?: string;
     };

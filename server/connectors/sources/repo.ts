@@ -6,6 +6,7 @@ import {
   ConnectorError,
   type ConnectorSkip,
   type ConnectorSource,
+  type RefetchInput,
 } from "../source.ts";
 
 /**
@@ -110,6 +111,11 @@ export function resetTime(epochSeconds: number | null): string {
   return `at ${new Date(epochSeconds * 1000).toISOString().slice(11, 16)} UTC`;
 }
 
+/** The access token kept (encrypted) for live sync, when the import had one. */
+export function repoCredentials(options: RepoOptions): Record<string, string> | null {
+  return options.accessToken ? { accessToken: options.accessToken } : null;
+}
+
 /** The branches with `main` and `master` first, as the reference lists them. */
 export function preferredFirst(branches: string[]): string[] {
   const unique = [...new Set(branches)];
@@ -130,8 +136,11 @@ export interface RepoHost extends ConnectorSource<RepoOptions> {
   prepare(input: RepoOptions, context: ConnectorContext): Promise<RepoOptions & { branch: string }>;
   /** What the reference answers: `author`, `repo`, `branch`. */
   describe(options: RepoOptions): { author: string; repo: string; branch: string };
-  /** One file again at its branch's head, by the document's `url` (live sync; public repositories). */
-  refetch(url: string, context: ConnectorContext): Promise<ConnectorDocument | ConnectorSkip>;
+  /**
+   * One file again at its branch's head, by the document's `url` (live sync), with the import's access token
+   * when it had one.
+   */
+  refetch(input: RefetchInput, context: ConnectorContext): Promise<ConnectorDocument | ConnectorSkip>;
 }
 
 /**

@@ -167,6 +167,43 @@ export function createWebsiteSource(deps: WebsiteDeps): ConnectorSource<WebsiteO
     id: "website-depth",
     folder: websiteFolder,
     documents: (options, context) => crawl(deps, options, context),
+    refetch: ({ url }, context) => refetchPage(deps, url, context),
+  };
+}
+
+/**
+ * One crawled page again (live sync): the site's robots.txt is read again and must still allow it, and the
+ * page is read as the crawl read it.
+ */
+async function refetchPage(
+  deps: WebsiteDeps,
+  link: string,
+  context: ConnectorContext,
+): Promise<ConnectorDocument | ConnectorSkip> {
+  const url = new URL(link);
+  const robots = await readRobots(url, context, deps);
+  if (robots?.isAllowed(`${url.origin}${url.pathname}${url.search}`, CRAWLER_NAME) === false) {
+    throw new ConnectorError(`The robots.txt of ${url.origin} no longer allows fetching ${linkText(url)}.`);
+  }
+  const page = await fetchPage(deps, url, context).catch((error) => {
+    context.signal.throwIfAborted();
+    throw new ConnectorError(startFailure(linkText(url), error));
+  });
+  const read = await linkDocumentFromBytes(
+    { config: deps.config, log: context.log },
+    url,
+    page.contentType,
+    page.bytes,
+  ).catch((error) => {
+    throw new ConnectorError(`${reasonOf(error)}.`);
+  });
+  const text = read.parsed.text;
+  return {
+    key: link,
+    title: read.pageTitle?.trim() || read.title,
+    text,
+    url: link,
+    version: textVersion(text),
   };
 }
 

@@ -1,13 +1,15 @@
 import { join } from "node:path";
-import { eq } from "drizzle-orm";
-import { documents, workspaceDocuments, workspaces } from "../../db/schema.ts";
+import { and, eq } from "drizzle-orm";
+import { documents, workspaceDocuments } from "../../db/schema.ts";
 import { ConnectorImport } from "../../shared/api/connectors.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, messageOf } from "../errors.ts";
-import { addDocuments, removeDocuments } from "../documents/ingest.ts";
+import { embeddedChunks } from "../documents/ingest.ts";
+import { withPendingVectors } from "../documents/pending_vectors.ts";
+import { type ConnectorOrigin, metadataOf } from "../documents/store.ts";
+import { workspaceNamespace } from "../providers/vectors/namespace.ts";
 import { checkFolder, purgeDocuments } from "../documents/library.ts";
 import { parseMetadata } from "../documents/live_sync_queues.ts";
-import type { ConnectorOrigin } from "../documents/store.ts";
 import { writeFileAtomic } from "../storage.ts";
 import { keepCredentials } from "./credentials.ts";
 import { connectorContext } from "./fetch.ts";
@@ -348,15 +350,56 @@ export class ConnectorImports {
     }
   }
 
-  /** A changed document embedded in workspaces is embedded again there with its new text. */
+  /**
+   * A changed document embedded in workspaces is embedded again there with its new text, in place: each
+   * workspace row keeps its id, so its pin, its watch and its sync queue stay (the row moves to new vectors
+   * under a new document id, then the old vectors go). A failure keeps the old vectors and is logged.
+   */
   private async embedAgain(location: string) {
-    const holders = await this.deps.db.selectDistinct({ workspace: workspaces }).from(workspaceDocuments)
-      .innerJoin(workspaces, eq(workspaces.id, workspaceDocuments.workspaceId))
+    const deps = this.deps;
+    const holders = await deps.db.select().from(workspaceDocuments)
       .where(eq(workspaceDocuments.docpath, location));
-    for (const { workspace } of holders) {
-      await removeDocuments(this.deps, workspace, [location]);
-      await addDocuments(this.deps, workspace, [location]);
-    }
+    if (holders.length === 0) return;
+    await deps.providers.embedding.whileFixed(async () => {
+      const embedder = deps.providers.embedder();
+      const target = deps.providers.targetEmbedder();
+      const document = await deps.documents.read(location);
+      const { chunks } = await embeddedChunks(deps, embedder, location, document);
+      const metadata = metadataOf(document);
+      for (const row of holders) {
+        const namespace = workspaceNamespace(row.workspaceId, embedder);
+        const docId = crypto.randomUUID();
+        // The old vectors are recorded as well: once the row names the new id, nothing names them.
+        const pending = [{ namespace, docId }, { namespace, docId: row.docId }];
+        await withPendingVectors(deps.db, pending, async () => {
+          await deps.vectors.upsert(
+            namespace,
+            chunks.map((chunk) => ({
+              id: crypto.randomUUID(),
+              docId,
+              vector: chunk.vector,
+              text: chunk.text,
+              metadata: chunk.page === undefined ? metadata : { ...metadata, page: chunk.page },
+            })),
+          );
+          const moved = await deps.db.update(workspaceDocuments)
+            .set({ docId, metadata: JSON.stringify(metadata), lastUpdatedAt: new Date() })
+            .where(and(eq(workspaceDocuments.id, row.id), eq(workspaceDocuments.docId, row.docId)))
+            .returning({ id: workspaceDocuments.id });
+          // Removed from the workspace meanwhile: the new vectors go, the old ones went with the row.
+          const stale = moved.length > 0 ? row.docId : docId;
+          await deps.vectors.deleteDocuments(namespace, [stale]);
+          if (moved.length > 0 && target && target.fingerprint !== embedder.fingerprint) {
+            await deps.vectors.deleteDocuments(workspaceNamespace(row.workspaceId, target), [row.docId]);
+          }
+        });
+      }
+    }).catch((error) =>
+      deps.log.warn("Cannot embed a changed connector document again; its workspaces keep the earlier text", {
+        location,
+        error: messageOf(error),
+      })
+    );
   }
 }
 

@@ -123,10 +123,15 @@ export class ConnectorImports {
   }
 
   /**
-   * Starts importing `source` with `options`; `label` names it in the progress (never a token). A folder
-   * already being imported into is a ConnectorError.
+   * Starts importing `source` with `options`; `label` names it in the progress and `details` are what the end's
+   * toast names (never a token). A folder already being imported into is a ConnectorError.
    */
-  start<Options>(source: ConnectorSource<Options>, options: Options, label: string): ConnectorImport {
+  start<Options>(
+    source: ConnectorSource<Options>,
+    options: Options,
+    label: string,
+    details?: Record<string, string>,
+  ): ConnectorImport {
     this.forgetOld();
     const folder = checkFolder(source.folder(options));
     for (const job of this.jobs.values()) {
@@ -150,6 +155,7 @@ export class ConnectorImports {
       reason: null,
       startedAt: new Date().toISOString(),
       finishedAt: null,
+      ...(details ? { details } : {}),
     };
     const controller = new AbortController();
     const job = {

@@ -41,7 +41,12 @@ Disallow: /
  * plain-text file and an image. `robots` replaces robots.txt (null: 404; a number: that status).
  */
 export function startFakeWebsite(
-  options: { robots?: string | null | number; pages?: Record<string, string> } = {},
+  options: {
+    robots?: string | null | number;
+    pages?: Record<string, string>;
+    /** Paths answered with a 302 to another address (relative or absolute). */
+    redirects?: Record<string, string>;
+  } = {},
 ): FakeWebsite {
   const seen: string[] = [];
   const robots = options.robots === undefined ? DEFAULT_ROBOTS : options.robots;
@@ -84,6 +89,11 @@ export function startFakeWebsite(
       new Response(null, { status: 302, headers: { location: "http://10.0.0.7/secret" } }),
     ...Object.fromEntries(
       Object.entries(options.pages ?? {}).map(([path, body]) => [path, () => html(body)]),
+    ),
+    ...Object.fromEntries(
+      Object.entries(options.redirects ?? {}).map((
+        [path, location],
+      ) => [path, () => new Response(null, { status: 302, headers: { location } })]),
     ),
   };
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { eq, like } from "drizzle-orm";
 import { documents, documentSyncQueues, systemSettings } from "../../db/schema.ts";
-import { PUBLIC_TEST_ADDRESS } from "../testing/connector_context.ts";
+import { fakeHosts } from "../testing/connector_context.ts";
 import { CLOUD_USER, type FakeConfluenceSpace, startFakeConfluence } from "../testing/fake_confluence.ts";
 import { type FakeRepo, startFakeGithub } from "../testing/fake_github.ts";
 import { articlePage, startFakeWebsite } from "../testing/fake_website.ts";
@@ -12,17 +12,7 @@ import { createTestApp, type TestApp } from "../testing/test_app.ts";
 // fetched again from its source (its fake on loopback, through the URL guard) and embedded again when it changed.
 
 /** Every named host to its fake (`http://127.0.0.1:<port>`); nothing else resolves. */
-function network(hosts: Record<string, string>) {
-  return {
-    resolve: (hostname: string) => Promise.resolve(hostname in hosts ? [PUBLIC_TEST_ADDRESS] : []),
-    fetch: ((input: URL | RequestInfo, init?: RequestInit) => {
-      const url = new URL(input instanceof Request ? input.url : String(input));
-      const base = hosts[url.hostname];
-      if (!base) return Promise.reject(new Error(`The guard let ${url.href} through.`));
-      return fetch(`${base}${url.pathname}${url.search}`, init);
-    }) as typeof fetch,
-  };
-}
+const network = fakeHosts;
 
 async function imported(app: TestApp, path: string, json: Record<string, unknown>) {
   const answer = await app.json<{ success: boolean; reason: string | null }>(path, { json });

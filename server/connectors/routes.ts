@@ -88,7 +88,9 @@ export function connectorRoutes(deps: Deps) {
 
 /** The answer's text fields, kept with the import for the toast at its end (a video's title and author). */
 function textFields(data: Record<string, unknown>): Record<string, string> | undefined {
-  const kept = Object.entries(data).filter((entry): entry is [string, string] => typeof entry[1] === "string");
+  const kept = Object.entries(data).filter((entry): entry is [string, string] =>
+    typeof entry[1] === "string"
+  );
   return kept.length > 0 ? Object.fromEntries(kept) : undefined;
 }
 

@@ -164,3 +164,97 @@ export async function* listPages<T>(
     url = nextPage(response, url);
   }
 }
+
+/**
+ * How a repository host's REST API is called and how its refusals read: its headers for a token, its rate
+ * limit's sentence (null when the answer is no rate limit), and its sentences for a refused token and a
+ * repository that cannot be read.
+ */
+export interface RepoApi {
+  /** The host's name in sentences: "GitHub", "GitLab". */
+  name: string;
+  headers(token: string | undefined): HeadersInit;
+  rateLimited(response: Response, token: string | undefined): string | null;
+  /** The 401 sentence. */
+  refused: string;
+  /** The 403 and 404 sentence (a private repository without a token, or a token that cannot read it). */
+  missing(token: string | undefined): string;
+}
+
+/**
+ * Fetches an API address through the import's guarded fetch; every failure the person can act on becomes a
+ * ConnectorError sentence (`notFound` for a 404 of something other than the repository: a branch, a file).
+ */
+export async function repoCall(
+  context: ConnectorContext,
+  api: RepoApi,
+  url: string,
+  token: string | undefined,
+  notFound?: string,
+): Promise<Response> {
+  const response = await context.fetch(url, { headers: api.headers(token), signal: context.signal });
+  if (response.ok) return response;
+  await response.body?.cancel();
+  const limited = api.rateLimited(response, token);
+  if (limited) throw new ConnectorError(limited);
+  if (response.status === 401) throw new ConnectorError(api.refused);
+  if (response.status === 404 && notFound) throw new ConnectorError(notFound);
+  if (response.status === 404 || response.status === 403) throw new ConnectorError(api.missing(token));
+  throw new ConnectorError(
+    `${api.name} answered ${response.status} ${response.statusText || "(an error)"}.`.trim(),
+  );
+}
+
+/** A tree entry left out before its bytes are fetched (ignored, larger than its listed size allows, binary). */
+export function skippedEntry(
+  path: string,
+  ignored: (path: string) => boolean,
+  size?: number,
+): ConnectorSkip | null {
+  if (ignored(path)) return { skip: path, why: "Ignored." };
+  if ((size ?? 0) > MAX_REPO_FILE_BYTES) return { skip: path, why: "Too large." };
+  if (binaryByName(path)) return { skip: path, why: "Binary file." };
+  return null;
+}
+
+/** A file's page at its branch (the branch encoded, so the link splits back exactly): `{prefix}/{branch}/{path}`. */
+export function blobLink(prefix: string, branch: string, path: string): string {
+  return `${prefix}/${encodeURIComponent(branch)}/${path.split("/").map(encodeURIComponent).join("/")}`;
+}
+
+/** One comment of an issue, as both hosts' issue documents show it. */
+export interface IssueComment {
+  author?: string;
+  created: string;
+  body: string;
+}
+
+/** An issue's document text: its title, state, opener and body, then each comment under its author and date. */
+export async function issueText(
+  issue: {
+    number: number;
+    title: string;
+    state: string;
+    author?: string;
+    created: string;
+    body: string | null;
+  },
+  comments: AsyncIterable<IssueComment> | null,
+): Promise<string> {
+  const lines = [
+    `# ${issue.title} (#${issue.number})`,
+    "",
+    `State: ${issue.state}. Opened by ${issue.author ?? "unknown"} on ${issue.created}.`,
+    "",
+    issue.body ?? "",
+  ];
+  for await (const comment of comments ?? []) {
+    lines.push("", `## ${comment.author ?? "unknown"} on ${comment.created}`, "", comment.body);
+  }
+  return lines.join("\n");
+}
+
+/** Each item of `items` through `map`, as they come. */
+export async function* mapped<T, U>(items: AsyncIterable<T>, map: (item: T) => U): AsyncGenerator<U> {
+  for await (const item of items) yield map(item);
+}

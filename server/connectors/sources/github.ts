@@ -14,6 +14,7 @@ import {
   mapped,
   nextLink,
   preferredFirst,
+  refetchFile,
   type RepoApi,
   repoCall,
   repoCredentials,
@@ -22,6 +23,7 @@ import {
   type RepoOptions,
   resetTime,
   skippedEntry,
+  splitBlobLink,
 } from "./repo.ts";
 
 /**
@@ -282,27 +284,15 @@ export const githubSource: RepoHost = {
 
   async refetch({ url, credentials }, context): Promise<ConnectorDocument | ConnectorSkip> {
     const token = credentials?.accessToken || undefined;
-    const match = url.match(/^(https?:\/\/[^/]+)\/([^/]+)\/([^/]+)\/blob\/([^/]+)\/(.+)$/);
-    if (!match) throw new ConnectorError("This document's link is not a GitHub file.");
-    const [, origin, owner, name, branchPart, pathPart] = match;
-    const repo = parseGithubUrl(`${origin}/${owner}/${name}`);
-    const branch = decodeURIComponent(branchPart);
-    const path = pathPart.split("/").map(decodeURIComponent).join("/");
-    const contents = `${repoPath(repo)}/contents/${pathPart}?ref=${encodeURIComponent(branch)}`;
-    const file = await (await call(
-      context,
-      repo,
-      contents,
-      token,
-      `The file ${path} is no longer in the branch ${branch}.`,
-    ))
-      .json() as { content?: string; sha?: string; encoding?: string };
-    return fileDocument(base64Bytes(file.content ?? ""), {
-      key: path,
-      title: path,
-      url,
-      version: file.sha ?? "",
-      metadata: { docAuthor: repo.owner },
-    });
+    const match = url.match(/^(https?:\/\/[^/]+)\/([^/]+)\/([^/]+)\/blob\/(.+)$/);
+    const file = match ? splitBlobLink(match[4]) : null;
+    if (!match || !file) throw new ConnectorError("This document's link is not a GitHub file.");
+    const repo = parseGithubUrl(`${match[1]}/${match[2]}/${match[3]}`);
+    const contents = `${repoPath(repo)}/contents/${file.encodedPath}?ref=${encodeURIComponent(file.branch)}`;
+    return await refetchFile(
+      (missing) => call(context, repo, contents, token, missing),
+      { url, branch: file.branch, path: file.path, author: repo.owner },
+      "sha",
+    );
   },
 };

@@ -5,7 +5,6 @@ import {
   type ConnectorSkip,
 } from "../source.ts";
 import {
-  base64Bytes,
   blobLink,
   boundedBytes,
   fileDocument,
@@ -16,6 +15,7 @@ import {
   MAX_REPO_FILE_BYTES,
   nextLink,
   preferredFirst,
+  refetchFile,
   type RepoApi,
   repoCall,
   repoCredentials,
@@ -24,6 +24,7 @@ import {
   type RepoOptions,
   resetTime,
   skippedEntry,
+  splitBlobLink,
 } from "./repo.ts";
 
 /**
@@ -279,25 +280,16 @@ export const gitlabSource: RepoHost = {
   async refetch({ url, credentials }, context): Promise<ConnectorDocument | ConnectorSkip> {
     const token = credentials?.accessToken || undefined;
     const [web, rest] = url.split("/-/blob/");
-    const slash = rest?.indexOf("/") ?? -1;
-    if (!rest || slash < 0) throw new ConnectorError("This document's link is not a GitLab file.");
+    const file = rest ? splitBlobLink(rest) : null;
+    if (!file) throw new ConnectorError("This document's link is not a GitLab file.");
     const project = parseGitlabUrl(web);
-    const branch = decodeURIComponent(rest.slice(0, slash));
-    const path = rest.slice(slash + 1).split("/").map(decodeURIComponent).join("/");
-    const fileUrl = `${project.api}/repository/files/${encodeURIComponent(path)}?ref=${
-      encodeURIComponent(branch)
+    const fileUrl = `${project.api}/repository/files/${encodeURIComponent(file.path)}?ref=${
+      encodeURIComponent(file.branch)
     }`;
-    const missing = `The file ${path} is no longer in the branch ${branch}.`;
-    const file = await (await call(context, project, fileUrl, token, missing)).json() as {
-      content?: string;
-      blob_id?: string;
-    };
-    return fileDocument(base64Bytes(file.content ?? ""), {
-      key: path,
-      title: path,
-      url,
-      version: file.blob_id ?? "",
-      metadata: { docAuthor: project.author },
-    });
+    return await refetchFile(
+      (missing) => call(context, project, fileUrl, token, missing),
+      { url, branch: file.branch, path: file.path, author: project.author },
+      "blob_id",
+    );
   },
 };

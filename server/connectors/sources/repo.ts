@@ -258,3 +258,35 @@ export async function issueText(
 export async function* mapped<T, U>(items: AsyncIterable<T>, map: (item: T) => U): AsyncGenerator<U> {
   for await (const item of items) yield map(item);
 }
+
+/** The branch and path of a file link `blobLink` made, from the part after its prefix; null when not one. */
+export function splitBlobLink(rest: string): { branch: string; path: string; encodedPath: string } | null {
+  const slash = rest.indexOf("/");
+  if (slash <= 0 || slash === rest.length - 1) return null;
+  const encodedPath = rest.slice(slash + 1);
+  return {
+    branch: decodeURIComponent(rest.slice(0, slash)),
+    path: encodedPath.split("/").map(decodeURIComponent).join("/"),
+    encodedPath,
+  };
+}
+
+/**
+ * One file fetched again at its branch's head (live sync): `fetchFile` asks the host's file call (a 404 is
+ * `missing`), whose JSON carries the base64 `content` and the version in `versionField`.
+ */
+export async function refetchFile(
+  fetchFile: (missing: string) => Promise<Response>,
+  file: { url: string; branch: string; path: string; author: string },
+  versionField: string,
+): Promise<ConnectorDocument | ConnectorSkip> {
+  const missing = `The file ${file.path} is no longer in the branch ${file.branch}.`;
+  const answer = await (await fetchFile(missing)).json() as Record<string, unknown>;
+  return fileDocument(base64Bytes(String(answer.content ?? "")), {
+    key: file.path,
+    title: file.path,
+    url: file.url,
+    version: String(answer[versionField] ?? ""),
+    metadata: { docAuthor: file.author },
+  });
+}

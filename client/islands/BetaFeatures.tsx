@@ -67,9 +67,9 @@ function LiveSyncCard() {
           <span>{t("liveSync.card.toggle")}</span>
         </label>
       )}
-      <p>{t("liveSync.card.explanation")}</p>
+      <p>{t("liveSync.card.explanationSources")}</p>
       <p className="muted">{t("liveSync.card.everywhere")}</p>
-      <p className="muted small">{t("liveSync.card.linksOnly")}</p>
+      <p className="muted small">{t("liveSync.card.watchableOnly")}</p>
       <a className="live-sync-manage-link" href={paths.settings("beta-features/live-document-sync/manage")}>
         {t("liveSync.card.manage")}
       </a>

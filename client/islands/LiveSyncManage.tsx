@@ -213,7 +213,7 @@ function WatchedDocuments() {
         ? (
           <div className="card empty-state live-sync-empty">
             <h2>{t("liveSync.manage.emptyTitle")}</h2>
-            <p className="muted">{t("liveSync.manage.emptyBody")}</p>
+            <p className="muted">{t("liveSync.manage.emptyBodySources")}</p>
           </div>
         )
         : (

@@ -1,14 +1,17 @@
 import { join } from "node:path";
-import { eq } from "drizzle-orm";
-import { documents, workspaceDocuments, workspaces } from "../../db/schema.ts";
-import type { ConnectorImport } from "../../shared/api/connectors.ts";
+import { and, eq } from "drizzle-orm";
+import { documents, workspaceDocuments } from "../../db/schema.ts";
+import { ConnectorImport } from "../../shared/api/connectors.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, messageOf } from "../errors.ts";
-import { addDocuments, removeDocuments } from "../documents/ingest.ts";
+import { embeddedChunks } from "../documents/ingest.ts";
+import { withPendingVectors } from "../documents/pending_vectors.ts";
+import { type ConnectorOrigin, metadataOf } from "../documents/store.ts";
+import { workspaceNamespace } from "../providers/vectors/namespace.ts";
 import { checkFolder, purgeDocuments } from "../documents/library.ts";
 import { parseMetadata } from "../documents/live_sync_queues.ts";
-import type { ConnectorOrigin } from "../documents/store.ts";
 import { writeFileAtomic } from "../storage.ts";
+import { keepCredentials } from "./credentials.ts";
 import { connectorContext } from "./fetch.ts";
 import { type ConnectorDocument, ConnectorError, type ConnectorSource } from "./source.ts";
 import { loadedImports, STAGING_FOLDER } from "./staging.ts";
@@ -28,6 +31,7 @@ export type ImportDeps = Pick<
   | "config"
   | "linkFetch"
   | "settings"
+  | "keys"
 >;
 
 /** A failure's sentence for `reason`: a source's own, else a generic one (the details go to the log). */
@@ -40,6 +44,39 @@ interface Job {
   state: ConnectorImport;
   controller: AbortController;
   ended: Promise<ConnectorImport>;
+  /** The options as kept on disk: every token, password and secret left out. */
+  options: Record<string, unknown>;
+  /** The record's write under way, another asked for meanwhile, and when the last one started. */
+  saving: Promise<void> | null;
+  dirty: boolean;
+  savedAt: number;
+}
+
+/**
+ * An import as kept on disk (`.connector-imports/<id>/state.json`, written atomically): its progress and its
+ * options without any token, so that a restart shows how it ended.
+ */
+interface ImportRecord {
+  version: 1;
+  import: ConnectorImport;
+  options: Record<string, unknown>;
+}
+
+/** Progress is written to disk at most this often while an import runs (and always when it ends). */
+const SAVE_EVERY_MS = 1000;
+
+/** The sentence of an import the server's shutdown or a crash cut short. */
+export const SHUTDOWN_REASON =
+  "The server shut down before this import finished; the documents it had added were removed. Start the import again.";
+export const INTERRUPTED_REASON =
+  "The server stopped before this import finished; the documents it had added were removed. Start the import again.";
+
+/** The options without a token, password or secret (the record on disk never holds one). */
+export function withoutSecrets(options: unknown): Record<string, unknown> {
+  if (!options || typeof options !== "object") return {};
+  return Object.fromEntries(
+    Object.entries(options).filter(([key]) => !/token|password|secret|cookie|credential/i.test(key)),
+  );
 }
 
 interface Existing {
@@ -53,8 +90,9 @@ interface Existing {
  * new documents, rewrites changed ones (key + version) and removes those gone from the source; a failed or
  * stopped import removes what it wrote and leaves the earlier version whole.
  *
- * Imports live in this process: a restart ends them (their documents are removed at the next start, see
- * `sweepAbandonedImports`).
+ * Each import's progress is kept on disk as well: a restart ends a running import (its new documents are
+ * removed at the next start, see `sweepAbandonedImports`) and the import is then listed as failed with a
+ * sentence; ended imports stay listed for an hour across restarts.
  */
 export class ConnectorImports {
   private readonly jobs = new Map<string, Job>();
@@ -80,16 +118,21 @@ export class ConnectorImports {
   /** Stops every running import (their documents are removed) and waits for them to end. */
   async stopAll(): Promise<void> {
     for (const job of this.jobs.values()) {
-      job.controller.abort(new ConnectorError("The server is shutting down."));
+      job.controller.abort(new ConnectorError(SHUTDOWN_REASON));
     }
     await Promise.all([...this.jobs.values()].map((job) => job.ended));
   }
 
   /**
-   * Starts importing `source` with `options`; `label` names it in the progress (never a token). A folder
-   * already being imported into is a ConnectorError.
+   * Starts importing `source` with `options`; `label` names it in the progress and `details` are what the end's
+   * toast names (never a token). A folder already being imported into is a ConnectorError.
    */
-  start<Options>(source: ConnectorSource<Options>, options: Options, label: string): ConnectorImport {
+  start<Options>(
+    source: ConnectorSource<Options>,
+    options: Options,
+    label: string,
+    details?: Record<string, string>,
+  ): ConnectorImport {
     this.forgetOld();
     const folder = checkFolder(source.folder(options));
     for (const job of this.jobs.values()) {
@@ -113,9 +156,18 @@ export class ConnectorImports {
       reason: null,
       startedAt: new Date().toISOString(),
       finishedAt: null,
+      ...(details ? { details } : {}),
     };
     const controller = new AbortController();
-    const ended = this.run(state, source, options, controller.signal).then(
+    const job = {
+      state,
+      controller,
+      options: withoutSecrets(options),
+      saving: null,
+      dirty: false,
+      savedAt: 0,
+    } as Omit<Job, "ended">;
+    const ended = this.run(job, source, options, controller.signal).then(
       () => {
         state.status = "done";
       },
@@ -129,7 +181,7 @@ export class ConnectorImports {
           });
         }
       },
-    ).then(() => {
+    ).then(async () => {
       state.finishedAt = new Date().toISOString();
       this.deps.log.info("Data connector import ended", {
         source: source.id,
@@ -140,17 +192,73 @@ export class ConnectorImports {
         removed: state.removed,
         skipped: state.skipped,
       });
+      await this.save(job).catch((error) =>
+        this.deps.log.warn("Cannot record how a data connector import ended", { error: messageOf(error) })
+      );
       return { ...state };
     });
-    this.jobs.set(state.id, { state, controller, ended });
+    // The job object `run` updates is the one listed: `ended` is only added beside it.
+    Object.assign(job, { ended });
+    this.jobs.set(state.id, job as Job);
     return { ...state };
+  }
+
+  /** Imports a restart ended or that ended before it (read from disk by `sweepAbandonedImports`). */
+  restore(records: ImportRecord[]) {
+    for (const record of records) {
+      if (this.jobs.has(record.import.id)) continue;
+      const state = { ...record.import };
+      this.jobs.set(state.id, {
+        state,
+        controller: new AbortController(),
+        ended: Promise.resolve({ ...state }),
+        options: record.options,
+        saving: null,
+        dirty: false,
+        savedAt: 0,
+      });
+    }
+    const newestLast = [...this.jobs.entries()].sort(([, a], [, b]) =>
+      Date.parse(a.state.startedAt) - Date.parse(b.state.startedAt)
+    );
+    this.jobs.clear();
+    for (const [id, job] of newestLast) this.jobs.set(id, job);
   }
 
   private forgetOld() {
     const before = Date.now() - KEEP_ENDED_MS;
     for (const [id, job] of this.jobs) {
-      if (job.state.finishedAt && Date.parse(job.state.finishedAt) < before) this.jobs.delete(id);
+      if (job.state.finishedAt && Date.parse(job.state.finishedAt) < before) {
+        this.jobs.delete(id);
+        Deno.remove(join(stagingRoot(this.deps), id), { recursive: true }).catch(() => {});
+      }
     }
+  }
+
+  /** Writes the import's record (coalesced: a write asked for while one runs is done once after it). */
+  private save(job: Omit<Job, "ended">): Promise<void> {
+    if (job.saving) {
+      job.dirty = true;
+      return job.saving;
+    }
+    job.saving = (async () => {
+      try {
+        do {
+          job.dirty = false;
+          job.savedAt = Date.now();
+          await writeRecord(this.deps, { version: 1, import: { ...job.state }, options: job.options });
+        } while (job.dirty);
+      } finally {
+        job.saving = null;
+      }
+    })();
+    return job.saving;
+  }
+
+  /** The progress on disk while the import runs, at most every SAVE_EVERY_MS. */
+  private async progress(job: Omit<Job, "ended">) {
+    if (job.saving || Date.now() - job.savedAt < SAVE_EVERY_MS) return;
+    await this.save(job);
   }
 
   private async existing(folder: string, sourceId: string): Promise<Map<string, Existing>> {
@@ -167,18 +275,26 @@ export class ConnectorImports {
   }
 
   private async run<Options>(
-    state: ConnectorImport,
+    job: Omit<Job, "ended">,
     source: ConnectorSource<Options>,
     options: Options,
     signal: AbortSignal,
   ): Promise<void> {
     const deps = this.deps;
+    const state = job.state;
     const existing = await this.existing(state.folder, source.id);
+    const params = source.syncParams?.(options);
     const seen = new Set<string>();
     const written: string[] = [];
-    const staging = join(stagingRoot(deps), state.id);
+    const staging = join(stagingRoot(deps), state.id, STAGED_FOLDER);
+    const writtenLog = join(stagingRoot(deps), state.id, WRITTEN_LOG);
     const staged: { location: string; file: string; origin: ConnectorOrigin }[] = [];
     await Deno.mkdir(staging, { recursive: true });
+    await this.save(job);
+    const cleanUp = async () => {
+      await Deno.remove(staging, { recursive: true }).catch(() => {});
+      await Deno.remove(writtenLog).catch(() => {});
+    };
     try {
       for await (const item of source.documents(options, connectorContext(deps, signal))) {
         signal.throwIfAborted();
@@ -188,7 +304,12 @@ export class ConnectorImports {
           continue;
         }
         seen.add(item.key);
-        const origin: ConnectorOrigin = { source: source.id, key: item.key, version: item.version };
+        const origin: ConnectorOrigin = {
+          source: source.id,
+          key: item.key,
+          version: item.version,
+          ...(params && Object.keys(params).length > 0 ? { params } : {}),
+        };
         const before = existing.get(item.key);
         if (before && before.version === item.version) state.unchanged++;
         else if (before) {
@@ -201,10 +322,11 @@ export class ConnectorImports {
           const stored = await deps.documents.save(newDocument(source.id, state.folder, item, origin));
           written.push(stored.location);
           // Read by `sweepAbandonedImports` should the process end before the import does.
-          await Deno.writeTextFile(join(staging, WRITTEN_LOG), `${stored.location}\n`, { append: true });
+          await Deno.writeTextFile(writtenLog, `${stored.location}\n`, { append: true });
           state.added++;
         }
         state.done++;
+        await this.progress(job);
       }
       signal.throwIfAborted();
       if (seen.size === 0 && existing.size === 0) {
@@ -215,7 +337,7 @@ export class ConnectorImports {
         deps.log.error("Cannot remove a failed import's documents", { error: messageOf(cleanup) })
       );
       state.added = 0;
-      await Deno.remove(staging, { recursive: true }).catch(() => {});
+      await cleanUp();
       throw error;
     }
     try {
@@ -226,20 +348,65 @@ export class ConnectorImports {
       }
       const gone = [...existing].filter(([key]) => !seen.has(key)).map(([, entry]) => entry.location);
       state.removed = await purgeDocuments(deps, gone);
+      // For live sync: a watched document of a private repository or a Confluence space is fetched with them.
+      if (source.credentials) {
+        await keepCredentials(deps, source.id, state.folder, source.credentials(options));
+      }
     } finally {
-      await Deno.remove(staging, { recursive: true }).catch(() => {});
+      await cleanUp();
     }
   }
 
-  /** A changed document embedded in workspaces is embedded again there with its new text. */
+  /**
+   * A changed document embedded in workspaces is embedded again there with its new text, in place: each
+   * workspace row keeps its id, so its pin, its watch and its sync queue stay (the row moves to new vectors
+   * under a new document id, then the old vectors go). A failure keeps the old vectors and is logged.
+   */
   private async embedAgain(location: string) {
-    const holders = await this.deps.db.selectDistinct({ workspace: workspaces }).from(workspaceDocuments)
-      .innerJoin(workspaces, eq(workspaces.id, workspaceDocuments.workspaceId))
+    const deps = this.deps;
+    const holders = await deps.db.select().from(workspaceDocuments)
       .where(eq(workspaceDocuments.docpath, location));
-    for (const { workspace } of holders) {
-      await removeDocuments(this.deps, workspace, [location]);
-      await addDocuments(this.deps, workspace, [location]);
-    }
+    if (holders.length === 0) return;
+    await deps.providers.embedding.whileFixed(async () => {
+      const embedder = deps.providers.embedder();
+      const target = deps.providers.targetEmbedder();
+      const document = await deps.documents.read(location);
+      const { chunks } = await embeddedChunks(deps, embedder, location, document);
+      const metadata = metadataOf(document);
+      for (const row of holders) {
+        const namespace = workspaceNamespace(row.workspaceId, embedder);
+        const docId = crypto.randomUUID();
+        // The old vectors are recorded as well: once the row names the new id, nothing names them.
+        const pending = [{ namespace, docId }, { namespace, docId: row.docId }];
+        await withPendingVectors(deps.db, pending, async () => {
+          await deps.vectors.upsert(
+            namespace,
+            chunks.map((chunk) => ({
+              id: crypto.randomUUID(),
+              docId,
+              vector: chunk.vector,
+              text: chunk.text,
+              metadata: chunk.page === undefined ? metadata : { ...metadata, page: chunk.page },
+            })),
+          );
+          const moved = await deps.db.update(workspaceDocuments)
+            .set({ docId, metadata: JSON.stringify(metadata), lastUpdatedAt: new Date() })
+            .where(and(eq(workspaceDocuments.id, row.id), eq(workspaceDocuments.docId, row.docId)))
+            .returning({ id: workspaceDocuments.id });
+          // Removed from the workspace meanwhile: the new vectors go, the old ones went with the row.
+          const stale = moved.length > 0 ? row.docId : docId;
+          await deps.vectors.deleteDocuments(namespace, [stale]);
+          if (moved.length > 0 && target && target.fingerprint !== embedder.fingerprint) {
+            await deps.vectors.deleteDocuments(workspaceNamespace(row.workspaceId, target), [row.docId]);
+          }
+        });
+      }
+    }).catch((error) =>
+      deps.log.warn("Cannot embed a changed connector document again; its workspaces keep the earlier text", {
+        location,
+        error: messageOf(error),
+      })
+    );
   }
 }
 
@@ -260,6 +427,26 @@ function newDocument(sourceId: string, folder: string, item: ConnectorDocument, 
 }
 
 const WRITTEN_LOG = "written.log";
+const STATE_FILE = "state.json";
+const STAGED_FOLDER = "staged";
+
+async function writeRecord(deps: Pick<Deps, "paths">, record: ImportRecord) {
+  const dir = join(stagingRoot(deps), record.import.id);
+  await Deno.mkdir(dir, { recursive: true });
+  await writeFileAtomic(join(dir, STATE_FILE), JSON.stringify(record));
+}
+
+async function readRecord(dir: string): Promise<ImportRecord | null> {
+  try {
+    const record = JSON.parse(await Deno.readTextFile(join(dir, STATE_FILE))) as ImportRecord;
+    const parsed = ConnectorImport.safeParse(record?.import);
+    return record?.version === 1 && parsed.success
+      ? { version: 1, import: parsed.data, options: withoutSecrets(record.options) }
+      : null;
+  } catch {
+    return null;
+  }
+}
 
 function stagingRoot(deps: Pick<Deps, "paths">): string {
   return join(deps.paths.root, STAGING_FOLDER);
@@ -267,11 +454,10 @@ function stagingRoot(deps: Pick<Deps, "paths">): string {
 
 /**
  * At start: an import the last process did not finish (killed, crashed) is undone, its new documents removed,
- * so nothing half-imported stays in the library.
+ * so nothing half-imported stays in the library; it is then listed as failed with a sentence (`GET
+ * /api/ext/imports`), as are the imports that ended within the hour before the restart.
  */
-export async function sweepAbandonedImports(
-  deps: Pick<Deps, "db" | "log" | "paths" | "providers" | "vectors">,
-): Promise<void> {
+export async function sweepAbandonedImports(deps: ImportDeps): Promise<void> {
   const root = stagingRoot(deps);
   let entries: Deno.DirEntry[];
   try {
@@ -279,18 +465,44 @@ export async function sweepAbandonedImports(
   } catch {
     return;
   }
+  const keepSince = Date.now() - KEEP_ENDED_MS;
+  const restored: ImportRecord[] = [];
   for (const entry of entries) {
     const dir = join(root, entry.name);
+    const record = await readRecord(dir);
+    if (record?.import.finishedAt) {
+      if (Date.parse(record.import.finishedAt) >= keepSince) restored.push(record);
+      else await Deno.remove(dir, { recursive: true }).catch(() => {});
+      continue;
+    }
     const log = await Deno.readTextFile(join(dir, WRITTEN_LOG)).catch(() => "");
     const locations = log.split("\n").filter(Boolean);
     try {
       const removed = await purgeDocuments(deps, locations);
       if (removed > 0) deps.log.warn("An unfinished data connector import was undone", { removed });
-      await Deno.remove(dir, { recursive: true });
+      if (!record) {
+        await Deno.remove(dir, { recursive: true });
+        continue;
+      }
+      const ended: ImportRecord = {
+        ...record,
+        import: {
+          ...record.import,
+          status: "failed",
+          reason: INTERRUPTED_REASON,
+          added: 0,
+          finishedAt: new Date().toISOString(),
+        },
+      };
+      await writeRecord(deps, ended);
+      await Deno.remove(join(dir, WRITTEN_LOG)).catch(() => {});
+      await Deno.remove(join(dir, STAGED_FOLDER), { recursive: true }).catch(() => {});
+      restored.push(ended);
     } catch (error) {
       deps.log.error("Cannot undo an unfinished data connector import", { error: messageOf(error) });
     }
   }
+  connectorImports(deps).restore(restored);
 }
 
 const registries = new WeakMap<object, ConnectorImports>();

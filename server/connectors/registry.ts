@@ -1,5 +1,11 @@
 import type { Config } from "../config.ts";
-import type { ConnectorContext, ConnectorDocument, ConnectorSkip, ConnectorSource } from "./source.ts";
+import type {
+  ConnectorContext,
+  ConnectorDocument,
+  ConnectorSkip,
+  ConnectorSource,
+  RefetchInput,
+} from "./source.ts";
 import { confluenceSource } from "./sources/confluence.ts";
 import { githubSource } from "./sources/github.ts";
 import { gitlabSource } from "./sources/gitlab.ts";
@@ -14,16 +20,6 @@ export const REPO_HOSTS = { github: githubSource, gitlab: gitlabSource } as cons
 >;
 export type RepoHostId = keyof typeof REPO_HOSTS;
 
-type AnySource = ConnectorSource<never> & Partial<Pick<RepoHost, "refetch">>;
-
-/** Every source by its id (the import's `source`), for live sync's re-fetch. */
-export const CONNECTOR_SOURCES: Record<string, AnySource> = {
-  ...REPO_HOSTS,
-  youtube: youtubeSource,
-  confluence: confluenceSource,
-  // The website crawl needs the server's configuration: see `connectorSources`. It has no re-fetch.
-};
-
 /** The sources of the routes: the repository hosts, YouTube, the website crawl (with `config`'s limits), Confluence. */
 export function connectorSources(config: Config) {
   return {
@@ -34,12 +30,18 @@ export function connectorSources(config: Config) {
   } as const;
 }
 
-/** A connector document again from its source (live sync), or null when its source cannot re-fetch one. */
+/**
+ * A connector document again from its source (live sync), by the source's id (the import's `source`, the
+ * index row's `connector.source`), or null when no source of that id can fetch one again.
+ */
 export function refetchConnectorDocument(
   source: string,
-  url: string,
+  input: RefetchInput,
   context: ConnectorContext,
+  config: Config,
 ): Promise<ConnectorDocument | ConnectorSkip> | null {
-  const refetch = CONNECTOR_SOURCES[source]?.refetch;
-  return refetch ? refetch(url, context) : null;
+  const found = Object.values(connectorSources(config)).find((candidate) => candidate.id === source) as
+    | ConnectorSource<never>
+    | undefined;
+  return found?.refetch ? found.refetch(input, context) : null;
 }

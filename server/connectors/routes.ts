@@ -49,7 +49,12 @@ export function connectorRoutes(deps: Deps) {
       try {
         const options = await host.prepare(input, connectorContext(deps, c.req.raw.signal));
         described = host.describe(options);
-        started = imports.start(host, options, `${described.author}/${described.repo}:${described.branch}`);
+        started = imports.start(
+          host,
+          options,
+          `${described.author}/${described.repo}:${described.branch}`,
+          described,
+        );
       } catch (error) {
         logUnexpected(deps, id, error);
         return c.json(repoBody(reasonOf(error)));
@@ -79,6 +84,14 @@ export function connectorRoutes(deps: Deps) {
       if (!found) fail("not_found", "Cannot find that import.", listBody("Cannot find that import."));
       return c.json(answer(true, null, { import: found }));
     });
+}
+
+/** The answer's text fields, kept with the import for the toast at its end (a video's title and author). */
+function textFields(data: Record<string, unknown>): Record<string, string> | undefined {
+  const kept = Object.entries(data).filter((entry): entry is [string, string] =>
+    typeof entry[1] === "string"
+  );
+  return kept.length > 0 ? Object.fromEntries(kept) : undefined;
 }
 
 function logUnexpected(deps: Deps, source: string, error: unknown) {
@@ -118,7 +131,7 @@ function sourceRoutes(deps: Deps, imports: ConnectorImports, routes: Hono<AppEnv
       let started: ConnectorImport;
       try {
         prepared = await prepare(parsed.options, connectorContext(deps, c.req.raw.signal));
-        started = imports.start(prepared.source, prepared.options, prepared.label);
+        started = imports.start(prepared.source, prepared.options, prepared.label, textFields(prepared.data));
       } catch (error) {
         logUnexpected(deps, path, error);
         return c.json(failed(reasonOf(error)));

@@ -40,6 +40,18 @@ export class ConnectorError extends Error {
   override name = "ConnectorError";
 }
 
+/** What live sync gives a source to fetch one of its documents again. */
+export interface RefetchInput {
+  /** The document's `url` (the file at its branch, the page, the video). */
+  url: string;
+  /** The document's `key` in its source. */
+  key: string;
+  /** The import's `syncParams` (no secrets), kept in the document's index row. */
+  params: Record<string, string | boolean>;
+  /** The import's `credentials`, kept encrypted (server/connectors/credentials.ts); null when there were none. */
+  credentials: Record<string, string> | null;
+}
+
 export interface ConnectorSource<Options> {
   /** The route's name: `github`, `gitlab`, `youtube`, `website-depth`, `confluence`. */
   id: string;
@@ -47,4 +59,10 @@ export interface ConnectorSource<Options> {
   folder(options: Options): string;
   /** The documents, one at a time; throws `ConnectorError` for a source that cannot be read. */
   documents(options: Options, context: ConnectorContext): AsyncIterable<ConnectorDocument | ConnectorSkip>;
+  /** The settings (never a secret) `refetch` needs besides the document's link, e.g. the caption language. */
+  syncParams?(options: Options): Record<string, string | boolean>;
+  /** The secrets `refetch` needs (an access token), kept encrypted for live sync; null when there are none. */
+  credentials?(options: Options): Record<string, string> | null;
+  /** One document again from its source (live sync); throws `ConnectorError` when it cannot be read. */
+  refetch?(input: RefetchInput, context: ConnectorContext): Promise<ConnectorDocument | ConnectorSkip>;
 }

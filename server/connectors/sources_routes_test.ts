@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { documents } from "../../db/schema.ts";
 import type { ConnectorImport } from "../../shared/api/connectors.ts";
 import { addUser, bearer, multiUserInstance } from "../testing/accounts.ts";
-import { PUBLIC_TEST_ADDRESS } from "../testing/connector_context.ts";
+import { fakeHosts } from "../testing/connector_context.ts";
 import { CLOUD_USER, startFakeConfluence } from "../testing/fake_confluence.ts";
 import { articlePage, startFakeWebsite } from "../testing/fake_website.ts";
 import { startFakeYouTube } from "../testing/fake_youtube.ts";
@@ -23,17 +23,7 @@ const CLOUD_HOST = "harbour.atlassian.net";
 const SITE_HOST = "docs.example.test";
 
 /** Every named host to its fake (`http://127.0.0.1:<port>`); nothing else resolves. */
-function network(hosts: Record<string, string>) {
-  return {
-    resolve: (hostname: string) => Promise.resolve(hostname in hosts ? [PUBLIC_TEST_ADDRESS] : []),
-    fetch: ((input: URL | RequestInfo, init?: RequestInit) => {
-      const url = new URL(input instanceof Request ? input.url : String(input));
-      const base = hosts[url.hostname];
-      if (!base) return Promise.reject(new Error(`The guard let ${url.href} through.`));
-      return fetch(`${base}${url.pathname}${url.search}`, init);
-    }) as typeof fetch,
-  };
-}
+const network = fakeHosts;
 
 async function call<T = Record<string, unknown>>(
   app: TestApp,

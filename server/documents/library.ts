@@ -11,6 +11,7 @@ import {
   type FolderShell,
   type LocalFile,
   MAX_PAGE_SIZE,
+  watchableSource,
 } from "../../shared/api/library.ts";
 import { forgetCachedDocument, removeDocuments } from "./ingest.ts";
 import { VectorCache } from "./vector_cache.ts";
@@ -20,12 +21,7 @@ import { parseLocation } from "./store.ts";
 const BATCH = 500;
 /** How long a watched document stays fresh before the live-sync worker fetches it again (7 days). */
 export const DEFAULT_STALE_AFTER_MS = 7 * 24 * 60 * 60 * 1000;
-/**
- * Only documents fetched from a link or a data connector that can fetch one file again (a repository host)
- * can be fetched again (live document sync); their chunk source starts with one of these.
- */
-const WATCHABLE = ["link://", "github://", "gitlab://"];
-const watchable = (chunkSource: string) => WATCHABLE.some((prefix) => chunkSource.startsWith(prefix));
+const watchable = watchableSource;
 
 type DocumentRow = typeof documents.$inferSelect;
 
@@ -544,8 +540,8 @@ export async function setPinned(
 }
 
 /**
- * Watches a link document for live sync (a queue row fetched again once stale) or stops watching it. Only
- * documents fetched from a link can be watched.
+ * Watches a document for live sync (a queue row fetched again once stale) or stops watching it. Only
+ * documents fetched from a link or a data connector can be watched.
  */
 export async function setWatched(
   deps: Pick<Deps, "db">,
@@ -560,7 +556,7 @@ export async function setWatched(
     );
     const chunkSource = parseMetadata(indexed?.metadata ?? row.metadata).chunkSource;
     if (typeof chunkSource !== "string" || !watchable(chunkSource)) {
-      fail("invalid_input", "Only documents added from a link can be watched.");
+      fail("invalid_input", "Only documents added from a link or a data connector can be watched.");
     }
   }
   await deps.db.transaction(async (tx) => {

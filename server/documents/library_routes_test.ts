@@ -507,7 +507,10 @@ Deno.test("POST /api/workspace/:slug/update-watch-status queues link documents f
 
   const plain = await watch({ docPath: file.location, watchStatus: true });
   assert.equal(plain.status, 400);
-  assert.deepEqual(plain.body, { success: false, error: "Only documents added from a link can be watched." });
+  assert.deepEqual(plain.body, {
+    success: false,
+    error: "Only documents added from a link or a data connector can be watched.",
+  });
   assert.equal((await watch({ docPath: link.location })).status, 400);
   assert.equal((await watch({ docPath: "custom-documents/none.json", watchStatus: true })).status, 404);
 

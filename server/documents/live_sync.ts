@@ -15,6 +15,7 @@ import type { SettingsService } from "../settings/service.ts";
 import { type StoragePaths, writeFileAtomic } from "../storage.ts";
 import { embeddedChunks, type IngestDeps } from "./ingest.ts";
 import { connectorContext } from "../connectors/fetch.ts";
+import { type CredentialDeps, readCredentials } from "../connectors/credentials.ts";
 import { ConnectorError } from "../connectors/source.ts";
 import { fetchLinkDocument, type LinkDeps } from "./links.ts";
 import { withPendingVectors } from "./pending_vectors.ts";
@@ -26,7 +27,7 @@ import {
   sourceLinkOf,
   stopWatching,
 } from "./live_sync_queues.ts";
-import { type DocumentJson, metadataOf, parseLocation, wordCount } from "./store.ts";
+import { type ConnectorOrigin, type DocumentJson, metadataOf, parseLocation, wordCount } from "./store.ts";
 import { estimateTokens } from "./tokens.ts";
 
 /** One workspace's vectors of the document: the new ones go in under `newDocId`, then the row switches to it. */
@@ -59,7 +60,7 @@ export interface SyncOutcome {
 
 /** What the worker uses, attached by `start()` once the app is built. */
 export interface LiveSyncDeps
-  extends LinkDeps, Pick<IngestDeps, "db" | "vectors" | "documents" | "providers"> {
+  extends LinkDeps, Pick<IngestDeps, "db" | "vectors" | "documents" | "providers">, CredentialDeps {
   settings: Pick<SettingsService, "label" | "setLabels">;
   paths: Pick<StoragePaths, "documents" | "vectorCache">;
 }
@@ -257,21 +258,25 @@ export class LiveSync {
 
   /**
    * The document's text again: a data connector's document from its source (a repository file at its branch's
-   * head), any other from its link.
+   * head, a video's captions, a crawled page, a Confluence page by its id, with the import's kept credentials),
+   * any other from its link.
    */
   private async fetchAgain(
     deps: LiveSyncDeps,
+    location: string,
     url: string,
     metadata: Record<string, unknown>,
   ): Promise<{ text: string; pageBreaks?: number[]; version?: string }> {
-    const origin = metadata.connector as { source?: unknown } | undefined;
+    const origin = metadata.connector as Partial<ConnectorOrigin> | undefined;
     if (origin && typeof origin.source === "string") {
       // The connectors' sources load when a connector's document is first synced, not at start.
       const { refetchConnectorDocument } = await import("../connectors/registry.ts");
+      const credentials = await readCredentials(deps, origin.source, parseLocation(location).folder);
       const refetched = refetchConnectorDocument(
         origin.source,
-        url,
+        { url, key: String(origin.key ?? ""), params: origin.params ?? {}, credentials },
         connectorContext(deps, this.controller.signal),
+        deps.config,
       );
       if (!refetched) fail("invalid_input", "This document's data connector cannot fetch it again.");
       const document = await refetched.catch((error) => {
@@ -303,7 +308,7 @@ export class LiveSync {
     const current = await deps.documents.read(location);
     const metadata = { ...current, ...parseMetadata(indexed?.metadata) };
     const { text, pageBreaks, version } = await untilAborted(
-      this.fetchAgain(deps, current.url, metadata),
+      this.fetchAgain(deps, location, current.url, metadata),
       signal,
     );
     if (sameText(current, text, pageBreaks)) return null;

@@ -88,6 +88,8 @@ export interface ConnectorOrigin {
   source: string;
   key: string;
   version: string;
+  /** What live sync needs to fetch it again besides its link (the source's `syncParams`; no secrets). */
+  params?: Record<string, string | boolean>;
 }
 
 /** The upload of earlier versions: a text file with the text defaults of docs/api-compat.md#document-json. */

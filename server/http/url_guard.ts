@@ -245,6 +245,18 @@ function withoutCredentials(headers: HeadersInit | undefined): Headers {
   return kept;
 }
 
+/** The address each answer of `guardedFetch` came from, after its redirects. */
+const finalUrls = new WeakMap<Response, string>();
+
+/**
+ * The address an answer of `guardedFetch` came from once its redirects were followed (what relative links in it
+ * resolve against); `fallback` for any other answer. `Response.url` cannot say it: a test's fetch answers from
+ * the fake's loopback address, and a redirect's hops are followed by hand.
+ */
+export function finalUrlOf(response: Response, fallback: string): string {
+  return finalUrls.get(response) ?? fallback;
+}
+
 /**
  * `fetch` through the guard: every redirect is followed by hand and checked again (at most 5), and every hop
  * connects to an address that was checked; a redirect to another origin drops the credential headers. The
@@ -269,7 +281,10 @@ export async function guardedFetch(
         throw error;
       }
     }
-    if (response.status < 300 || response.status >= 400 || !response.headers.get("location")) return response;
+    if (response.status < 300 || response.status >= 400 || !response.headers.get("location")) {
+      finalUrls.set(response, target.url.href);
+      return response;
+    }
     await response.body?.cancel();
     const next = await checkedTarget(new URL(response.headers.get("location")!, target.url).href, options);
     // As fetch does: credentials meant for one origin are not carried to another.

@@ -53,6 +53,22 @@ export function testNetwork(
   };
 }
 
+/**
+ * The app's `linkFetch` for a test: each name in `hosts` resolves to a public test address for the URL guard,
+ * and the test's fetch takes its requests to the fake on loopback that plays it; nothing else resolves.
+ */
+export function fakeHosts(hosts: Record<string, string>) {
+  return {
+    resolve: (hostname: string) => Promise.resolve(hostname in hosts ? [PUBLIC_TEST_ADDRESS] : []),
+    fetch: ((input: URL | RequestInfo, init?: RequestInit) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      const base = hosts[url.hostname];
+      if (!base) return Promise.reject(new Error(`The guard let ${url.href} through.`));
+      return fetch(`${base}${url.pathname}${url.search}`, init);
+    }) as typeof fetch,
+  };
+}
+
 /** Every item a source yields, read to the end. */
 export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   const all: T[] = [];

@@ -39,7 +39,8 @@ export const SERVER_PAT = "server-personal-access-token";
  * authentication with an email and API token; Server/Data Center answers under its context path
  * (`/confluence/rest/api`) and takes a personal access token as a Bearer token. `GET space/{key}` and
  * `GET content?spaceKey&type=page&status&limit&start&expand` (at most `maxLimit` results per answer, with
- * `_links.next` while more remain; `ancestors`, `version`, `body.storage` and `children.attachment` expanded).
+ * `_links.next` while more remain; `ancestors`, `version`, `body.storage` and `children.attachment` expanded);
+ * `GET content/{id}` (one page, read from `spaces` at each call, so a test may change it).
  * A wrong credential is 401, an unknown space 404 (JSON), any other path a 404 page of HTML.
  */
 export function startFakeConfluence(
@@ -67,6 +68,60 @@ export function startFakeConfluence(
     }
     await next();
   });
+  /** A page as the REST API answers it, with the parts `expand` names. */
+  const present = (space: FakeConfluenceSpace, page: FakeConfluencePage, expand: Set<string>) => ({
+    id: page.id,
+    type: "page",
+    status: page.status ?? "current",
+    title: page.title,
+    ...(expand.has("ancestors")
+      ? {
+        ancestors: (page.parents ?? []).map((id) => ({
+          id,
+          type: "page",
+          title: space.pages.find((other) => other.id === id)?.title,
+        })),
+      }
+      : {}),
+    ...(expand.has("version")
+      ? {
+        version: {
+          number: page.version ?? 1,
+          when: "2026-11-20T10:00:00.000Z",
+          by: { displayName: "Ana Harbour" },
+        },
+      }
+      : {}),
+    ...(expand.has("body.storage")
+      ? { body: { storage: { value: page.storage, representation: "storage" } } }
+      : {}),
+    ...(expand.has("children.attachment")
+      ? {
+        children: {
+          attachment: {
+            results: (page.attachments ?? []).map((title, index) => ({
+              id: `att${page.id}${index}`,
+              title,
+            })),
+            size: (page.attachments ?? []).length,
+          },
+        },
+      }
+      : {}),
+    _links: {
+      webui: kind === "cloud"
+        ? `/spaces/${space.key}/pages/${page.id}/${page.title.replace(/\s+/g, "+")}`
+        : `/pages/viewpage.action?pageId=${page.id}`,
+    },
+  });
+  // One page by its id (what live sync fetches again).
+  app.get(`${api}/content/:id`, (c) => {
+    for (const space of spaces) {
+      const page = space.pages.find((candidate) => candidate.id === c.req.param("id"));
+      if (page) return c.json(present(space, page, new Set((c.req.query("expand") ?? "").split(","))));
+    }
+    return c.json({ statusCode: 404, message: "No content found with id" }, 404);
+  });
   const spaceOf = (key: string | undefined) => spaces.find((space) => space.key === key);
   const noSpace = (key: string | undefined) =>
     Response.json({ statusCode: 404, message: `No space found with key : ${key}` }, { status: 404 });
@@ -93,51 +148,7 @@ export function startFakeConfluence(
       (page.status ?? "current") === status && (c.req.query("type") ?? "page") === "page"
     );
     const expand = new Set((c.req.query("expand") ?? "").split(","));
-    const results = pages.slice(start, start + limit).map((page) => ({
-      id: page.id,
-      type: "page",
-      status: page.status ?? "current",
-      title: page.title,
-      ...(expand.has("ancestors")
-        ? {
-          ancestors: (page.parents ?? []).map((id) => ({
-            id,
-            type: "page",
-            title: space.pages.find((other) => other.id === id)?.title,
-          })),
-        }
-        : {}),
-      ...(expand.has("version")
-        ? {
-          version: {
-            number: page.version ?? 1,
-            when: "2026-11-20T10:00:00.000Z",
-            by: { displayName: "Ana Harbour" },
-          },
-        }
-        : {}),
-      ...(expand.has("body.storage")
-        ? { body: { storage: { value: page.storage, representation: "storage" } } }
-        : {}),
-      ...(expand.has("children.attachment")
-        ? {
-          children: {
-            attachment: {
-              results: (page.attachments ?? []).map((title, index) => ({
-                id: `att${page.id}${index}`,
-                title,
-              })),
-              size: (page.attachments ?? []).length,
-            },
-          },
-        }
-        : {}),
-      _links: {
-        webui: kind === "cloud"
-          ? `/spaces/${space.key}/pages/${page.id}/${page.title.replace(/\s+/g, "+")}`
-          : `/pages/viewpage.action?pageId=${page.id}`,
-      },
-    }));
+    const results = pages.slice(start, start + limit).map((page) => present(space, page, expand));
     const query = new URLSearchParams(new URL(c.req.url).search);
     query.set("start", String(start + results.length));
     const more = start + results.length < pages.length;

@@ -33,8 +33,11 @@ export interface FakeGitServer {
   rateLimited: boolean;
   /** When set, every call after this many answers 502 (an import that fails half-way). */
   failAfterCalls: number | null;
-  /** Holds every file (blob) answer until the returned function is called: an import caught half-way. */
-  pause(): () => void;
+  /**
+   * Holds every file (blob) answer after the first `after` (none by default) until the returned function is
+   * called: an import caught half-way.
+   */
+  pause(after?: number): () => void;
   close(): Promise<void>;
 }
 
@@ -97,8 +100,9 @@ export function startFakeGithub(
     calls: [],
     rateLimited: false,
     failAfterCalls: null,
-    pause() {
+    pause(after = 0) {
       let release = () => {};
+      gateAfter = after;
       gate = new Promise<void>((resolve) => release = resolve);
       return () => {
         gate = null;
@@ -108,6 +112,7 @@ export function startFakeGithub(
     close: () => server.shutdown(),
   };
   let gate: Promise<void> | null = null;
+  let gateAfter = 0;
 
   const json = (body: unknown, status = 200, extra: Record<string, string> = {}) =>
     new Response(JSON.stringify(body), {
@@ -194,7 +199,7 @@ export function startFakeGithub(
     }
     const blobMatch = rest.match(/^\/git\/blobs\/([0-9a-f]{40})$/);
     if (blobMatch) {
-      if (gate) await gate;
+      if (gate && gateAfter-- <= 0) await gate;
       for (const files of Object.values(repo.branches)) {
         for (const content of Object.values(files)) {
           if (await gitBlobSha(content) === blobMatch[1]) {

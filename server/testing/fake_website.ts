@@ -3,6 +3,8 @@ export interface FakeWebsite {
   baseURL: string;
   /** The paths (with query) requested, in order. */
   seen: string[];
+  /** Serves `body` (HTML) at `path` from now on. */
+  setPage(path: string, body: string): void;
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
 }
@@ -39,7 +41,12 @@ Disallow: /
  * plain-text file and an image. `robots` replaces robots.txt (null: 404; a number: that status).
  */
 export function startFakeWebsite(
-  options: { robots?: string | null | number; pages?: Record<string, string> } = {},
+  options: {
+    robots?: string | null | number;
+    pages?: Record<string, string>;
+    /** Paths answered with a 302 to another address (relative or absolute). */
+    redirects?: Record<string, string>;
+  } = {},
 ): FakeWebsite {
   const seen: string[] = [];
   const robots = options.robots === undefined ? DEFAULT_ROBOTS : options.robots;
@@ -83,6 +90,11 @@ export function startFakeWebsite(
     ...Object.fromEntries(
       Object.entries(options.pages ?? {}).map(([path, body]) => [path, () => html(body)]),
     ),
+    ...Object.fromEntries(
+      Object.entries(options.redirects ?? {}).map((
+        [path, location],
+      ) => [path, () => new Response(null, { status: 302, headers: { location } })]),
+    ),
   };
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
     const url = new URL(request.url);
@@ -96,5 +108,11 @@ export function startFakeWebsite(
     return page ? page() : new Response("Not Found", { status: 404, statusText: "Not Found" });
   });
   const close = async () => await server.shutdown();
-  return { baseURL: `http://127.0.0.1:${server.addr.port}`, seen, close, [Symbol.asyncDispose]: close };
+  return {
+    baseURL: `http://127.0.0.1:${server.addr.port}`,
+    seen,
+    setPage: (path, body) => pages[path] = () => html(body),
+    close,
+    [Symbol.asyncDispose]: close,
+  };
 }

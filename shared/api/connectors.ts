@@ -49,6 +49,12 @@ export const ConnectorImport = z.object({
   reason: z.string().nullable(),
   startedAt: z.string(),
   finishedAt: z.string().nullable(),
+  /**
+   * What the reference's toast at the end names besides the counts (a video's `title` and `author`, a space's
+   * `spaceKey`, a repository's `author`, `repo` and `branch`): kept with the import, so a page reloaded while it
+   * runs still shows that toast. Never a token.
+   */
+  details: z.record(z.string(), z.string()).optional(),
 });
 export type ConnectorImport = z.infer<typeof ConnectorImport>;
 

@@ -14,6 +14,26 @@ export const MAX_PAGE_SIZE = 1000;
 export const FOLDER_NAME = /^[\p{L}\p{N}_][\p{L}\p{N} _.-]{0,63}$/u;
 
 /**
+ * Documents that live document sync can fetch again: from a link, or from a data connector (a repository
+ * file, a video's captions, a crawled page, a Confluence page); their chunk source starts with one of these.
+ */
+export const WATCHABLE_SOURCES = [
+  "link://",
+  "github://",
+  "gitlab://",
+  "youtube://",
+  "website-depth://",
+  "confluence://",
+] as const;
+
+export const watchableSource = (chunkSource: string): boolean =>
+  WATCHABLE_SOURCES.some((prefix) => chunkSource.startsWith(prefix));
+
+/** A watchable document from a data connector (fetched again from its source, not from a link). */
+export const connectorSource = (chunkSource: string): boolean =>
+  watchableSource(chunkSource) && !chunkSource.startsWith("link://");
+
+/**
  * A stored document as the picker lists it: its metadata plus where it is used
  * (docs/api-compat.md#document-json).
  */

@@ -1,5 +1,6 @@
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { connectorSource, watchableSource } from "../../../shared/api/library.ts";
 import type { WorkspaceDetail, WorkspaceDocument } from "../../../shared/api/workspaces.ts";
 import { Dialog } from "../../components/Dialog.tsx";
 import { localStore } from "../../lib/storage.ts";
@@ -44,7 +45,9 @@ type RowActions = {
 function WorkspaceRow({ document, actions }: { document: WorkspaceDocument; actions: RowActions | null }) {
   const { t } = useTranslation();
   const info = workspaceDocumentInfo(document.metadata, document.filename);
-  const canWatch = info.chunkSource.startsWith("link://");
+  const canWatch = watchableSource(info.chunkSource);
+  // A data connector's document is fetched again from its source (a repository file, a video, a page).
+  const fromSource = connectorSource(info.chunkSource);
   const main = (
     <span className="doc-row-main">
       <span className="doc-title">{info.title}</span>
@@ -86,7 +89,15 @@ function WorkspaceRow({ document, actions }: { document: WorkspaceDocument; acti
             className={`doc-toggle${document.watched ? " on" : ""}`}
             aria-pressed={document.watched}
             aria-label={t("documents.workspace.watchLabel", { title: info.title })}
-            title={t(document.watched ? "documents.workspace.unwatchHint" : "documents.workspace.watchHint")}
+            title={t(
+              fromSource
+                ? document.watched
+                  ? "documents.workspace.unwatchSourceHint"
+                  : "documents.workspace.watchSourceHint"
+                : document.watched
+                ? "documents.workspace.unwatchHint"
+                : "documents.workspace.watchHint",
+            )}
             disabled={busy}
             onClick={() => onWatch(document)}
           >
@@ -218,7 +229,7 @@ export function WorkspacePane(
         title={t(explain === "watch" ? "documents.explain.watchTitle" : "documents.explain.pinTitle")}
         onClose={closeExplanation}
       >
-        <p>{t(explain === "watch" ? "documents.explain.watchBody" : "documents.explain.pinBody")}</p>
+        <p>{t(explain === "watch" ? "documents.explain.watchAnyBody" : "documents.explain.pinBody")}</p>
         <div className="form-actions">
           <button type="button" className="button primary" onClick={closeExplanation}>
             {t("documents.explain.ok")}

@@ -6,6 +6,7 @@ import {
   ConnectorError,
   type ConnectorSkip,
   type ConnectorSource,
+  type RefetchInput,
 } from "../source.ts";
 import { reasonOf } from "./common.ts";
 
@@ -69,7 +70,46 @@ export const confluenceSource: ConnectorSource<ConfluenceOptions> = {
     )
       .replace(/^-+|-+$/g, ""),
   documents: (options, context) => spacePages(options, context),
+  syncParams: (options) => ({ baseUrl: options.baseUrl, spaceKey: options.spaceKey, cloud: options.cloud }),
+  credentials: (options) => {
+    const { username, accessToken, personalAccessToken } = options;
+    const kept = Object.entries({ username, accessToken, personalAccessToken }).filter(([, value]) => value);
+    return kept.length > 0 ? Object.fromEntries(kept) as Record<string, string> : null;
+  },
+  refetch: (input, context) => refetchPage(input, context),
 };
+
+/** One page again by its id, with the import's credentials (live sync). */
+async function refetchPage(
+  { key, params, credentials }: RefetchInput,
+  context: ConnectorContext,
+): Promise<ConnectorDocument | ConnectorSkip> {
+  if (typeof params.baseUrl !== "string" || typeof params.spaceKey !== "string") {
+    throw new ConnectorError(
+      "This Confluence page was imported before it could be watched. Import the space again.",
+    );
+  }
+  if (!credentials) {
+    throw new ConnectorError(
+      "The Confluence credentials of this page are no longer kept. Import the space again to watch it.",
+    );
+  }
+  const options = {
+    baseUrl: params.baseUrl,
+    spaceKey: params.spaceKey,
+    cloud: params.cloud !== false,
+    ...credentials,
+  } as ConfluenceOptions;
+  const root = confluenceRoot(options);
+  const page = await getJson<ContentPage>(
+    `${root}/rest/api/content/${encodeURIComponent(key)}?expand=body.storage,version,ancestors`,
+    options,
+    authorization(options),
+    context,
+    `The Confluence page ${key} no longer exists, or the account cannot see it.`,
+  );
+  return await pageDocument(page, { root, spaceName: options.spaceKey, options });
+}
 
 async function* spacePages(
   options: ConfluenceOptions,
@@ -198,6 +238,7 @@ async function getJson<T>(
   options: ConfluenceOptions,
   auth: { header: string; kind: "basic" | "bearer" },
   context: ConnectorContext,
+  notFound?: string,
 ): Promise<T> {
   let response: Response;
   try {
@@ -220,6 +261,7 @@ async function getJson<T>(
     await response.body?.cancel().catch(() => {});
     // A 404 page of HTML is a path that is not the REST API (a wrong base URL or deployment type).
     if (response.status === 404 && !json) throw notConfluence();
+    if (response.status === 404 && notFound) throw new ConnectorError(notFound);
     throw new ConnectorError(statusMessage(response.status, options, auth.kind));
   }
   try {

@@ -6,17 +6,24 @@ import {
 } from "../source.ts";
 import {
   base64Bytes,
-  binaryByName,
+  blobLink,
   fileDocument,
   ignoreMatcher,
+  issueText,
   listPages,
-  MAX_REPO_FILE_BYTES,
+  mapped,
   nextLink,
   preferredFirst,
+  refetchFile,
+  type RepoApi,
+  repoCall,
+  repoCredentials,
   repoFolder,
   type RepoHost,
   type RepoOptions,
   resetTime,
+  skippedEntry,
+  splitBlobLink,
 } from "./repo.ts";
 
 /**
@@ -61,44 +68,34 @@ function headers(token: string | undefined): HeadersInit {
   };
 }
 
-/** Fetches an API address; every failure the person can act on becomes a ConnectorError sentence. */
-async function call(
+/** GitHub's REST API for one repository: its headers, its rate limit and its refusals' sentences. */
+function githubApi(repo: GithubRepo): RepoApi {
+  return {
+    name: "GitHub",
+    headers,
+    rateLimited(response, token) {
+      const remaining = response.headers.get("x-ratelimit-remaining");
+      if (!(response.status === 429 || (response.status === 403 && remaining === "0"))) return null;
+      const reset = Number(response.headers.get("x-ratelimit-reset")) || null;
+      return `GitHub's rate limit was reached; it resets ${resetTime(reset)}.` +
+        (token ? " Try again then." : " Add an access token, or try again then.");
+    },
+    refused:
+      "GitHub refused the access token (401 Bad credentials). Check the token, or leave it empty for a public repository.",
+    missing: (token) =>
+      token
+        ? `Cannot find the repository ${repo.owner}/${repo.name}, or the access token cannot read it.`
+        : `Cannot find the repository ${repo.owner}/${repo.name}. A private repository needs an access token.`,
+  };
+}
+
+const call = (
   context: ConnectorContext,
   repo: GithubRepo,
   url: string,
   token: string | undefined,
   notFound?: string,
-): Promise<Response> {
-  const response = await context.fetch(url, { headers: headers(token), signal: context.signal });
-  if (response.ok) return response;
-  await response.body?.cancel();
-  const remaining = response.headers.get("x-ratelimit-remaining");
-  if (
-    (response.status === 403 || response.status === 429) && (remaining === "0" || response.status === 429)
-  ) {
-    const reset = Number(response.headers.get("x-ratelimit-reset")) || null;
-    throw new ConnectorError(
-      `GitHub's rate limit was reached; it resets ${resetTime(reset)}.` +
-        (token ? " Try again then." : " Add an access token, or try again then."),
-    );
-  }
-  if (response.status === 401) {
-    throw new ConnectorError(
-      "GitHub refused the access token (401 Bad credentials). Check the token, or leave it empty for a public repository.",
-    );
-  }
-  if (response.status === 404 && notFound) throw new ConnectorError(notFound);
-  if (response.status === 404 || response.status === 403) {
-    throw new ConnectorError(
-      token
-        ? `Cannot find the repository ${repo.owner}/${repo.name}, or the access token cannot read it.`
-        : `Cannot find the repository ${repo.owner}/${repo.name}. A private repository needs an access token.`,
-    );
-  }
-  throw new ConnectorError(
-    `GitHub answered ${response.status} ${response.statusText || "(an error)"}.`.trim(),
-  );
-}
+) => repoCall(context, githubApi(repo), url, token, notFound);
 
 function pages<T>(
   context: ConnectorContext,
@@ -123,9 +120,7 @@ async function repoInfo(context: ConnectorContext, repo: GithubRepo, token: stri
 
 /** The document link of a file: its page at the branch (the branch encoded, so the link splits back exactly). */
 function blobUrl(repo: GithubRepo, branch: string, path: string): string {
-  return `${repo.web}/${repo.owner}/${repo.name}/blob/${encodeURIComponent(branch)}/${
-    path.split("/").map(encodeURIComponent).join("/")
-  }`;
+  return blobLink(`${repo.web}/${repo.owner}/${repo.name}/blob`, branch, path);
 }
 
 interface TreeEntry {
@@ -154,33 +149,29 @@ async function issueDocument(
   issue: Issue,
   token: string | undefined,
 ): Promise<ConnectorDocument> {
-  const lines = [
-    `# ${issue.title} (#${issue.number})`,
-    "",
-    `State: ${issue.state}. Opened by ${issue.user?.login ?? "unknown"} on ${issue.created_at}.`,
-    "",
-    issue.body ?? "",
-  ];
-  if (issue.comments > 0) {
-    const comments = pages<{ body: string | null; user?: { login?: string }; created_at: string }>(
-      context,
-      repo,
-      `${repoPath(repo)}/issues/${issue.number}/comments?per_page=100`,
-      token,
-    );
-    for await (const comment of comments) {
-      lines.push(
-        "",
-        `## ${comment.user?.login ?? "unknown"} on ${comment.created_at}`,
-        "",
-        comment.body ?? "",
-      );
-    }
-  }
+  const comments = issue.comments > 0
+    ? mapped(
+      pages<{ body: string | null; user?: { login?: string }; created_at: string }>(
+        context,
+        repo,
+        `${repoPath(repo)}/issues/${issue.number}/comments?per_page=100`,
+        token,
+      ),
+      (comment) => ({ author: comment.user?.login, created: comment.created_at, body: comment.body ?? "" }),
+    )
+    : null;
+  const text = await issueText({
+    number: issue.number,
+    title: issue.title,
+    state: issue.state,
+    author: issue.user?.login,
+    created: issue.created_at,
+    body: issue.body,
+  }, comments);
   return {
     key: `issues/${issue.number}`,
     title: `Issue #${issue.number}: ${issue.title}`,
-    text: lines.join("\n"),
+    text,
     url: issue.html_url,
     version: issue.updated_at,
     metadata: {
@@ -255,16 +246,9 @@ export const githubSource: RepoHost = {
     }
     for (const entry of tree.tree ?? []) {
       if (entry.type !== "blob") continue;
-      if (ignored(entry.path)) {
-        yield { skip: entry.path, why: "Ignored." };
-        continue;
-      }
-      if ((entry.size ?? 0) > MAX_REPO_FILE_BYTES) {
-        yield { skip: entry.path, why: "Too large." };
-        continue;
-      }
-      if (binaryByName(entry.path)) {
-        yield { skip: entry.path, why: "Binary file." };
+      const skipped = skippedEntry(entry.path, ignored, entry.size);
+      if (skipped) {
+        yield skipped;
         continue;
       }
       const blob = await (await call(context, repo, `${repoPath(repo)}/git/blobs/${entry.sha}`, token))
@@ -296,28 +280,19 @@ export const githubSource: RepoHost = {
     }
   },
 
-  async refetch(url, context): Promise<ConnectorDocument | ConnectorSkip> {
-    const match = url.match(/^(https?:\/\/[^/]+)\/([^/]+)\/([^/]+)\/blob\/([^/]+)\/(.+)$/);
-    if (!match) throw new ConnectorError("This document's link is not a GitHub file.");
-    const [, origin, owner, name, branchPart, pathPart] = match;
-    const repo = parseGithubUrl(`${origin}/${owner}/${name}`);
-    const branch = decodeURIComponent(branchPart);
-    const path = pathPart.split("/").map(decodeURIComponent).join("/");
-    const contents = `${repoPath(repo)}/contents/${pathPart}?ref=${encodeURIComponent(branch)}`;
-    const file = await (await call(
-      context,
-      repo,
-      contents,
-      undefined,
-      `The file ${path} is no longer in the branch ${branch}.`,
-    ))
-      .json() as { content?: string; sha?: string; encoding?: string };
-    return fileDocument(base64Bytes(file.content ?? ""), {
-      key: path,
-      title: path,
-      url,
-      version: file.sha ?? "",
-      metadata: { docAuthor: repo.owner },
-    });
+  credentials: repoCredentials,
+
+  async refetch({ url, credentials }, context): Promise<ConnectorDocument | ConnectorSkip> {
+    const token = credentials?.accessToken || undefined;
+    const match = url.match(/^(https?:\/\/[^/]+)\/([^/]+)\/([^/]+)\/blob\/(.+)$/);
+    const file = match ? splitBlobLink(match[4]) : null;
+    if (!match || !file) throw new ConnectorError("This document's link is not a GitHub file.");
+    const repo = parseGithubUrl(`${match[1]}/${match[2]}/${match[3]}`);
+    const contents = `${repoPath(repo)}/contents/${file.encodedPath}?ref=${encodeURIComponent(file.branch)}`;
+    return await refetchFile(
+      (missing) => call(context, repo, contents, token, missing),
+      { url, branch: file.branch, path: file.path, author: repo.owner },
+      "sha",
+    );
   },
 };

@@ -5,19 +5,26 @@ import {
   type ConnectorSkip,
 } from "../source.ts";
 import {
-  base64Bytes,
-  binaryByName,
+  blobLink,
   boundedBytes,
   fileDocument,
   ignoreMatcher,
+  type IssueComment,
+  issueText,
   listPages,
   MAX_REPO_FILE_BYTES,
   nextLink,
   preferredFirst,
+  refetchFile,
+  type RepoApi,
+  repoCall,
+  repoCredentials,
   repoFolder,
   type RepoHost,
   type RepoOptions,
   resetTime,
+  skippedEntry,
+  splitBlobLink,
 } from "./repo.ts";
 
 /**
@@ -58,46 +65,38 @@ export function parseGitlabUrl(raw: string): GitlabProject {
   };
 }
 
-async function call(
+/** GitLab's REST API for one project: its headers, its rate limit and its refusals' sentences. */
+function gitlabApi(project: GitlabProject): RepoApi {
+  return {
+    name: "GitLab",
+    headers: (token): HeadersInit => (token ? { "PRIVATE-TOKEN": token } : {}),
+    rateLimited(response) {
+      if (response.status !== 429) return null;
+      const reset = Number(response.headers.get("ratelimit-reset")) || null;
+      const retry = Number(response.headers.get("retry-after"));
+      const when = reset
+        ? resetTime(reset)
+        : Number.isFinite(retry) && retry > 0
+        ? `in ${Math.ceil(retry / 60)} minute${retry > 60 ? "s" : ""}`
+        : "soon";
+      return `GitLab's rate limit was reached; it resets ${when}. Try again then.`;
+    },
+    refused:
+      "GitLab refused the access token (401 Unauthorized). Check the token, or leave it empty for a public project.",
+    missing: (token) =>
+      token
+        ? `Cannot find the project ${project.path}, or the access token cannot read it.`
+        : `Cannot find the project ${project.path}. A private project needs an access token.`,
+  };
+}
+
+const call = (
   context: ConnectorContext,
   project: GitlabProject,
   url: string,
   token: string | undefined,
   notFound?: string,
-): Promise<Response> {
-  const response = await context.fetch(url, {
-    headers: token ? { "PRIVATE-TOKEN": token } : {},
-    signal: context.signal,
-  });
-  if (response.ok) return response;
-  await response.body?.cancel();
-  if (response.status === 429) {
-    const reset = Number(response.headers.get("ratelimit-reset")) || null;
-    const retry = Number(response.headers.get("retry-after"));
-    const when = reset
-      ? resetTime(reset)
-      : Number.isFinite(retry) && retry > 0
-      ? `in ${Math.ceil(retry / 60)} minute${retry > 60 ? "s" : ""}`
-      : "soon";
-    throw new ConnectorError(`GitLab's rate limit was reached; it resets ${when}. Try again then.`);
-  }
-  if (response.status === 401) {
-    throw new ConnectorError(
-      "GitLab refused the access token (401 Unauthorized). Check the token, or leave it empty for a public project.",
-    );
-  }
-  if (response.status === 404 && notFound) throw new ConnectorError(notFound);
-  if (response.status === 404 || response.status === 403) {
-    throw new ConnectorError(
-      token
-        ? `Cannot find the project ${project.path}, or the access token cannot read it.`
-        : `Cannot find the project ${project.path}. A private project needs an access token.`,
-    );
-  }
-  throw new ConnectorError(
-    `GitLab answered ${response.status} ${response.statusText || "(an error)"}.`.trim(),
-  );
-}
+) => repoCall(context, gitlabApi(project), url, token, notFound);
 
 /** A paginated list: the `Link` header's next page, else `X-Next-Page` (GitLab sends both, large lists the latter). */
 function pages<T>(
@@ -117,9 +116,7 @@ function pages<T>(
 }
 
 function blobUrl(project: GitlabProject, branch: string, path: string): string {
-  return `${project.web}/-/blob/${encodeURIComponent(branch)}/${
-    path.split("/").map(encodeURIComponent).join("/")
-  }`;
+  return blobLink(`${project.web}/-/blob`, branch, path);
 }
 
 interface Issue {
@@ -140,35 +137,41 @@ async function issueDocument(
   issue: Issue,
   token: string | undefined,
 ): Promise<ConnectorDocument> {
-  const lines = [
-    `# ${issue.title} (#${issue.iid})`,
-    "",
-    `State: ${issue.state}. Opened by ${issue.author?.username ?? "unknown"} on ${issue.created_at}.`,
-    "",
-    issue.description ?? "",
-  ];
-  if ((issue.user_notes_count ?? 0) > 0) {
-    const notes = pages<
-      { body: string; system?: boolean; author?: { username?: string }; created_at: string }
-    >(
+  const notes = (issue.user_notes_count ?? 0) > 0
+    ? pages<{ body: string; system?: boolean; author?: { username?: string }; created_at: string }>(
       context,
       project,
       `${project.api}/issues/${issue.iid}/notes?per_page=100&sort=asc`,
       token,
-    );
-    for await (const note of notes) {
-      if (note.system) continue;
-      lines.push("", `## ${note.author?.username ?? "unknown"} on ${note.created_at}`, "", note.body);
-    }
-  }
+    )
+    : null;
+  const text = await issueText({
+    number: issue.iid,
+    title: issue.title,
+    state: issue.state,
+    author: issue.author?.username,
+    created: issue.created_at,
+    body: issue.description,
+  }, notes && userNotes(notes));
   return {
     key: `issues/${issue.iid}`,
     title: `Issue #${issue.iid}: ${issue.title}`,
-    text: lines.join("\n"),
+    text,
     url: issue.web_url,
     version: issue.updated_at,
     metadata: { docAuthor: issue.author?.username, description: `Issue #${issue.iid} of ${project.path}.` },
   };
+}
+
+/** The people's notes of an issue (GitLab's system notes, "changed the label", left out). */
+async function* userNotes(
+  notes: AsyncIterable<
+    { body: string; system?: boolean; author?: { username?: string }; created_at: string }
+  >,
+): AsyncGenerator<IssueComment> {
+  for await (const note of notes) {
+    if (!note.system) yield { author: note.author?.username, created: note.created_at, body: note.body };
+  }
 }
 
 async function textHash(text: string): Promise<string> {
@@ -226,12 +229,9 @@ export const gitlabSource: RepoHost = {
       const entry of pages<{ id: string; path: string; type: string }>(context, project, treeUrl, token)
     ) {
       if (entry.type !== "blob") continue;
-      if (ignored(entry.path)) {
-        yield { skip: entry.path, why: "Ignored." };
-        continue;
-      }
-      if (binaryByName(entry.path)) {
-        yield { skip: entry.path, why: "Binary file." };
+      const skipped = skippedEntry(entry.path, ignored);
+      if (skipped) {
+        yield skipped;
         continue;
       }
       const response = await call(context, project, `${project.api}/repository/blobs/${entry.id}/raw`, token);
@@ -275,27 +275,21 @@ export const gitlabSource: RepoHost = {
     }
   },
 
-  async refetch(url, context): Promise<ConnectorDocument | ConnectorSkip> {
+  credentials: repoCredentials,
+
+  async refetch({ url, credentials }, context): Promise<ConnectorDocument | ConnectorSkip> {
+    const token = credentials?.accessToken || undefined;
     const [web, rest] = url.split("/-/blob/");
-    const slash = rest?.indexOf("/") ?? -1;
-    if (!rest || slash < 0) throw new ConnectorError("This document's link is not a GitLab file.");
+    const file = rest ? splitBlobLink(rest) : null;
+    if (!file) throw new ConnectorError("This document's link is not a GitLab file.");
     const project = parseGitlabUrl(web);
-    const branch = decodeURIComponent(rest.slice(0, slash));
-    const path = rest.slice(slash + 1).split("/").map(decodeURIComponent).join("/");
-    const fileUrl = `${project.api}/repository/files/${encodeURIComponent(path)}?ref=${
-      encodeURIComponent(branch)
+    const fileUrl = `${project.api}/repository/files/${encodeURIComponent(file.path)}?ref=${
+      encodeURIComponent(file.branch)
     }`;
-    const missing = `The file ${path} is no longer in the branch ${branch}.`;
-    const file = await (await call(context, project, fileUrl, undefined, missing)).json() as {
-      content?: string;
-      blob_id?: string;
-    };
-    return fileDocument(base64Bytes(file.content ?? ""), {
-      key: path,
-      title: path,
-      url,
-      version: file.blob_id ?? "",
-      metadata: { docAuthor: project.author },
-    });
+    return await refetchFile(
+      (missing) => call(context, project, fileUrl, token, missing),
+      { url, branch: file.branch, path: file.path, author: project.author },
+      "blob_id",
+    );
   },
 };

@@ -6,6 +6,7 @@ import {
   ConnectorError,
   type ConnectorSkip,
   type ConnectorSource,
+  type RefetchInput,
 } from "../source.ts";
 
 /**
@@ -110,6 +111,11 @@ export function resetTime(epochSeconds: number | null): string {
   return `at ${new Date(epochSeconds * 1000).toISOString().slice(11, 16)} UTC`;
 }
 
+/** The access token kept (encrypted) for live sync, when the import had one. */
+export function repoCredentials(options: RepoOptions): Record<string, string> | null {
+  return options.accessToken ? { accessToken: options.accessToken } : null;
+}
+
 /** The branches with `main` and `master` first, as the reference lists them. */
 export function preferredFirst(branches: string[]): string[] {
   const unique = [...new Set(branches)];
@@ -130,8 +136,11 @@ export interface RepoHost extends ConnectorSource<RepoOptions> {
   prepare(input: RepoOptions, context: ConnectorContext): Promise<RepoOptions & { branch: string }>;
   /** What the reference answers: `author`, `repo`, `branch`. */
   describe(options: RepoOptions): { author: string; repo: string; branch: string };
-  /** One file again at its branch's head, by the document's `url` (live sync; public repositories). */
-  refetch(url: string, context: ConnectorContext): Promise<ConnectorDocument | ConnectorSkip>;
+  /**
+   * One file again at its branch's head, by the document's `url` (live sync), with the import's access token
+   * when it had one.
+   */
+  refetch(input: RefetchInput, context: ConnectorContext): Promise<ConnectorDocument | ConnectorSkip>;
 }
 
 /**
@@ -154,4 +163,130 @@ export async function* listPages<T>(
     yield* items;
     url = nextPage(response, url);
   }
+}
+
+/**
+ * How a repository host's REST API is called and how its refusals read: its headers for a token, its rate
+ * limit's sentence (null when the answer is no rate limit), and its sentences for a refused token and a
+ * repository that cannot be read.
+ */
+export interface RepoApi {
+  /** The host's name in sentences: "GitHub", "GitLab". */
+  name: string;
+  headers(token: string | undefined): HeadersInit;
+  rateLimited(response: Response, token: string | undefined): string | null;
+  /** The 401 sentence. */
+  refused: string;
+  /** The 403 and 404 sentence (a private repository without a token, or a token that cannot read it). */
+  missing(token: string | undefined): string;
+}
+
+/**
+ * Fetches an API address through the import's guarded fetch; every failure the person can act on becomes a
+ * ConnectorError sentence (`notFound` for a 404 of something other than the repository: a branch, a file).
+ */
+export async function repoCall(
+  context: ConnectorContext,
+  api: RepoApi,
+  url: string,
+  token: string | undefined,
+  notFound?: string,
+): Promise<Response> {
+  const response = await context.fetch(url, { headers: api.headers(token), signal: context.signal });
+  if (response.ok) return response;
+  await response.body?.cancel();
+  const limited = api.rateLimited(response, token);
+  if (limited) throw new ConnectorError(limited);
+  if (response.status === 401) throw new ConnectorError(api.refused);
+  if (response.status === 404 && notFound) throw new ConnectorError(notFound);
+  if (response.status === 404 || response.status === 403) throw new ConnectorError(api.missing(token));
+  throw new ConnectorError(
+    `${api.name} answered ${response.status} ${response.statusText || "(an error)"}.`.trim(),
+  );
+}
+
+/** A tree entry left out before its bytes are fetched (ignored, larger than its listed size allows, binary). */
+export function skippedEntry(
+  path: string,
+  ignored: (path: string) => boolean,
+  size?: number,
+): ConnectorSkip | null {
+  if (ignored(path)) return { skip: path, why: "Ignored." };
+  if ((size ?? 0) > MAX_REPO_FILE_BYTES) return { skip: path, why: "Too large." };
+  if (binaryByName(path)) return { skip: path, why: "Binary file." };
+  return null;
+}
+
+/** A file's page at its branch (the branch encoded, so the link splits back exactly): `{prefix}/{branch}/{path}`. */
+export function blobLink(prefix: string, branch: string, path: string): string {
+  return `${prefix}/${encodeURIComponent(branch)}/${path.split("/").map(encodeURIComponent).join("/")}`;
+}
+
+/** One comment of an issue, as both hosts' issue documents show it. */
+export interface IssueComment {
+  author?: string;
+  created: string;
+  body: string;
+}
+
+/** An issue's document text: its title, state, opener and body, then each comment under its author and date. */
+export async function issueText(
+  issue: {
+    number: number;
+    title: string;
+    state: string;
+    author?: string;
+    created: string;
+    body: string | null;
+  },
+  comments: AsyncIterable<IssueComment> | null,
+): Promise<string> {
+  const lines = [
+    `# ${issue.title} (#${issue.number})`,
+    "",
+    `State: ${issue.state}. Opened by ${issue.author ?? "unknown"} on ${issue.created}.`,
+    "",
+    issue.body ?? "",
+  ];
+  for await (const comment of comments ?? []) {
+    lines.push("", `## ${comment.author ?? "unknown"} on ${comment.created}`, "", comment.body);
+  }
+  return lines.join("\n");
+}
+
+/** Each item of `items` through `map`, as they come. */
+export async function* mapped<T, U>(items: AsyncIterable<T>, map: (item: T) => U): AsyncGenerator<U> {
+  for await (const item of items) yield map(item);
+}
+
+/** The branch and path of a file link `blobLink` made, from the part after its prefix; null when not one. */
+export function splitBlobLink(rest: string): { branch: string; path: string; encodedPath: string } | null {
+  const slash = rest.indexOf("/");
+  if (slash <= 0 || slash === rest.length - 1) return null;
+  const encodedPath = rest.slice(slash + 1);
+  return {
+    branch: decodeURIComponent(rest.slice(0, slash)),
+    path: encodedPath.split("/").map(decodeURIComponent).join("/"),
+    encodedPath,
+  };
+}
+
+/**
+ * One file fetched again at its branch's head (live sync): `fetchFile` asks the host's file call (a 404 is
+ * `missing`), whose JSON carries the base64 `content` and the version in `versionField`.
+ */
+export async function refetchFile(
+  fetchFile: (missing: string) => Promise<Response>,
+  file: { url: string; branch: string; path: string; author: string },
+  versionField: string,
+): Promise<ConnectorDocument | ConnectorSkip> {
+  const missing = `The file ${file.path} is no longer in the branch ${file.branch}.`;
+  const answer = await (await fetchFile(missing)).json() as Record<string, unknown>;
+  return fileDocument(base64Bytes(String(answer.content ?? "")), {
+    key: file.path,
+    title: file.path,
+    url: file.url,
+    version: String(answer[versionField] ?? ""),
+    metadata: { docAuthor: file.author },
+  });
 }

@@ -1,6 +1,7 @@
 import robotsParserModule from "robots-parser";
 import type { Config } from "../../config.ts";
 import { AppError } from "../../errors.ts";
+import { finalUrlOf } from "../../http/url_guard.ts";
 import { linkDocumentFromBytes, linkText, readLinkBody } from "../../documents/links.ts";
 import type { WebsiteOptions } from "../../../shared/api/connectors_sources.ts";
 import {
@@ -167,6 +168,43 @@ export function createWebsiteSource(deps: WebsiteDeps): ConnectorSource<WebsiteO
     id: "website-depth",
     folder: websiteFolder,
     documents: (options, context) => crawl(deps, options, context),
+    refetch: ({ url }, context) => refetchPage(deps, url, context),
+  };
+}
+
+/**
+ * One crawled page again (live sync): the site's robots.txt is read again and must still allow it, and the
+ * page is read as the crawl read it.
+ */
+async function refetchPage(
+  deps: WebsiteDeps,
+  link: string,
+  context: ConnectorContext,
+): Promise<ConnectorDocument | ConnectorSkip> {
+  const url = new URL(link);
+  const robots = await readRobots(url, context, deps);
+  if (robots?.isAllowed(`${url.origin}${url.pathname}${url.search}`, CRAWLER_NAME) === false) {
+    throw new ConnectorError(`The robots.txt of ${url.origin} no longer allows fetching ${linkText(url)}.`);
+  }
+  const page = await fetchPage(deps, url, context).catch((error) => {
+    context.signal.throwIfAborted();
+    throw new ConnectorError(startFailure(linkText(url), error));
+  });
+  const read = await linkDocumentFromBytes(
+    { config: deps.config, log: context.log },
+    page.url,
+    page.contentType,
+    page.bytes,
+  ).catch((error) => {
+    throw new ConnectorError(`${reasonOf(error)}.`);
+  });
+  const text = read.parsed.text;
+  return {
+    key: link,
+    title: read.pageTitle?.trim() || read.title,
+    text,
+    url: link,
+    version: textVersion(text),
   };
 }
 
@@ -176,14 +214,16 @@ async function* crawl(
   context: ConnectorContext,
 ): AsyncGenerator<ConnectorDocument | ConnectorSkip> {
   const sleep = deps.sleep ?? pause;
-  const start = new URL(options.url);
+  // The site: the start page's origin, or the one its redirects end at (its robots.txt read again then).
+  let start = new URL(options.url);
   start.hash = "";
-  const robots = await readRobots(start, context, deps);
-  const crawlDelay = (robots?.getCrawlDelay(CRAWLER_NAME) ?? 0) * 1000;
-  const delay = Math.max(
-    deps.delayMs ?? POLITENESS_DELAY_MS,
-    Math.min(crawlDelay, deps.maxCrawlDelayMs ?? MAX_CRAWL_DELAY_MS),
-  );
+  let robots = await readRobots(start, context, deps);
+  const delayOf = (rules: Robots | null) =>
+    Math.max(
+      deps.delayMs ?? POLITENESS_DELAY_MS,
+      Math.min((rules?.getCrawlDelay(CRAWLER_NAME) ?? 0) * 1000, deps.maxCrawlDelayMs ?? MAX_CRAWL_DELAY_MS),
+    );
+  let delay = delayOf(robots);
   // Judged as a URL of the start page's scheme: robots-parser answers nothing for another origin.
   const allowed = (url: URL) =>
     robots?.isAllowed(`${start.origin}${url.pathname}${url.search}`, CRAWLER_NAME) !== false;
@@ -219,11 +259,24 @@ async function* crawl(
       yield { skip: link, why: page.failed };
       continue;
     }
+    if (first && page.url.origin !== start.origin && !sameSite(page.url, start)) {
+      // The start page redirected to another site (a new host name): that site is the one crawled.
+      start = new URL(page.url.href);
+      robots = await readRobots(start, context, deps);
+      delay = delayOf(robots);
+      if (!allowed(start)) {
+        throw new ConnectorError(
+          `The robots.txt of ${start.origin} does not allow crawling ${linkText(start)}.`,
+        );
+      }
+    }
+    // A page reached through a redirect is known by both addresses: a link to either is not followed again.
+    seen.add(pageKey(page.url));
 
     const html = isHtml(page.contentType) ? new TextDecoder().decode(page.bytes) : null;
     const meta = html ? metaRobots(html) : { noindex: false, nofollow: false };
     if (html && depth < options.depth && !meta.nofollow) {
-      for (const next of pageLinks(html, url)) {
+      for (const next of pageLinks(html, page.url)) {
         if (!sameSite(next, start)) {
           continue;
         }
@@ -247,7 +300,7 @@ async function* crawl(
     try {
       const read = await linkDocumentFromBytes(
         { config: deps.config, log: context.log },
-        url,
+        page.url,
         page.contentType,
         page.bytes,
       );
@@ -298,7 +351,10 @@ async function fetchPage(deps: WebsiteDeps, url: URL, context: ConnectorContext)
     throw new StatusError(response.status, response.statusText);
   }
   const bytes = await readLinkBody(response, deps.config.maxUploadBytes, linkText(url));
-  return { bytes, contentType: response.headers.get("content-type") };
+  // Where the page is after its redirects: its relative links resolve against it.
+  const final = new URL(finalUrlOf(response, url.href));
+  final.hash = "";
+  return { bytes, contentType: response.headers.get("content-type"), url: final };
 }
 
 class StatusError extends Error {

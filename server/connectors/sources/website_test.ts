@@ -220,3 +220,43 @@ Deno.test("website: an unreachable site, a missing start page, a closed robots.t
   );
   assert.deepEqual(down.seen, ["/robots.txt"]);
 });
+
+Deno.test("a start page that redirects: its relative links resolve against the address it ended at", async () => {
+  await using site = startFakeWebsite({
+    robots: null,
+    redirects: { "/start": "/docs/", "/moved": "https://new.example.test/docs/" },
+    pages: {
+      "/docs/": articlePage("Docs home", ["guide", "./tables?year=2026", "/docs/"]),
+      "/docs/guide": articlePage("Docs guide", []),
+      "/docs/tables": articlePage("Docs tables", []),
+      // Where the links would lead if they were resolved against the address asked for.
+      "/guide": articlePage("The wrong guide", []),
+      "/tables": articlePage("The wrong tables", []),
+    },
+  });
+  const { documents, requests } = await crawl(site, { url: `${SITE}/start`, depth: 1, maxLinks: 10 });
+  assert.deepEqual(documents.map((document) => document.title).sort(), [
+    "Docs guide",
+    "Docs home",
+    "Docs tables",
+  ]);
+  const paths = requests.map((request) => new URL(request).pathname);
+  assert.ok(!paths.includes("/guide") && !paths.includes("/tables"), paths.join(", "));
+  // The redirect's target is not fetched a second time through its own link.
+  assert.equal(paths.filter((path) => path === "/docs/").length, 1, paths.join(", "));
+
+  // Redirected to another host: that site is crawled, its robots.txt read.
+  const network = testNetwork({ "docs.example.test": site.baseURL, "new.example.test": site.baseURL });
+  const { source } = crawler();
+  const items = await collect(
+    source.documents(WebsiteOptions.parse({ url: `${SITE}/moved`, depth: 1, maxLinks: 10 }), network.context),
+  );
+  const moved = items.filter((item): item is ConnectorDocument => "key" in item);
+  assert.deepEqual(moved.map((document) => document.title).sort(), [
+    "Docs guide",
+    "Docs home",
+    "Docs tables",
+  ]);
+  assert.ok(network.requests.includes("https://new.example.test/robots.txt"));
+  assert.ok(network.requests.includes("https://new.example.test/docs/guide"));
+});

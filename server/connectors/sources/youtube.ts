@@ -39,6 +39,13 @@ export const youtubeSource: ConnectorSource<YouTubeOptions> = {
   async *documents(options, context) {
     yield await transcriptDocument(options, context);
   },
+  syncParams: (options): Record<string, string> => (options.language ? { language: options.language } : {}),
+  /** The video's captions again, in the language the import asked for (live sync). */
+  refetch: ({ url, params }, context) =>
+    transcriptDocument(
+      { url, language: typeof params.language === "string" ? params.language : undefined },
+      context,
+    ),
 };
 
 /** Which track: the language asked for; without one English (`en`, then `en-*`), else the video's first. */

@@ -4,6 +4,7 @@ import type { ConnectorImport } from "../../../../shared/api/connectors.ts";
 import { toast } from "../../../lib/toast.ts";
 import { fetchImport, fetchImports } from "./api.ts";
 import { CONNECTOR_FORMS } from "./forms.ts";
+import { importDoneMessage } from "./messages.ts";
 
 /** How often a running import's progress is read. */
 const POLL_MS = 1000;
@@ -11,14 +12,14 @@ const POLL_MS = 1000;
 /**
  * The document manager's "Data connectors" tab: pick a connector, fill its form, and follow the imports.
  * Imports run on the server: after a reload the running ones are read back and followed again. When one ends,
- * a toast says so (the reference's texts) and `onFolder` opens its folder in the library.
+ * a toast says so (the reference's text of its connector, see `importDoneMessage`) and `onFolder` opens its
+ * folder in the library.
  */
 export function DataConnectors({ onFolder }: { onFolder: (folder: string) => void }) {
   const { t } = useTranslation();
   const [selected, setSelected] = useState(CONNECTOR_FORMS[0]?.id ?? "");
   const [imports, setImports] = useState<ConnectorImport[]>([]);
   const announced = useRef(new Set<string>());
-  const doneMessages = useRef(new Map<string, (ended: ConnectorImport) => string>());
 
   useEffect(() => {
     fetchImports().then((found) => {
@@ -31,11 +32,7 @@ export function DataConnectors({ onFolder }: { onFolder: (folder: string) => voi
     if (announced.current.has(entry.id)) return;
     announced.current.add(entry.id);
     if (entry.status === "done") {
-      const own = doneMessages.current.get(entry.id);
-      toast.success(
-        own?.(entry) ??
-          t("connectors.progress.collected", { count: entry.done, label: entry.label, folder: entry.folder }),
-      );
+      toast.success(importDoneMessage(t, entry));
       onFolder(entry.folder);
     } else toast.error(entry.reason ?? t("connectors.progress.failed"));
   }, [onFolder, t]);
@@ -80,10 +77,7 @@ export function DataConnectors({ onFolder }: { onFolder: (folder: string) => voi
         {chosen && (
           <chosen.Form
             key={chosen.id}
-            onStarted={(started, doneMessage) => {
-              if (doneMessage) doneMessages.current.set(started.id, doneMessage);
-              setImports((current) => merge(current, [started]));
-            }}
+            onStarted={(started) => setImports((current) => merge(current, [started]))}
           />
         )}
       </div>

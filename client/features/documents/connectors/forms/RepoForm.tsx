@@ -6,10 +6,10 @@ import { fetchBranches, startImport } from "../api.ts";
 
 export interface ConnectorFormProps {
   /**
-   * Called with the import the form started; the progress view takes it from there. `doneMessage` is the
-   * connector's own toast when the import ends well (the reference's text); without it the generic one.
+   * Called with the import the form started; the progress view takes it from there (and shows the connector's
+   * own toast when it ends well, from the import's source and details).
    */
-  onStarted: (started: ConnectorImport, doneMessage?: (ended: ConnectorImport) => string) => void;
+  onStarted: (started: ConnectorImport) => void;
 }
 
 /** Ignore paths as typed: one per line or comma-separated. */

@@ -1,6 +1,5 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { ConnectorImport, RepoImportData } from "../../../../../shared/api/connectors.ts";
 import { toast } from "../../../../lib/toast.ts";
 import { startImportWithData } from "../api.ts";
 import { ConfluenceForm } from "./ConfluenceForm.tsx";
@@ -10,14 +9,9 @@ import { YouTubeForm } from "./YouTubeForm.tsx";
 
 /**
  * Posts a form's payload with `background: true`: the reference's "started" toast, its failure toast (the
- * answer's `reason`), and the import handed to the progress view with the reference's success toast for its end.
+ * answer's `reason`), and the import handed to the progress view (which toasts its end, see messages.ts).
  */
-function useStart(
-  path: string,
-  startedKey: string,
-  onStarted: ConnectorFormProps["onStarted"],
-  doneMessage: (ended: ConnectorImport, data: RepoImportData) => string,
-) {
+function useStart(path: string, startedKey: string, onStarted: ConnectorFormProps["onStarted"]) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
   async function submit(payload: object) {
@@ -25,7 +19,7 @@ function useStart(
     toast.info(t(startedKey));
     try {
       const started = await startImportWithData(path, payload);
-      onStarted(started.import, (ended) => doneMessage(ended, started.data));
+      onStarted(started.import);
     } catch (error) {
       toast.error((error as Error).message);
     } finally {
@@ -36,43 +30,28 @@ function useStart(
 }
 
 export function YouTubeConnector({ onStarted }: ConnectorFormProps) {
-  const { t } = useTranslation();
   const { busy, submit } = useStart(
     "/ext/youtube/transcript",
     "connectorForms.youtube.started",
     onStarted,
-    (ended, data) =>
-      t("connectorForms.youtube.done", {
-        title: String(data.title ?? ended.label),
-        author: String(data.author ?? ""),
-        destination: ended.folder,
-      }),
   );
   return <YouTubeForm onSubmit={submit} busy={busy} />;
 }
 
 export function WebsiteConnector({ onStarted }: ConnectorFormProps) {
-  const { t } = useTranslation();
   const { busy, submit } = useStart(
     "/ext/website-depth",
     "connectorForms.website.started",
     onStarted,
-    (ended) => t("connectorForms.website.done", { count: ended.done }),
   );
   return <WebsiteForm onSubmit={submit} busy={busy} />;
 }
 
 export function ConfluenceConnector({ onStarted }: ConnectorFormProps) {
-  const { t } = useTranslation();
   const { busy, submit } = useStart(
     "/ext/confluence",
     "connectorForms.confluence.started",
     onStarted,
-    (ended, data) =>
-      t("connectorForms.confluence.done", {
-        spaceKey: String(data.spaceKey ?? ended.label),
-        destination: ended.folder,
-      }),
   );
   return <ConfluenceForm onSubmit={submit} busy={busy} />;
 }

@@ -12,6 +12,7 @@ import { safeRedirect, type ValidLogin } from "../features/auth/session.ts";
 import { fetchSetup } from "../features/settings/setup.ts";
 import { api, ApiError } from "../lib/api.ts";
 import { clearSession, readSession, storeSession } from "../lib/auth.ts";
+import { adoptAccountLanguage } from "../lib/language_switch.ts";
 
 type Props = {
   appName: string;
@@ -79,6 +80,7 @@ export default function Login({ appName, logo = null, newToken, reason }: Props)
     if (finished.current) return;
     finished.current = true;
     storeSession({ token: answer.token, user: mode === "multi" ? answer.user : null });
+    if (mode === "multi") adoptAccountLanguage(answer.user);
     globalThis.location.assign(destination());
   }
 

@@ -4,6 +4,7 @@ import { paths } from "../../shared/routes.ts";
 import { LoadingBlock } from "../components/LoadingBlock.tsx";
 import { AuthCard } from "../features/auth/AuthCard.tsx";
 import { safeRedirect, validLogin } from "../features/auth/session.ts";
+import { adoptAccountLanguage } from "../lib/language_switch.ts";
 import { api } from "../lib/api.ts";
 import { clearSession, storeSession } from "../lib/auth.ts";
 
@@ -42,6 +43,7 @@ export default function SsoLanding({ token, redirectTo, via = "simple", errorCod
       .then((body) => {
         const answer = validLogin(body, t("sso.invalid"));
         storeSession({ token: answer.token, user: answer.user });
+        adoptAccountLanguage(answer.user);
         globalThis.location.replace(safeRedirect(redirectTo));
       })
       .catch((caught: Error) => setError(caught.message || t("sso.invalid")));

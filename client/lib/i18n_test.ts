@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import { DETECTION, DETECTION_ORDER, detectLanguage, i18n, i18nOptions, IN_BROWSER, t } from "./i18n.ts";
-import { applyDocumentLanguage, rememberLanguage, switchLanguage } from "./language_switch.ts";
+import {
+  adoptAccountLanguage,
+  applyDocumentLanguage,
+  rememberLanguage,
+  switchLanguage,
+} from "./language_switch.ts";
 import { SUPPORTED_LANGUAGES } from "../../shared/languages.ts";
 
 Deno.test("i18n: the module's instance starts in English, with every language supported and none fetched", () => {
@@ -82,4 +87,15 @@ Deno.test("t() fills in values without HTML-escaping them (React escapes) and fa
   assert.equal(t("guard.checkFailed", { message: "<b>&</b>" }), "Could not check your sign-in: <b>&</b>");
   assert.equal(t("no.such.key"), "no.such.key");
   assert.equal(i18nOptions().interpolation?.escapeValue, false);
+});
+
+Deno.test("adoptAccountLanguage: the account's chosen language follows it to a new browser; English and unknown codes leave the browser's", () => {
+  const doc = { cookie: "" };
+  assert.equal(adoptAccountLanguage({ preferredLanguage: "de" }, doc), "de");
+  assert.match(doc.cookie, /^i18next=de;/);
+  const other = { cookie: "" };
+  assert.equal(adoptAccountLanguage({ preferredLanguage: "en" }, other), null);
+  assert.equal(adoptAccountLanguage({ preferredLanguage: "xx" }, other), null);
+  assert.equal(adoptAccountLanguage(null, other), null);
+  assert.equal(other.cookie, "");
 });

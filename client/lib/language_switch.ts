@@ -1,5 +1,10 @@
 import type { ResourceLanguage } from "i18next";
-import { DEFAULT_LANGUAGE, LANGUAGE_COOKIE, languageDirection } from "../../shared/languages.ts";
+import {
+  DEFAULT_LANGUAGE,
+  isSupportedLanguage,
+  LANGUAGE_COOKIE,
+  languageDirection,
+} from "../../shared/languages.ts";
 import { i18n } from "./i18n.ts";
 
 // Changing the interface's language: loaded on demand with the locale files (locales.ts), never in an English
@@ -42,4 +47,19 @@ export async function switchLanguage(code: string, load: LocaleLoader | undefine
 export function rememberLanguage(code: string, doc: { cookie: string } | undefined = globalThis.document) {
   if (!doc) return;
   doc.cookie = `${LANGUAGE_COOKIE}=${encodeURIComponent(code)}; path=/; max-age=31536000; samesite=lax`;
+}
+
+/**
+ * At login: a language the account chose (the account modal saves it) follows the person to this browser, for
+ * the page the login goes to. English, the stored default, is not told from "never chosen", so it leaves this
+ * browser's own choice or detection as it is. Returns the language adopted, if any.
+ */
+export function adoptAccountLanguage(
+  user: { preferredLanguage?: unknown } | null | undefined,
+  doc: { cookie: string } | undefined = globalThis.document,
+): string | null {
+  const code = user?.preferredLanguage;
+  if (!isSupportedLanguage(code) || code === DEFAULT_LANGUAGE) return null;
+  rememberLanguage(code, doc);
+  return code;
 }

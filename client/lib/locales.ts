@@ -1,3 +1,4 @@
+/// <reference types="vite/client" />
 import type { ResourceLanguage } from "i18next";
 import { type LocaleLoader, rememberLanguage, switchLanguage } from "./language_switch.ts";
 import { DEFAULT_LANGUAGE } from "../../shared/languages.ts";

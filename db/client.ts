@@ -52,14 +52,18 @@ export async function openDatabase(path: string): Promise<OpenedDatabase> {
  * (sqld's bottomless, Turso's point-in-time restore) cover it.
  */
 export async function openRemoteDatabase(remote: RemoteDatabase): Promise<OpenedDatabase> {
-  const client = remote.replicaPath
-    ? createClient({
-      url: `file:${remote.replicaPath}`,
-      syncUrl: remote.url,
-      authToken: remote.authToken,
-      syncInterval: remote.syncSeconds,
-    })
-    : createClient({ url: remote.url, authToken: remote.authToken });
+  // This process's own writes take turns too, and a "database is locked" from the server (another replica's
+  // transaction) is tried again after a pause instead of failing the call.
+  const client = serialiseWrites(
+    remote.replicaPath
+      ? createClient({
+        url: `file:${remote.replicaPath}`,
+        syncUrl: remote.url,
+        authToken: remote.authToken,
+        syncInterval: remote.syncSeconds,
+      })
+      : createClient({ url: remote.url, authToken: remote.authToken }),
+  );
   try {
     if (remote.replicaPath) await client.sync();
     const migration = await migrate(client, migrations);

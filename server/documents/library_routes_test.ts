@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import { documents, documentSyncQueues, users, workspaceDocuments } from "../../db/schema.ts";
+import { documents, documentSyncQueues, users, workspaceDocuments, workspaceUsers } from "../../db/schema.ts";
 import { signSession } from "../auth/jwt.ts";
 import { LABELS } from "../settings/service.ts";
 import { createTestApp, type TestApp } from "../testing/test_app.ts";
@@ -164,12 +164,16 @@ Deno.test("GET /api/system/local-files/search finds titles across folders", asyn
   assert.equal((await app.json("/api/system/local-files/search?limit=x")).status, 400);
 });
 
-Deno.test("document calls need an admin or a manager; processing status answers every user", async () => {
+Deno.test("document calls need an admin or a manager, or a workspace's editor; processing status answers every user", async () => {
   await using app = await createTestApp();
   const doc = await seed(app, "Secret.txt");
   const tokens = await roles(app);
   const workspace = await newWorkspace(app, "Team", tokens.admin);
   await embed(app, workspace.slug, [doc.location], tokens.admin);
+  // The default user is a viewer of the workspace, so each refusal is about the role (to a non-member the
+  // workspace does not exist: server/workspaces/roles_test.ts).
+  const [member] = await app.deps.db.select().from(users).where(eq(users.username, "default-user"));
+  await app.deps.db.insert(workspaceUsers).values({ workspaceId: workspace.id, userId: member.id });
   const calls: [string, string, unknown][] = [
     ["GET", "/api/system/local-files", undefined],
     ["GET", "/api/system/local-files?folder=custom-documents", undefined],

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { documents } from "../../db/schema.ts";
+import { eq } from "drizzle-orm";
+import { documents, users, workspaceUsers } from "../../db/schema.ts";
 import { UploadAnswer } from "../../shared/api/documents.ts";
 import { createTestApp, type TestApp } from "../testing/test_app.ts";
 import { addUser, bearer, multiUserInstance } from "../testing/accounts.ts";
@@ -295,18 +296,24 @@ Deno.test("fetchLinkDocument re-fetches a link for live sync and sees its new te
   assert.match(second.parsed.text, /Changed paragraph:/);
 });
 
-Deno.test("upload-link is for admins and managers only", async () => {
+Deno.test("upload-link is for admins, managers and a workspace's editors, not its viewers", async () => {
   await using site = startSite();
   await using app = await createTestApp();
   app.deps.linkFetch = network(site);
   const admin = await multiUserInstance(app);
-  const created = await app.json<{ workspace: { slug: string } }>("/api/workspace/new", {
+  const created = await app.json<{ workspace: { slug: string; id: number } }>("/api/workspace/new", {
     ...bearer(admin.token),
     json: { name: "Team" },
   });
   const slug = created.body.workspace.slug;
   const manager = await addUser(app, admin, "morgan", "manager");
   const member = await addUser(app, admin, "dana", "default");
+  // Dana is a viewer of the workspace: members read it, only editors (and admins, managers) add to it.
+  const [dana] = await app.deps.db.select().from(users).where(eq(users.username, "dana"));
+  await app.deps.db.insert(workspaceUsers).values({
+    workspaceId: created.body.workspace.id,
+    userId: dana.id,
+  });
   const call = (token: string) =>
     app.json(`/api/workspace/${slug}/upload-link`, {
       ...bearer(token),

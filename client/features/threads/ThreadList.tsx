@@ -1,14 +1,20 @@
-import { useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { paths } from "../../../shared/routes.ts";
-import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { toast } from "../../lib/toast.ts";
 import { createThread, deleteThread, deleteThreads, type Thread } from "./api.ts";
-import { RenameThreadDialog } from "./RenameThreadDialog.tsx";
 import { markedDeletedIn, renamedIn, showsOneOf, toggledMark, withoutThreads } from "./thread_list.ts";
 import { ThreadRow } from "./ThreadRow.tsx";
 import { useThreadDialogs } from "./use_thread_dialogs.ts";
 import { type ThreadItem, type ThreadsState, useModifierHeld } from "./use_threads.ts";
+
+// The dialogs load when first opened: they are not in the chat page's first load (issue 21).
+const ConfirmDialog = lazy(() =>
+  import("../../components/ConfirmDialog.tsx").then((module) => ({ default: module.ConfirmDialog }))
+);
+const RenameThreadDialog = lazy(() =>
+  import("./RenameThreadDialog.tsx").then((module) => ({ default: module.RenameThreadDialog }))
+);
 
 /** How long a deleted thread stays in the list, marked, before it goes. */
 const DELETE_ANIMATION_MS = 500;
@@ -146,23 +152,27 @@ export function ThreadList(
         <span aria-hidden="true" className="thread-new-icon">+</span>
         {starting ? t("threads.starting") : t("threads.newThread")}
       </button>
-      {dialogs.renaming && (
-        <RenameThreadDialog
-          workspaceSlug={workspaceSlug}
-          thread={dialogs.renaming}
-          onRenamed={renamed}
-          onClose={dialogs.closeRename}
-        />
-      )}
-      <ConfirmDialog
-        open={dialogs.deleting !== null}
-        title={t("threads.delete")}
-        message={t("threads.deleteConfirm")}
-        confirmLabel={t("threads.delete")}
-        busy={deleteBusy}
-        onConfirm={() => dialogs.deleting && remove(dialogs.deleting)}
-        onClose={() => !deleteBusy && dialogs.closeDelete()}
-      />
+      <Suspense fallback={null}>
+        {dialogs.renaming && (
+          <RenameThreadDialog
+            workspaceSlug={workspaceSlug}
+            thread={dialogs.renaming}
+            onRenamed={renamed}
+            onClose={dialogs.closeRename}
+          />
+        )}
+        {dialogs.deleting !== null && (
+          <ConfirmDialog
+            open
+            title={t("threads.delete")}
+            message={t("threads.deleteConfirm")}
+            confirmLabel={t("threads.delete")}
+            busy={deleteBusy}
+            onConfirm={() => dialogs.deleting && remove(dialogs.deleting)}
+            onClose={() => !deleteBusy && dialogs.closeDelete()}
+          />
+        )}
+      </Suspense>
     </div>
   );
 }

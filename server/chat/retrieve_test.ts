@@ -3,6 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { workspaceDocuments, workspaces } from "../../db/schema.ts";
 import { workspaceNamespace } from "../providers/vectors/namespace.ts";
 import type { SearchOptions, VectorHit } from "../providers/vectors/types.ts";
+import { FUSION_WEIGHTS } from "../providers/vectors/fusion_weights.ts";
 import { createTestApp, type TestApp } from "../testing/test_app.ts";
 import type { StoredResponse } from "./history.ts";
 import { retrieve } from "./retrieve.ts";
@@ -134,12 +135,16 @@ Deno.test("retrieve: hybrid search sends the question's text unless the workspac
     { ...row, topN: 4, similarityThreshold: 0.25 },
     "How long is the cheese aged?",
   );
-  assert.deepEqual(calls[0], { topK: 4, text: "How long is the cheese aged?" });
+  assert.deepEqual(calls[0], {
+    topK: 4,
+    text: "How long is the cheese aged?",
+    fusion: FUSION_WEIGHTS.lexical,
+  });
   assert.deepEqual(result.sources.map((source) => source.id), ["close", "near"]);
   assert.deepEqual(result.sources.map((source) => source.score), [0.8, 0.3]);
 
   await ask(app, { ...row, hybridSearch: false }, "How long is the cheese aged?");
-  assert.deepEqual(calls[1], { topK: row.topN, text: undefined });
+  assert.deepEqual(calls[1], { topK: row.topN, text: undefined, fusion: FUSION_WEIGHTS.lexical });
 });
 
 Deno.test("retrieve: backfill from recent citations fills up to topN uncited, skipping pinned documents and seen chunks", async () => {
@@ -252,4 +257,28 @@ Deno.test("retrieve: the accuracy-optimized mode searches 30 candidates, reranks
   } finally {
     await server.shutdown();
   }
+});
+
+Deno.test("retrieve: the hybrid search takes the weights of the workspace's embedder: the built-in one's, or a dense model's", async () => {
+  await using app = await createTestApp();
+  const slug = await workspace(app, "Weights");
+  await addDocument(app, slug, "cheese.txt", CHEESE);
+  const row = await rowOf(app, slug);
+  const calls: SearchOptions[] = [];
+  const search = app.deps.vectors.search.bind(app.deps.vectors);
+  app.deps.vectors.search = (namespace: string, vector: number[], options: SearchOptions) => {
+    calls.push(options);
+    return search(namespace, vector, options);
+  };
+  const builtIn = app.deps.providers.embedder();
+  const found = await retrieve(app.deps, row, builtIn, "cheese", [], new AbortController().signal);
+  assert.equal(found.sources.length, 1, "the built-in embedder's search finds the chunk");
+  assert.deepEqual(calls[0].fusion, FUSION_WEIGHTS.lexical);
+
+  // Another embedder's vectors live in another namespace (none here): it is counted as holding some, so the search runs.
+  app.deps.vectors.count = () => Promise.resolve(1);
+  const dense = { ...builtIn, fingerprint: "openai:dense-model:384", modelId: "dense-model" };
+  await retrieve(app.deps, row, dense, "cheese", [], new AbortController().signal);
+  assert.deepEqual(calls[1].fusion, FUSION_WEIGHTS.dense);
+  assert.notDeepEqual(FUSION_WEIGHTS.dense, FUSION_WEIGHTS.lexical);
 });

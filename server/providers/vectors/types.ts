@@ -1,3 +1,5 @@
+import type { FusionWeights } from "./fusion_weights.ts";
+
 export interface VectorRecord {
   id: string;
   docId: string;
@@ -28,6 +30,11 @@ export interface SearchOptions {
    * and fuses the two rankings; without it, or in a store that cannot, the search is by vector only.
    */
   text?: string;
+  /**
+   * The hybrid score's weights (LanceDB), chosen for the workspace's embedder (fusion_weights.ts); the
+   * built-in lexical embedder's when absent.
+   */
+  fusion?: FusionWeights;
 }
 
 /** One namespace per workspace and embedder; the store never chunks, embeds or caches. */

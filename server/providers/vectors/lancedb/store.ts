@@ -270,7 +270,10 @@ export class LanceVectorStore implements LanceStore {
       text,
       fusionDepth(options.topK),
     );
-    return fuseHybrid(byVector, byText, textScores, options.topK, { question: options.text });
+    return fuseHybrid(byVector, byText, textScores, options.topK, {
+      ...options.fusion,
+      question: options.text,
+    });
   }
 
   async rankings(namespace: string, vector: number[], text: string, depth: number): Promise<Rankings> {

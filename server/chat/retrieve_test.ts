@@ -237,7 +237,7 @@ Deno.test("retrieve: the accuracy-optimized mode searches 30 candidates, reranks
       { ...row, topN: 2, similarityThreshold: 0, vectorSearchMode: "rerank" },
       "Aged?",
     );
-    assert.deepEqual(calls[0], { topK: 30, text: "Aged?" });
+    assert.deepEqual(calls[0], { topK: 30, text: "Aged?", fusion: FUSION_WEIGHTS.lexical });
     assert.equal(requests[0].query, "Aged?");
     assert.equal(requests[0].documents.length, 4);
     assert.deepEqual(reranked.sources.map((source) => source.id), ["c2", "c3"]);
@@ -251,7 +251,7 @@ Deno.test("retrieve: the accuracy-optimized mode searches 30 candidates, reranks
     assert.deepEqual(kept.sources.map((source) => source.id), ["c0", "c1"], "the search order, cut to topN");
 
     const plain = await ask(app, { ...row, topN: 2, similarityThreshold: 0 }, "Aged?");
-    assert.deepEqual(calls.at(-1), { topK: 2, text: "Aged?" });
+    assert.deepEqual(calls.at(-1), { topK: 2, text: "Aged?", fusion: FUSION_WEIGHTS.lexical });
     assert.deepEqual(plain.sources.map((source) => source.id), ["c0", "c1"]);
     assert.equal(requests.length, 2, "the default mode does not rerank");
   } finally {

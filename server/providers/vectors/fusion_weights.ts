@@ -29,7 +29,7 @@ export function embedderKind(embedder: Pick<Embedder, "fingerprint">): EmbedderK
  */
 export const FUSION_WEIGHTS: Readonly<Record<EmbedderKind, Readonly<FusionWeights>>> = {
   lexical: {},
-  dense: { textWeight: 0.5 },
+  dense: { textWeight: 0.6, phraseWeight: 0.1, sentenceWeight: 0, titleWeight: 0.2 },
 };
 
 /** The hybrid weights for a workspace whose vectors `embedder` made. */

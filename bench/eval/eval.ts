@@ -126,7 +126,7 @@ async function evaluate(indexed: IndexedSet) {
   rows.push(["vector", scoreRankings(vector, set.questions)]);
   rows.push(["BM25", scoreRankings(text, set.questions)]);
   rows.push(["hybrid, RRF k=60 (before)", scoreRankings(rrf, set.questions)]);
-  rows.push(["hybrid (default)", scoreRankings(hybrid, set.questions)]);
+  rows.push(["hybrid (default for the embedder)", scoreRankings(hybrid, set.questions)]);
   rows.push([
     "hybrid + sentence 0.25, phrases 0.15 (not default)",
     scoreRankings(sentences, set.questions),

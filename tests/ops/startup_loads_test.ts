@@ -1,0 +1,62 @@
+// A server start loads what it uses (issue 21), and what it left out loads when first needed: a real server
+// process on fresh storage runs its migrations and answers with LanceDB's native library not loaded; the first
+// document embedded loads it, and the vectors are there to search through the developer API (loaded lazily too).
+import assert from "node:assert/strict";
+import { startServerProcess } from "../../server/testing/process.ts";
+
+/** The native libraries (.node, .so) mapped into a process. */
+function nativeLibraries(pid: number): string[] {
+  const maps = Deno.readTextFileSync(`/proc/${pid}/maps`);
+  const paths = new Set<string>();
+  for (const line of maps.split("\n")) {
+    const path = line.split(/\s+/).slice(5).join(" ");
+    if (/\.(node|so)(\.\d+)*$/.test(path)) paths.add(path);
+  }
+  return [...paths];
+}
+
+Deno.test({
+  name: "a fresh server migrates its database and starts without LanceDB; the first embed loads it",
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    const storage = await Deno.makeTempDir({ prefix: "lectern-startup-" });
+    try {
+      await using server = await startServerProcess({ STORAGE_DIR: storage }, 180_000);
+      assert.match(server.output(), /Database migrated/);
+      const atStart = nativeLibraries(server.pid);
+      assert.ok(atStart.some((path) => /libsql/.test(path)), atStart.join("\n"));
+      assert.ok(!atStart.some((path) => /lancedb/i.test(path)), atStart.join("\n"));
+
+      const created = await (await fetch(`${server.url}/api/workspace/new`, {
+        method: "POST",
+        body: JSON.stringify({ name: "Herons" }),
+      })).json();
+      assert.equal(created.workspace.slug, "herons");
+      const form = new FormData();
+      form.append(
+        "file",
+        new File(["Grey herons wait in the shallows of slow rivers. ".repeat(40)], "herons.txt"),
+      );
+      const embedded = await fetch(`${server.url}/api/workspace/herons/upload-and-embed`, {
+        method: "POST",
+        body: form,
+      });
+      const answer = await embedded.json();
+      assert.equal(answer.success, true, JSON.stringify(answer));
+      assert.ok(nativeLibraries(server.pid).some((path) => /lancedb/i.test(path)));
+      // Through the developer API, itself loaded on its first call.
+      const made = await (await fetch(`${server.url}/api/system/generate-api-key`, {
+        method: "POST",
+        body: "{}",
+      })).json();
+      const search = await (await fetch(`${server.url}/api/v1/workspace/herons/vector-search`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${made.apiKey.secret}` },
+        body: JSON.stringify({ query: "Where do herons wait?", topN: 1 }),
+      })).json();
+      assert.ok(search.results?.length >= 1, JSON.stringify(search));
+    } finally {
+      await Deno.remove(storage, { recursive: true });
+    }
+  },
+});

@@ -158,6 +158,7 @@ async function storePhase() {
         `${vectors.vectorCount} chunks in ${seconds.toFixed(1)} s (${chunksPerSecond} chunks/s), ` +
         `${refused.length} refused`,
     );
+    if (refused.length) console.log(`Refused (${refused.length}):\n  ${refused.slice(0, 40).join("\n  ")}`);
     console.log(
       JSON.stringify({ benchmark: "ingest-store", seconds: Number(seconds.toFixed(1)), chunksPerSecond }),
     );

@@ -26,6 +26,7 @@ export function workerCommand(
       "run",
       "-A",
       "--quiet",
+      ...nodeModulesFlag(),
       ...(v8Flags.length > 0 ? [`--v8-flags=${v8Flags.join(",")}`] : []),
       ...config,
       fileURLToPath(module),
@@ -33,4 +34,20 @@ export function workerCommand(
       JSON.stringify(payload),
     ],
   };
+}
+
+/**
+ * `--node-modules-dir=manual` when the project's node_modules is installed (the server's own start, or the
+ * server's first import of its packages, filled it): a worker then loads the packages as they are. In Deno's
+ * "auto" mode every start takes a lock on node_modules to check it, so a worker waited on any other Deno
+ * process holding it ("Blocking waiting for file lock on node_modules directory"): a `deno test`, an install,
+ * or the server's other workers starting at the same time.
+ */
+function nodeModulesFlag(): string[] {
+  try {
+    const installed = Deno.statSync(fileURLToPath(new URL("../node_modules/.deno", import.meta.url)));
+    return installed.isDirectory ? ["--node-modules-dir=manual"] : [];
+  } catch {
+    return [];
+  }
 }

@@ -224,8 +224,12 @@ export async function parseInWorker(
   return await workers.run(() => runWorker(input, limits, log));
 }
 
-/** Files a worker parses before it is retired for a fresh one (what a parser library keeps goes with it). */
-const FILES_PER_WORKER = 100;
+/**
+ * Files a worker parses before it is retired for a fresh one (what a parser library keeps goes with it). A fresh
+ * worker pays a runtime start, the parser libraries' load and their warm-up (about a second on 2 cores), so
+ * this is high: a worker that grows is retired sooner by its resident size (RETIRE_AT_SHARE).
+ */
+const FILES_PER_WORKER = 1000;
 /** A worker larger than this share of its stop limit after a file is retired. */
 const RETIRE_AT_SHARE = 0.5;
 /** A worker idle this long exits, so an idle server carries none. */

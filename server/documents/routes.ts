@@ -7,22 +7,26 @@ import { workspaceDetail } from "../workspaces/service.ts";
 import { requireReadableDocuments, requireWorkspaceRole } from "../workspaces/access.ts";
 import { UpdateEmbeddingsInput } from "../../shared/api/workspaces.ts";
 import { UploadLinkInput } from "../../shared/api/documents.ts";
-import { addDocuments } from "./ingest.ts";
-import { logWorkspaceDocuments } from "./events.ts";
+import { addDocuments, type EmbedOutcome } from "./ingest.ts";
+import { workspaceDocumentsEvents } from "./events.ts";
 import { fetchLinkDocument, saveLinkDocument } from "./links.ts";
 import { receiveUpload } from "./upload.ts";
 import { updateEmbeddings } from "./update_embeddings.ts";
-import { logEvent } from "../events/log.ts";
+import { logEvent, logEvents, type LoggedEvent } from "../events/log.ts";
 import type { StoredDocument } from "../../shared/api/documents.ts";
 import { DEFAULT_FOLDER } from "./store.ts";
 
 /** `document_uploaded`, as the reference records an upload: the file's name, and its folder when not the default. */
-function logUpload(deps: Deps, document: StoredDocument, userId: number | null) {
+function uploadEvent(document: StoredDocument, userId: number | null): LoggedEvent {
   const folder = document.location.split("/")[0];
-  return logEvent(deps, "document_uploaded", {
-    documentName: document.title,
-    ...(folder && folder !== DEFAULT_FOLDER ? { folder } : {}),
-  }, userId);
+  return {
+    event: "document_uploaded",
+    metadata: {
+      documentName: document.title,
+      ...(folder && folder !== DEFAULT_FOLDER ? { folder } : {}),
+    },
+    userId,
+  };
 }
 
 /** Document calls under `/api/workspace/:slug`. */
@@ -36,7 +40,7 @@ export function documentRoutes(deps: Deps) {
     .post("/workspace/:slug/upload", limit, async (c) => {
       await requireWorkspaceRole(deps, c.var.actor, c.req.param("slug"), "editor");
       const document = await receiveUpload(deps, c.req.raw, await readForm(c));
-      await logUpload(deps, document, c.var.actor.userId);
+      await logEvents(deps, [uploadEvent(document, c.var.actor.userId)]);
       return c.json({ success: true, error: null, documents: [document] });
     })
     .post("/workspace/:slug/upload-link", async (c) => {
@@ -52,9 +56,17 @@ export function documentRoutes(deps: Deps) {
       async (c) => {
         const workspace = await requireWorkspaceRole(deps, c.var.actor, c.req.param("slug"), "editor");
         const document = await receiveUpload(deps, c.req.raw, await readForm(c));
-        await logUpload(deps, document, c.var.actor.userId);
-        const outcome = await addDocuments(deps, workspace, [document.location]);
-        await logWorkspaceDocuments(deps, workspace, { outcome }, c.var.actor.userId);
+        const userId = c.var.actor.userId;
+        let outcome: EmbedOutcome | undefined;
+        try {
+          outcome = await addDocuments(deps, workspace, [document.location]);
+        } finally {
+          // The upload and what became of its embedding are one write (one commit instead of two).
+          await logEvents(deps, [
+            uploadEvent(document, userId),
+            ...(outcome ? workspaceDocumentsEvents(workspace, { outcome }, userId) : []),
+          ]);
+        }
         if (outcome.failures.length > 0) {
           return c.json({ success: false, error: outcome.failures.join("\n"), document: null }, 502);
         }

@@ -32,9 +32,11 @@ export interface DocumentJson {
 
 export type DocumentMetadata = Omit<DocumentJson, "pageContent">;
 
-/** `wordCount` as the reference counts it: pieces between single spaces. */
+/** `wordCount` as the reference counts it: pieces between single spaces (counted without splitting a book). */
 export function wordCount(text: string): number {
-  return text.split(" ").length;
+  let count = 1;
+  for (let at = text.indexOf(" "); at !== -1; at = text.indexOf(" ", at + 1)) count++;
+  return count;
 }
 
 const SEGMENT = /^[\p{L}\p{N}_][\p{L}\p{N}._-]{0,200}$/u;

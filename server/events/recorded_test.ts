@@ -252,6 +252,23 @@ Deno.test("documents added to and removed from the library and a workspace's emb
     documentName: "later.txt",
     folder: "archive",
   }]);
+
+  // Upload and embed: the upload, then what became of its embedding (written together, in that order).
+  const form = new FormData();
+  form.append("file", new File(["The ferry leaves at nine."], "ferry.txt"));
+  const embedded = await app.json(
+    `/api/workspace/${slug}/upload-and-embed`,
+    as({ method: "POST", body: form }),
+  );
+  assert.equal(embedded.status, 200, JSON.stringify(embedded.body));
+  assert.deepEqual((await drain(app)).map((row) => [row.event, row.metadata, row.userId]), [
+    ["document_uploaded", { documentName: "ferry.txt" }, admin.user.id],
+    [
+      "workspace_documents_added",
+      { workspaceName: "Harbour", numberOfDocumentsAdded: 1, failed: 0 },
+      admin.user.id,
+    ],
+  ]);
 });
 
 Deno.test("API keys created and deleted are recorded without the key itself", async () => {

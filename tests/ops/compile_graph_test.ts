@@ -28,6 +28,9 @@ const main = await Deno.readTextFile(join(ROOT, "server/main.ts"));
 const EXEMPT = new Map([[
   join(ROOT, "deno.json"),
   "server/worker_command.ts reads it only under `deno run`; compiled, a worker is the executable itself",
+], [
+  join(ROOT, "node_modules/.deno"),
+  "server/worker_command.ts looks for it only under `deno run`; compiled, a worker is the executable itself",
 ]]);
 
 let graph: ModuleGraph | null = null;

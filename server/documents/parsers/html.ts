@@ -72,22 +72,42 @@ function htmlDocument(parseHTML: Libraries["parseHTML"], html: string) {
   return parseHTML(whole).document;
 }
 
+const UNREAD = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE"]);
+
+/**
+ * The text of `node` as `textContent` gives it once its scripts, styles, noscripts and templates are removed,
+ * read without removing them (the document is left as it is).
+ */
+function textWithout(node: Node | null | undefined): string {
+  if (!node) return "";
+  const parts: string[] = [];
+  const walk = (parent: Node) => {
+    for (let child = parent.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === 3) parts.push((child as Text).data);
+      else if (child.nodeType === 1 && !UNREAD.has((child as Element).tagName.toUpperCase())) walk(child);
+    }
+  };
+  walk(node);
+  return parts.join("");
+}
+
 /**
  * HTML as Markdown. With `readable` (a web page), the main article (Mozilla Readability) when it holds most of
  * the page's text, under the page's title; otherwise, or when Readability finds nothing, the whole body without
- * scripts, styles and navigation.
+ * scripts, styles and navigation. The page is parsed once; only when Readability's article is not kept (it
+ * changes the document it reads) is it parsed again for the whole body.
  */
 export async function htmlToMarkdown(html: string, options: { readable: boolean }): Promise<Markdown> {
   const libs = await libraries();
   const service = turndown(libs.TurndownService);
-  const page = htmlDocument(libs.parseHTML, html);
-  const pageTitle = (page.querySelector("title")?.textContent ?? "").replace(/\s+/g, " ").trim();
-  for (const element of page.querySelectorAll("script, style, noscript, template")) element.remove();
-  const bodyText = (page.body?.textContent ?? "").replace(/\s+/g, " ").trim();
+  const parsed = htmlDocument(libs.parseHTML, html);
+  const pageTitle = (parsed.querySelector("title")?.textContent ?? "").replace(/\s+/g, " ").trim();
+  const bodyText = textWithout(parsed.body).replace(/\s+/g, " ").trim();
 
+  let page = parsed;
   if (options.readable && bodyText.length > 0) {
+    const source = parsed;
     try {
-      const source = htmlDocument(libs.parseHTML, html);
       for (const element of source.querySelectorAll(NAVIGATION)) element.remove();
       const article = new libs.Readability(source as unknown as Document, { charThreshold: 100 }).parse();
       const articleText = (article?.textContent ?? "").replace(/\s+/g, " ").trim();
@@ -104,7 +124,9 @@ export async function htmlToMarkdown(html: string, options: { readable: boolean 
     } catch {
       // Readability gives up on some pages; the body below is the fallback.
     }
+    page = htmlDocument(libs.parseHTML, html);
   }
+  for (const element of page.querySelectorAll("script, style, noscript, template")) element.remove();
   for (const element of page.querySelectorAll(NAVIGATION)) element.remove();
   let markdown: string;
   try {

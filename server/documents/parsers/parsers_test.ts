@@ -123,6 +123,22 @@ Deno.test("html: the article as Markdown, without navigation, with the page's ti
   assert.equal((await parseDocument({ name: "latin.html", bytes: latin })).text, "café");
 });
 
+Deno.test("html: a page's scripts do not count as its text when its article is weighed against it", async () => {
+  const sentence = "The quick brown fox jumps over the lazy dog near the river bank. ".repeat(2).trim();
+  const page =
+    `<html><head><title>Notes</title></head><body><div class="comments"><p>Reader comment: nice.</p>` +
+    `</div><article><h1>Notes</h1><p>${sentence}</p></article>` +
+    `<script>var data = "${"x ".repeat(3000)}";</script></body></html>`;
+  const parsed = await parseDocument({ name: "notes.html", bytes: encode(page) });
+  // The short article is most of the page's text once the script is left out, so it is kept alone.
+  assert.equal(parsed.text, `# Notes\n\n${sentence}`);
+  // Where the long text is the page's own, the article is too small a part of it: the whole body is read.
+  const long = page.replace(/<script>.*<\/script>/, `<div>${"y ".repeat(3000)}</div>`);
+  const whole = await parseDocument({ name: "long.html", bytes: encode(long) });
+  assert.ok(whole.text.includes("y y y"));
+  assert.ok(!whole.text.includes("x x"));
+});
+
 Deno.test("csv: each row with its column names, so a chunk keeps its meaning", async () => {
   const parsed = await parseDocument({
     name: "airline-safety.csv",

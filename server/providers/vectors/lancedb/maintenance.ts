@@ -20,6 +20,11 @@ export interface LanceMaintenanceOptions {
   /** Rows from which a table gets an ANN index. */
   annMinRows: number;
   log?: Logger;
+  /**
+   * The table's shared handle moved to a version a maintenance process committed (compaction gives its rows new
+   * ids): the store reads its vectors into memory again now, in the background, rather than in the next search.
+   */
+  moved?: (namespace: string) => void;
 }
 
 /** The background work of one store: timers per table, maintenance processes, ANN builds, connection moves. */
@@ -111,6 +116,7 @@ export class LanceMaintenance {
       });
       if (this.tables.closed || this.tables.current(namespace) !== state) return;
       await this.tables.refresh(namespace, state);
+      this.options.moved?.(namespace);
       const grown = !state.ann || rows >= state.ann.rows * ANN_REBUILD_GROWTH;
       const retry = state.annFailedAt === null || rows >= state.annFailedAt * 1.1;
       if (rows >= this.options.annMinRows && grown && retry) this.startBuild(namespace, state, rows);
@@ -147,6 +153,7 @@ export class LanceMaintenance {
       });
       state.ann = index;
       state.annFailedAt = null;
+      this.options.moved?.(namespace);
       this.options.log?.info("Vector index built", {
         namespace,
         rows,

@@ -103,7 +103,7 @@ function printTimings(output: string, shares: number[]) {
     .slice(-shares.length);
   const deltas = new Map<string, number[]>();
   const parsed = lines.map((line) => {
-    const steps = [...line.split("Chat timing")[1].matchAll(/ ([a-z][a-z ]*)=([\d.]+)/g)].map((
+    const steps = [...line.split("Chat timing")[1].matchAll(/ ([a-z][a-z0-9 ]*)=([\d.]+)/g)].map((
       match,
     ) => [match[1], Number(match[2])] as const);
     let before = 0;

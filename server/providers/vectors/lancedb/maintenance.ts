@@ -21,8 +21,10 @@ export interface LanceMaintenanceOptions {
   annMinRows: number;
   log?: Logger;
   /**
-   * The table's shared handle moved to a version a maintenance process committed (compaction gives its rows new
-   * ids): the store reads its vectors into memory again now, in the background, rather than in the next search.
+   * The shared handle of a table without an ANN index moved to a version a maintenance process committed
+   * (compaction gives its rows new ids): the store reads its vectors into memory again now, in the background,
+   * rather than in the next search, which would wait for them. A table with an index is answered by it until
+   * its rows are read (exact_cache.ts), so it is not read here.
    */
   moved?: (namespace: string) => void;
 }
@@ -116,10 +118,11 @@ export class LanceMaintenance {
       });
       if (this.tables.closed || this.tables.current(namespace) !== state) return;
       await this.tables.refresh(namespace, state);
-      this.options.moved?.(namespace);
       const grown = !state.ann || rows >= state.ann.rows * ANN_REBUILD_GROWTH;
       const retry = state.annFailedAt === null || rows >= state.annFailedAt * 1.1;
       if (rows >= this.options.annMinRows && grown && retry) this.startBuild(namespace, state, rows);
+      // A table without an index (its search waits for its rows in memory) has them read now.
+      else if (!state.ann) this.options.moved?.(namespace);
     } catch (error) {
       this.options.log?.warn("Vector table maintenance failed", { namespace, error: String(error) });
     }
@@ -153,7 +156,6 @@ export class LanceMaintenance {
       });
       state.ann = index;
       state.annFailedAt = null;
-      this.options.moved?.(namespace);
       this.options.log?.info("Vector index built", {
         namespace,
         rows,

@@ -329,18 +329,15 @@ export class LanceVectorStore implements LanceStore {
   }
 
   /**
-   * Reads the table's vectors into memory in the background, when they fit and the table is quiet, so that the
-   * next search does not wait for them: after maintenance the shared handle is at a new version (a compaction
+   * Reads the vectors of a table without an ANN index into memory in the background, when they fit, so that
+   * the next search does not wait for them: after maintenance the shared handle is at a new version (a compaction
    * gives the rows new ids), and the first chat after each upload's maintenance paid for that read (35 ms at
    * 10k rows on 2 cores, seconds while the maintenance process still held a core).
    */
   warm(namespace: string): void {
     const state = this.tables.current(namespace);
-    if (!state || this.tables.closed) return;
-    const read = this.tables.reading(
-      state,
-      (handle) => state.ann ? this.cache.ready(namespace, handle) : this.cache.rows(namespace, handle),
-    );
+    if (!state || state.ann || this.tables.closed) return;
+    const read = this.tables.reading(state, (handle) => this.cache.rows(namespace, handle));
     this.maintenance.track(read.then(() => {}, () => {}));
   }
 

@@ -54,6 +54,89 @@ function corpus(chunks: number): string {
   return paragraphs.join("\n\n");
 }
 
+/** The command lines of a process's children. */
+function childCommands(pid: number): string[] {
+  const commands: string[] = [];
+  try {
+    for (const task of Deno.readDirSync(`/proc/${pid}/task`)) {
+      for (
+        const child of Deno.readTextFileSync(`/proc/${pid}/task/${task.name}/children`).trim().split(/\s+/)
+      ) {
+        if (!child) continue;
+        try {
+          commands.push(Deno.readTextFileSync(`/proc/${child}/cmdline`).replaceAll("\0", " "));
+        } catch {
+          // ended meanwhile
+        }
+      }
+    }
+  } catch {
+    // no /proc: nothing known
+  }
+  return commands;
+}
+
+/**
+ * Waits for the server's vector maintenance process (server/providers/vectors/maintenance_worker.ts), started a
+ * quiet moment after the upload's last write, to start and end (60 s at the most); the milliseconds waited.
+ */
+async function untilMaintenanceEnded(pid: number): Promise<number> {
+  const started = performance.now();
+  const running = () => childCommands(pid).some((command) => command.includes("vector-worker"));
+  let seen = false;
+  while (performance.now() - started < 60_000) {
+    const now = running();
+    if (seen && !now) break;
+    seen ||= now;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  // The handle moves to the maintained version and the vectors are read again in memory.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  return performance.now() - started;
+}
+
+/** The server's "Chat timing" lines of the big workspace (the measured chats are the last ones), summarised. */
+function printTimings(output: string, shares: number[]) {
+  const lines = output.split("\n").filter((line) =>
+    line.includes("Chat timing") && line.includes("workspace=big")
+  )
+    .slice(-shares.length);
+  const deltas = new Map<string, number[]>();
+  const parsed = lines.map((line) => {
+    const steps = [...line.split("Chat timing")[1].matchAll(/ ([a-z][a-z0-9 ]*)=([\d.]+)/g)].map((
+      match,
+    ) => [match[1], Number(match[2])] as const);
+    let before = 0;
+    for (const [step, ms] of steps) {
+      const list = deltas.get(step) ?? [];
+      list.push(ms - before);
+      deltas.set(step, list);
+      before = ms;
+    }
+    return steps;
+  });
+  for (const [step, list] of deltas) {
+    console.log(
+      `  step ${step.padEnd(18)} p50 ${percentile(list, 50).toFixed(2)} p95 ${
+        percentile(list, 95).toFixed(2)
+      } ` +
+        `max ${Math.max(...list).toFixed(2)} ms`,
+    );
+  }
+  const slowest = shares.map((share, index) => ({ share, index })).sort((a, b) => b.share - a.share).slice(
+    0,
+    3,
+  );
+  for (const { share, index } of slowest) {
+    const steps = parsed[index] ?? [];
+    console.log(
+      `  slow chat ${index}: share ${share.toFixed(1)} ms; ${
+        steps.map(([s, ms]) => `${s} ${ms}`).join(", ")
+      }`,
+    );
+  }
+}
+
 const storage = await Deno.makeTempDir({ prefix: "lectern-bench-chat-" });
 const llm = startFakeOpenAi();
 const requestReceived: number[] = [];
@@ -64,7 +147,10 @@ llm.setReply((request) => {
   requestReceived.push(performance.now());
   return { chunks: Array.from({ length: TOKENS }, (_, index) => `t${index} `), delayMs: TOKEN_GAP_MS };
 });
-const server = await startServerProcess({ STORAGE_DIR: storage, LOG_LEVEL: "warn" });
+// With LECTERN_CHAT_TIMING=1 the server logs each chat's steps (server/http/timing.ts); the bench then prints,
+// per step, the time since the step before (p50 / p95 / max over the measured chats), and the slowest chats whole.
+const TIMING = Deno.env.get("LECTERN_CHAT_TIMING") === "1";
+const server = await startServerProcess({ STORAGE_DIR: storage, LOG_LEVEL: TIMING ? "info" : "warn" });
 try {
   await post(`${server.url}/api/system/update-env`, {
     LLMProvider: "generic-openai",
@@ -89,12 +175,25 @@ try {
   const vectors = await (await fetch(`${server.url}/api/system/system-vectors?slug=big`)).json();
 
   const serverShare: number[] = [];
-  // One chat first: it loads the vector store, the tokenizer and the SDK; the figures are for a warm server.
-  await (await fetch(`${server.url}/api/workspace/big/stream-chat`, {
+  // One chat right after the upload: it loads the vector store, the tokenizer and the SDK, while the upload's
+  // maintenance (compaction, full-text indexing of the new rows, in a process of its own) is about to run.
+  const firstSent = performance.now();
+  const firstReceived = requestReceived.length;
+  const firstText = await (await fetch(`${server.url}/api/workspace/big/stream-chat`, {
     method: "POST",
     body: '{"message":"warm up"}',
   }))
     .text();
+  const firstChatMs = requestReceived.length > firstReceived && firstText.includes('"textResponseChunk"')
+    ? requestReceived[firstReceived] - firstSent
+    : NaN;
+  // The figures are for a settled server: the upload's maintenance has ended (until then a search reads the
+  // rows not yet in the full-text index one by one, and the maintenance process holds a core).
+  const settleMs = await untilMaintenanceEnded(server.pid);
+  await (await fetch(`${server.url}/api/workspace/big/stream-chat`, {
+    method: "POST",
+    body: '{"message":"warm up again"}',
+  })).text();
   for (let run = 0; run < TTFT_RUNS; run++) {
     const sent = performance.now();
     const received = requestReceived.length;
@@ -116,6 +215,8 @@ try {
     const fakeGotRequest = requestReceived[received];
     serverShare.push((fakeGotRequest - sent) + (first - fakeGotRequest - llmOwn));
   }
+
+  if (TIMING) printTimings(server.output(), serverShare);
 
   // 2. CONCURRENT streams at once, in a small workspace.
   await post(`${server.url}/api/workspace/new`, { name: "Small" });
@@ -189,6 +290,8 @@ try {
     floorScanMs,
     chunks: vectors.vectorCount,
     ingestSeconds: Number(ingestSeconds.toFixed(1)),
+    firstChatAfterUploadMs: Number(firstChatMs.toFixed(1)),
+    settleSeconds: Number((settleMs / 1000).toFixed(1)),
     serverShareOfTtftMs: {
       p50: Number(percentile(serverShare, 50).toFixed(1)),
       p95: Number(percentile(serverShare, 95).toFixed(1)),
@@ -209,6 +312,11 @@ try {
   };
   console.log(
     `Workspace of ${figures.chunks} chunks (ingested in ${figures.ingestSeconds} s with the built-in embedder)`,
+  );
+  console.log(
+    `First chat right after the upload: ${figures.firstChatAfterUploadMs} ms from sending to the LLM's request ` +
+      `(cold: loads the SDK, the tokenizer and the vectors); the upload's maintenance then ran for ` +
+      `${figures.settleSeconds} s before the chats measured below`,
   );
   console.log(
     `Server's share of time to first token over ${TTFT_RUNS} chats: p50 ${figures.serverShareOfTtftMs.p50} ms, p95 ${figures.serverShareOfTtftMs.p95} ms ` +

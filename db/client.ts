@@ -7,6 +7,7 @@ import type { LibSQLDatabase } from "drizzle-orm/libsql/driver-core";
 import * as schema from "./schema.ts";
 import { migrate, type MigrationResult } from "./migrate.ts";
 import { serialiseWrites } from "./serial_writes.ts";
+import { cacheReads } from "./read_cache.ts";
 import migrations from "./migrations.gen.ts";
 
 export type Database = LibSQLDatabase<typeof schema>;
@@ -37,8 +38,9 @@ export interface RemoteDatabase {
  * `timeout` sets the busy timeout on every pooled connection, transactions included.
  */
 export async function openDatabase(path: string): Promise<OpenedDatabase> {
-  // Writes take turns in JavaScript: SQLite's busy wait would sleep the one thread a transaction needs.
-  const client = serialiseWrites(createClient({ url: `file:${path}`, timeout: 5000 }));
+  // Writes take turns in JavaScript: SQLite's busy wait would sleep the one thread a transaction needs. This
+  // process alone writes the file, so reads of a few small tables are answered from memory between writes.
+  const client = cacheReads(serialiseWrites(createClient({ url: `file:${path}`, timeout: 5000 })));
   await client.execute("PRAGMA journal_mode = WAL");
   const migration = await migrate(client, migrations, {
     backupPath: (tag) => `${path}.before-${tag}.bak`,

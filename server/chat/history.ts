@@ -1,9 +1,10 @@
-import { and, asc, count, desc, eq, gt, isNull, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, isNull, type SQL, sql } from "drizzle-orm";
 import { workspaceChats } from "../../db/schema.ts";
 import type { HistoryEntry, Metrics, Source } from "../../shared/api/chat.ts";
 import type { Actor } from "../auth/actor.ts";
 import type { Deps } from "../deps.ts";
 import type { Database } from "../../db/client.ts";
+import { prepared } from "../../db/prepared.ts";
 
 /** The JSON kept in `workspace_chats.response` (docs/api-compat.md#stored-chat). */
 export interface StoredResponse {
@@ -91,8 +92,30 @@ export function parseResponse(row: ChatRow): StoredResponse | null {
  */
 export async function recentChats(deps: Deps, scope: ChatScope, limit: number): Promise<ChatRow[]> {
   if (limit <= 0) return [];
-  const rows = await deps.db.select().from(workspaceChats).where(scopeFilter(scope))
-    .orderBy(desc(workspaceChats.id)).limit(limit);
+  // One query per shape of scope (default thread or not, API session or not, one user's or all), built once.
+  const thread = scope.threadId !== null;
+  const session = scope.apiSessionId !== null && scope.apiSessionId !== undefined;
+  const user = scope.actor.multiUser && scope.actor.userId !== null;
+  const query = prepared(deps.db, `recent chats ${thread} ${session} ${user}`, (db) => {
+    const conditions = [
+      eq(workspaceChats.workspaceId, sql.placeholder("workspaceId")),
+      thread ? eq(workspaceChats.threadId, sql.placeholder("threadId")) : isNull(workspaceChats.threadId),
+      session
+        ? eq(workspaceChats.apiSessionId, sql.placeholder("apiSessionId"))
+        : isNull(workspaceChats.apiSessionId),
+      eq(workspaceChats.include, true),
+    ];
+    if (user) conditions.push(eq(workspaceChats.userId, sql.placeholder("userId")));
+    return db.select().from(workspaceChats).where(and(...conditions)).orderBy(desc(workspaceChats.id))
+      .limit(sql.placeholder("limit")).prepare();
+  });
+  const rows = await query.all({
+    workspaceId: scope.workspaceId,
+    threadId: scope.threadId,
+    apiSessionId: scope.apiSessionId ?? null,
+    userId: scope.actor.userId,
+    limit,
+  });
   return rows.reverse();
 }
 

@@ -55,3 +55,25 @@ Deno.test("expandVariables() fills the admin's variables once, lets built-in nam
   });
   assert.equal(text, "Acme {workspace.name} March 4, 2026 {toString} {constructor} Paris");
 });
+
+Deno.test("countMessageTokens() counts a recent message text once per counter, with the same total", async () => {
+  const { countMessageTokens } = await import("./prompt.ts");
+  const seen: string[] = [];
+  const count = (text: string) => {
+    seen.push(text);
+    return text.split(" ").length;
+  };
+  const history = [{ role: "user" as const, content: "an earlier question here" }, {
+    role: "assistant" as const,
+    content: "its answer",
+  }];
+  const first = countMessageTokens([...history, { role: "user", content: "one" }], count);
+  assert.equal(first, 4 + 2 + 1 + 3 * 4);
+  assert.equal(seen.length, 3);
+  const second = countMessageTokens([...history, { role: "user", content: "two words" }], count);
+  assert.equal(second, 4 + 2 + 2 + 3 * 4);
+  assert.deepEqual(seen.slice(3), ["two words"], "the history is not counted again");
+  // Another counter counts for itself.
+  const other = countMessageTokens(history, (text) => text.length);
+  assert.equal(other, "an earlier question here".length + "its answer".length + 8);
+});

@@ -1,5 +1,6 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { workspaceDocuments } from "../../db/schema.ts";
+import { prepared } from "../../db/prepared.ts";
 import type { Source } from "../../shared/api/chat.ts";
 import type { Deps } from "../deps.ts";
 import { metadataOf } from "../documents/store.ts";
@@ -70,9 +71,17 @@ function contextWindowOf(deps: Deps, workspace: WorkspaceRow, options: RetrieveO
  * window (the document that crosses it is still included). A document whose file is gone is skipped.
  */
 async function pinnedDocuments(deps: Deps, workspace: WorkspaceRow, contextWindow: number) {
-  const rows = await deps.db.select({ docpath: workspaceDocuments.docpath }).from(workspaceDocuments)
-    .where(and(eq(workspaceDocuments.workspaceId, workspace.id), eq(workspaceDocuments.pinned, true)))
-    .orderBy(asc(workspaceDocuments.id));
+  const rows = await prepared(
+    deps.db,
+    "pinned documents",
+    (db) =>
+      db.select({ docpath: workspaceDocuments.docpath }).from(workspaceDocuments)
+        .where(and(
+          eq(workspaceDocuments.workspaceId, sql.placeholder("workspaceId")),
+          eq(workspaceDocuments.pinned, true),
+        ))
+        .orderBy(asc(workspaceDocuments.id)).prepare(),
+  ).all({ workspaceId: workspace.id });
   const pinned: { source: Source; text: string }[] = [];
   let tokens = 0;
   for (const row of rows) {
@@ -143,10 +152,13 @@ export async function searchChunks(
   signal: AbortSignal,
 ): Promise<Source[]> {
   // The documents still in the workspace are read while the query is embedded and searched.
-  const live = deps.db.select({ docId: workspaceDocuments.docId }).from(workspaceDocuments)
-    .where(eq(workspaceDocuments.workspaceId, workspace.id)).then((rows) =>
-      new Set(rows.map((row) => row.docId))
-    );
+  const live = prepared(
+    deps.db,
+    "documents in a workspace",
+    (db) =>
+      db.select({ docId: workspaceDocuments.docId }).from(workspaceDocuments)
+        .where(eq(workspaceDocuments.workspaceId, sql.placeholder("workspaceId"))).prepare(),
+  ).all({ workspaceId: workspace.id }).then((rows) => new Set(rows.map((row) => row.docId)));
   live.catch(() => {});
   const query = await search.embedder.embedQuery(search.message, signal);
   signal.throwIfAborted();

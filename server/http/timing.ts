@@ -57,8 +57,12 @@ export function logTiming(log: Logger, workspace: string): void {
   const marks = current.getStore();
   if (!marks || marks.logged) return;
   marks.logged = true;
-  log.info("Chat timing", {
-    workspace,
-    ...Object.fromEntries(marks.steps.map(([step, ms]) => [step, Number(ms.toFixed(2))])),
+  // A step reached twice (the follow-up's rewrite asks the model too: "answer headers") is named again, numbered.
+  const seen = new Map<string, number>();
+  const named = marks.steps.map(([step, ms]) => {
+    const times = (seen.get(step) ?? 0) + 1;
+    seen.set(step, times);
+    return [times === 1 ? step : `${step} ${times}`, Number(ms.toFixed(2))] as const;
   });
+  log.info("Chat timing", { workspace, ...Object.fromEntries(named) });
 }

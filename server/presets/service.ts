@@ -1,6 +1,7 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { slashCommandPresets } from "../../db/schema.ts";
+import { prepared } from "../../db/prepared.ts";
 import { type Preset, type PresetInput, RESERVED_COMMANDS } from "../../shared/api/presets.ts";
 import type { Actor } from "../auth/actor.ts";
 import type { Deps } from "../deps.ts";
@@ -19,10 +20,13 @@ const present = (row: Row): Preset => ({
 const uidOf = (actor: Actor) => actor.userId ?? 0;
 
 export async function listPresets(deps: Deps, actor: Actor): Promise<Preset[]> {
-  const rows = await deps.db.select().from(slashCommandPresets).where(
-    eq(slashCommandPresets.uid, uidOf(actor)),
-  )
-    .orderBy(asc(slashCommandPresets.command));
+  const rows = await prepared(
+    deps.db,
+    "presets of a user",
+    (db) =>
+      db.select().from(slashCommandPresets).where(eq(slashCommandPresets.uid, sql.placeholder("uid")))
+        .orderBy(asc(slashCommandPresets.command)).prepare(),
+  ).all({ uid: uidOf(actor) });
   return rows.map(present);
 }
 

@@ -6,6 +6,7 @@ import { fail } from "../errors.ts";
 import { builtInValues } from "../chat/prompt.ts";
 import { findUserById } from "../users/repo.ts";
 import type { PromptVariableInput } from "../../shared/api/prompt_variables.ts";
+import { prepared } from "../../db/prepared.ts";
 
 type Row = typeof systemPromptVariables.$inferSelect;
 export type VariableType = "system" | "user" | "workspace" | "static";
@@ -91,8 +92,15 @@ export async function listVariables(deps: Deps, actor: Actor): Promise<PromptVar
 
 /** The stored variables as `{key: value}`, for expanding a system prompt. */
 export async function customVariableValues(deps: Deps): Promise<Record<string, string>> {
-  const rows = await deps.db.select({ key: systemPromptVariables.key, value: systemPromptVariables.value })
-    .from(systemPromptVariables);
+  const rows = await prepared(
+    deps.db,
+    "prompt variables",
+    (db) =>
+      db.select({ key: systemPromptVariables.key, value: systemPromptVariables.value }).from(
+        systemPromptVariables,
+      )
+        .prepare(),
+  ).all();
   return Object.fromEntries(rows.map((row) => [row.key, row.value]));
 }
 

@@ -1,10 +1,11 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { workspaceDocuments, workspaces, workspaceUsers } from "../../db/schema.ts";
 import type { Actor } from "../auth/actor.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, fail } from "../errors.ts";
 import { type WorkspaceRole, workspaceRoleReaches } from "../../shared/roles.ts";
 import type { WorkspaceRow } from "./present.ts";
+import { prepared } from "../../db/prepared.ts";
 
 /** The refusal of a member whose role is below the call's (the permission guard's sentence). */
 export const WORKSPACE_ROLE_REFUSAL = "You do not have permission to do that.";
@@ -64,7 +65,11 @@ export async function requireWorkspaceRole(
   body?: ErrorShape,
 ): Promise<WorkspaceRow> {
   const shape = shapeOf(body);
-  const [row] = await deps.db.select().from(workspaces).where(eq(workspaces.slug, slug));
+  const [row] = await prepared(
+    deps.db,
+    "workspace by slug",
+    (db) => db.select().from(workspaces).where(eq(workspaces.slug, sql.placeholder("slug"))).prepare(),
+  ).all({ slug });
   const role = row ? await workspaceRoleOf(deps, actor, row) : null;
   if (!row || role === null) {
     return fail("not_found", "Workspace does not exist.", shape("Workspace does not exist."));

@@ -51,10 +51,13 @@ export function openLanceStore(directory: string, options: LanceStoreOptions = {
     delayMs: options.maintenanceDelayMs ?? MAINTENANCE_DELAY_MS,
     annMinRows: options.annMinRows ?? ANN_MIN_ROWS,
     log,
+    // Called only once the store exists (maintenance runs after a write through it).
+    moved: (namespace) => store.warm(namespace),
   });
   const cache = new ExactCache(options.exactCacheBytes ?? EXACT_CACHE_BYTES, {
     floatMaxRows: options.exactFloatMaxRows,
     quietBeforeLoadMs: options.quietBeforeLoadMs,
   });
-  return Promise.resolve(new LanceVectorStore(tables, maintenance, log, cache));
+  const store = new LanceVectorStore(tables, maintenance, log, cache);
+  return Promise.resolve(store);
 }

@@ -20,6 +20,13 @@ export interface LanceMaintenanceOptions {
   /** Rows from which a table gets an ANN index. */
   annMinRows: number;
   log?: Logger;
+  /**
+   * The shared handle of a table without an ANN index moved to a version a maintenance process committed
+   * (compaction gives its rows new ids): the store reads its vectors into memory again now, in the background,
+   * rather than in the next search, which would wait for them. A table with an index is answered by it until
+   * its rows are read (exact_cache.ts), so it is not read here.
+   */
+  moved?: (namespace: string) => void;
 }
 
 /** The background work of one store: timers per table, maintenance processes, ANN builds, connection moves. */
@@ -114,6 +121,8 @@ export class LanceMaintenance {
       const grown = !state.ann || rows >= state.ann.rows * ANN_REBUILD_GROWTH;
       const retry = state.annFailedAt === null || rows >= state.annFailedAt * 1.1;
       if (rows >= this.options.annMinRows && grown && retry) this.startBuild(namespace, state, rows);
+      // A table without an index (its search waits for its rows in memory) has them read now.
+      else if (!state.ann) this.options.moved?.(namespace);
     } catch (error) {
       this.options.log?.warn("Vector table maintenance failed", { namespace, error: String(error) });
     }

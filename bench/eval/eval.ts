@@ -121,7 +121,12 @@ async function evaluate(indexed: IndexedSet) {
     searchMs += performance.now() - started;
     hybrid.push(ids(hits));
     const fuse = (options: object) =>
-      ids(fuseHybrid(sides.byVector, sides.byText, sides.textScores, 10, { question: question.text, ...options }));
+      ids(
+        fuseHybrid(sides.byVector, sides.byText, sides.textScores, 10, {
+          question: question.text,
+          ...options,
+        }),
+      );
     roundTwo.push(fuse(ROUND_TWO));
     titled.push(fuse(TITLE_OPTION));
   }

@@ -35,15 +35,29 @@ type AnswerType = "date" | "number" | "person" | "place" | null;
 /** The answer type a question asks for, from its question words (classic QA passage retrieval). */
 export function answerType(question: string): AnswerType {
   const q = question.toLowerCase();
-  if (/\b(what|which|in what|during what) (year|century|decade|date|day|month|era|period)\b|^when\b|\bwhen (did|was|were|is|does|do|had|has|will)\b/.test(q)) return "date";
-  if (/\bhow (many|much|long|far|old|large|big|tall|high|often|fast|wide|deep|heavy)\b|\bwhat (percentage|percent|number|amount|proportion|fraction|age)\b/.test(q)) return "number";
-  if (/^(who|whom|whose)\b|\b(who|whom|whose) (was|is|were|did|does|had|has|wrote|made|created|won|led|became|played|founded|directed|designed)\b/.test(q)) return "person";
-  if (/^where\b|\bwhere (did|was|were|is|does|do|are)\b|\b(what|which|in what|in which) (city|country|state|place|region|town|county|continent|nation|island|location|province)\b/.test(q)) return "place";
+  if (
+    /\b(what|which|in what|during what) (year|century|decade|date|day|month|era|period)\b|^when\b|\bwhen (did|was|were|is|does|do|had|has|will)\b/
+      .test(q)
+  ) return "date";
+  if (
+    /\bhow (many|much|long|far|old|large|big|tall|high|often|fast|wide|deep|heavy)\b|\bwhat (percentage|percent|number|amount|proportion|fraction|age)\b/
+      .test(q)
+  ) return "number";
+  if (
+    /^(who|whom|whose)\b|\b(who|whom|whose) (was|is|were|did|does|had|has|wrote|made|created|won|led|became|played|founded|directed|designed)\b/
+      .test(q)
+  ) return "person";
+  if (
+    /^where\b|\bwhere (did|was|were|is|does|do|are)\b|\b(what|which|in what|in which) (city|country|state|place|region|town|county|continent|nation|island|location|province)\b/
+      .test(q)
+  ) return "place";
   return null;
 }
 
-const YEAR = /\b(1[0-9]{3}|20[0-9]{2})s?\b|\b(january|february|march|april|may|june|july|august|september|october|november|december)\b|\bcentury\b|\b[0-9]{1,2}(st|nd|rd|th)\b|\b(bc|ad|bce)\b/i;
-const NUMBER = /\b[0-9][0-9,.]*\b|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|dozen|half|percent)\b/i;
+const YEAR =
+  /\b(1[0-9]{3}|20[0-9]{2})s?\b|\b(january|february|march|april|may|june|july|august|september|october|november|december)\b|\bcentury\b|\b[0-9]{1,2}(st|nd|rd|th)\b|\b(bc|ad|bce)\b/i;
+const NUMBER =
+  /\b[0-9][0-9,.]*\b|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|dozen|half|percent)\b/i;
 
 /** Whether a sentence holds an answer of the type: a date, a number, or a capitalised word the question lacks. */
 export function holdsAnswer(type: AnswerType, sentence: string, questionWords: ReadonlySet<string>): boolean {
@@ -80,10 +94,17 @@ const FEATURES = [
 
 const FOLD = Deno.env.get("FOLD") === "1";
 const fold = (text: string) => FOLD ? text.normalize("NFKD").replace(/\p{M}+/gu, "") : text;
-function featuresOf(rawQuestion: string, rawSides: Cached): { rows: Row[]; rest: string[] } & { ids: string[] } {
+function featuresOf(
+  rawQuestion: string,
+  rawSides: Cached,
+): { rows: Row[]; rest: string[] } & { ids: string[] } {
   const question = fold(rawQuestion);
   const foldHit = (hit: VectorHit) => ({ ...hit, text: fold(hit.text ?? "") });
-  const sides = { ...rawSides, byVector: rawSides.byVector.map(foldHit), byText: rawSides.byText.map(foldHit) };
+  const sides = {
+    ...rawSides,
+    byVector: rawSides.byVector.map(foldHit),
+    byText: rawSides.byText.map(foldHit),
+  };
   // The default fusion's order without phrases/title, as fuseHybrid computes it.
   const candidates = new Map<string, { hit: VectorHit; bm25: number; order: number }>();
   for (const hit of sides.byVector.slice(0, 40)) {
@@ -158,7 +179,7 @@ function featuresOf(rawQuestion: string, rawSides: Cached): { rows: Row[]; rest:
   const normalise = [3, 4, 5, 7, 10];
   for (const at of normalise) {
     const max = Math.max(0, ...raw.map((r) => r[at]));
-    if (max > 0) for (const r of raw) r[at] /= max;
+    if (max > 0) { for (const r of raw) r[at] /= max; }
   }
   return {
     rows: raw.map((f, i) => ({ relevant: false, f, id: head[i].hit.id } as Row & { id: string })),
@@ -203,7 +224,10 @@ for (const name of SETS) {
 }
 
 function rank(q: Q, w: number[], head = HEAD): string[] {
-  const order = q.f.slice(0, head).map((f, i) => ({ i, s: f.reduce((sum, v, k) => sum + v * (w[k] ?? 0), 0) }))
+  const order = q.f.slice(0, head).map((f, i) => ({
+    i,
+    s: f.reduce((sum, v, k) => sum + v * (w[k] ?? 0), 0),
+  }))
     .sort((a, b) => b.s - a.s || a.i - b.i).map((e) => q.ids[e.i]);
   return [...order, ...q.ids.slice(head), ...q.rest].slice(0, 10);
 }
@@ -239,12 +263,17 @@ row(`reimplemented default, head ${HEAD}`, W(DEFAULT));
 for (const w of [0.05, 0.1, 0.15, 0.2, 0.3]) {
   row(`default + typed sentence ${w}`, W({ ...DEFAULT, typedSent: w }));
 }
-for (const w of [0.05, 0.1, 0.2]) row(`default + best sentence holds type ${w}`, W({ ...DEFAULT, bestHasType: w }));
+for (const w of [0.05, 0.1, 0.2]) {
+  row(`default + best sentence holds type ${w}`, W({ ...DEFAULT, bestHasType: w }));
+}
 for (const w of [0.05, 0.1]) row(`default + chunk holds type ${w}`, W({ ...DEFAULT, typedAny: w }));
 for (const w of [0.1, 0.2, 0.3]) row(`default + coverage ${w}`, W({ ...DEFAULT, coverage: w }));
 row(`default + sentence 0.25, phrases 0.15`, W({ ...DEFAULT, phrase: 0.15, sent: 0.25 }));
 for (const w of [0.1, 0.2]) {
-  row(`default + sentence 0.25, phrases 0.15, typed ${w}`, W({ ...DEFAULT, phrase: 0.15, sent: 0.25, typedSent: w }));
+  row(
+    `default + sentence 0.25, phrases 0.15, typed ${w}`,
+    W({ ...DEFAULT, phrase: 0.15, sent: 0.25, typedSent: w }),
+  );
 }
 
 // Gated: the factoid weights for questions with an answer type, the default for the others.
@@ -259,35 +288,67 @@ function rowGated(label: string, typed: number[], untyped = W(DEFAULT), head = H
 }
 const VARIANTS = Deno.env.get("VARIANTS") ?? "mixed";
 if (VARIANTS.includes("gated")) {
-for (const head of [20, 30]) {
-  for (const [s, t] of [[0.25, 0], [0.25, 0.1], [0.25, 0.2], [0.25, 0.3], [0.4, 0.2], [0.15, 0.3], [0, 0.3], [0, 0.5]]) {
-    rowGated(`typed questions only: sentence ${s}, phrases 0.15, typed sentence ${t}, head ${head}`, W({ ...DEFAULT, phrase: 0.15, sent: s, typedSent: t }), W(DEFAULT), head);
-  }
-}
-}
-if (VARIANTS.includes("mixed")) {
-for (const head of [20, 30]) {
-  for (const su of [0, 0.1, 0.15, 0.2, 0.25]) {
-    for (const [st, t] of [[0.25, 0.3], [0.3, 0.3], [0.25, 0.5], [0.2, 0.2]]) {
-      rowGated(`untyped: sentence ${su}, phrases 0.15; typed: sentence ${st} + typed ${t}; head ${head}`, W({ ...DEFAULT, phrase: 0.15, sent: st, typedSent: t }), W({ ...DEFAULT, phrase: 0.15, sent: su }), head);
+  for (const head of [20, 30]) {
+    for (
+      const [s, t] of [[0.25, 0], [0.25, 0.1], [0.25, 0.2], [0.25, 0.3], [0.4, 0.2], [0.15, 0.3], [0, 0.3], [
+        0,
+        0.5,
+      ]]
+    ) {
+      rowGated(
+        `typed questions only: sentence ${s}, phrases 0.15, typed sentence ${t}, head ${head}`,
+        W({ ...DEFAULT, phrase: 0.15, sent: s, typedSent: t }),
+        W(DEFAULT),
+        head,
+      );
     }
   }
 }
+if (VARIANTS.includes("mixed")) {
+  for (const head of [20, 30]) {
+    for (const su of [0, 0.1, 0.15, 0.2, 0.25]) {
+      for (const [st, t] of [[0.25, 0.3], [0.3, 0.3], [0.25, 0.5], [0.2, 0.2]]) {
+        rowGated(
+          `untyped: sentence ${su}, phrases 0.15; typed: sentence ${st} + typed ${t}; head ${head}`,
+          W({ ...DEFAULT, phrase: 0.15, sent: st, typedSent: t }),
+          W({ ...DEFAULT, phrase: 0.15, sent: su }),
+          head,
+        );
+      }
+    }
+  }
 }
 if (VARIANTS.includes("simple")) {
   for (const head of [20, 30]) {
     for (const [su, t] of [[0.15, 0.3], [0.15, 0.5], [0.15, 0.7], [0.2, 0.5], [0.1, 0.5], [0.15, 0.4]]) {
-      rowGated(`sentence ${su}, phrases 0.15, typed sentence ${t}; head ${head}`, W({ ...DEFAULT, phrase: 0.15, sent: su, typedSent: t }), W({ ...DEFAULT, phrase: 0.15, sent: su }), head);
+      rowGated(
+        `sentence ${su}, phrases 0.15, typed sentence ${t}; head ${head}`,
+        W({ ...DEFAULT, phrase: 0.15, sent: su, typedSent: t }),
+        W({ ...DEFAULT, phrase: 0.15, sent: su }),
+        head,
+      );
     }
   }
 }
 if (VARIANTS.includes("grid")) {
-  const fitted = { bm25: 0.8, cos: 0.2, phrase: 0.25, title: 0.2, sent: 0.2, typedSent: 0.25, bestHasType: 0.25 };
+  const fitted = {
+    bm25: 0.8,
+    cos: 0.2,
+    phrase: 0.25,
+    title: 0.2,
+    sent: 0.2,
+    typedSent: 0.25,
+    bestHasType: 0.25,
+  };
   row("guarded fit", W(fitted), 20);
   for (const window of [0, 0.2, 0.4]) {
     for (const title of [0.2, 0.4, 0.8]) {
       for (const sent of [0.2, 0.4]) {
-        row(`guarded fit, window ${window}, title ${title}, sentence ${sent}`, W({ ...fitted, window, title, sent }), 20);
+        row(
+          `guarded fit, window ${window}, title ${title}, sentence ${sent}`,
+          W({ ...fitted, window, title, sent }),
+          20,
+        );
       }
     }
   }
@@ -327,12 +388,20 @@ function fit(subset: (q: Q) => boolean, names: string[]) {
     }
     if (!moved) break;
   }
-  console.log("fitted:", JSON.stringify(Object.fromEntries(FEATURES.map((n, i) => [n, w[i]]).filter(([, v]) => v))));
+  console.log(
+    "fitted:",
+    JSON.stringify(Object.fromEntries(FEATURES.map((n, i) => [n, w[i]]).filter(([, v]) => v))),
+  );
   return w;
 }
 const all = fit(() => true, only);
 row(`one set of weights fitted on squad-a (head ${FIT_HEAD})`, all, FIT_HEAD);
 const typed = fit((q) => q.type !== null, only);
 const untyped = fit((q) => q.type === null, only.filter((n) => n !== "typedSent" && n !== "bestHasType"));
-rowGated(`weights fitted on squad-a's typed and untyped questions apart (head ${FIT_HEAD})`, typed, untyped, FIT_HEAD);
+rowGated(
+  `weights fitted on squad-a's typed and untyped questions apart (head ${FIT_HEAD})`,
+  typed,
+  untyped,
+  FIT_HEAD,
+);
 rowGated(`typed questions: fitted weights; others: default`, typed, W(DEFAULT), FIT_HEAD);

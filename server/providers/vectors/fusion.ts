@@ -274,8 +274,16 @@ export function sentenceFeatures(
     let holds = false;
     for (const sentence of text.replace(METADATA_BLOCK, "").split(SENTENCE_END)) {
       let weight = 0;
-      for (const stem of new Set(bodyStems(sentence, wanted))) weight += idf(stem);
-      const answers = type !== null && holdsAnswer(type, sentence, questionWords);
+      const seen = new Set<string>();
+      for (const word of wordsOf(sentence)) {
+        const stem = stemOf(word);
+        if (wanted.has(stem) && !seen.has(stem)) {
+          seen.add(stem);
+          weight += idf(stem);
+        }
+      }
+      // A sentence without the question's words changes neither score: its answers are not looked for.
+      const answers = weight > 0 && type !== null && holdsAnswer(type, sentence, questionWords);
       if (weight > best) {
         best = weight;
         holds = answers;
@@ -308,11 +316,12 @@ export function titleScores(
 
 /**
  * The hybrid ranking of a vector ranking and a BM25 ranking of the same chunks, cut to `topK`: each candidate
- * scores `w · bm25 / max bm25 + (1 − w) · cosine / max cosine + p · phrases / max phrases + t · title / max title`
- * (and the best sentence's share when `sentenceWeight` is set), where a chunk the
- * BM25 side did not find has BM25 0, every chunk has its cosine similarity (`hit.score`, which text hits carry
- * too), and phrases counts the question's phrase pairs found in the chunk's text. The items keep their `score`
- * (the similarity the threshold judges). Ties keep the vector side's order, then the text side's.
+ * scores `w · bm25 / max bm25 + (1 − w) · cosine / max cosine`, where a chunk the BM25 side did not find has
+ * BM25 0 and every chunk has its cosine similarity (`hit.score`, which text hits carry too). The best
+ * `PHRASE_CANDIDATES` then gain `p · phrases / max phrases + t · title / max title + s · sentence / max sentence`,
+ * and for a question with an answer type `y · typed sentence / max typed sentence + a · [best sentence holds
+ * one]`, the question and the chunks read with their accents folded. The items keep their `score` (the
+ * similarity the threshold judges). Ties keep the vector side's order, then the text side's.
  */
 export function fuseHybrid<T extends { id: string; score: number; text?: string }>(
   byVector: readonly T[],

@@ -250,7 +250,11 @@ Deno.test("answerType: the kind of answer a question's words ask for", () => {
   assert.equal(answerType("How many students attend Notre Dame?"), "number");
   assert.equal(answerType("What percentage of iPod sales came from Europe?"), "number");
   assert.equal(answerType("Who directed Spectre?"), "person");
-  assert.equal(answerType("The film was directed by whom?"), null, "only a question word leading or before a verb");
+  assert.equal(
+    answerType("The film was directed by whom?"),
+    null,
+    "only a question word leading or before a verb",
+  );
   assert.equal(answerType("Where did Chopin compose most of his works?"), "place");
   assert.equal(answerType("In which city did Beyoncé grow up?"), "place");
   assert.equal(answerType("What is the Tuple Type?"), null);
@@ -291,7 +295,9 @@ Deno.test("sentenceFeatures: the best sentence, the best one holding the answer 
   assert.deepEqual(features[2], { best: idf("heron") + idf("nest"), typed: 0, holds: false });
   assert.deepEqual(sentenceScores(stems, texts, idf), features.map(({ best }) => best));
   // Without a type nothing is typed.
-  assert.ok(sentenceFeatures(stems, texts, idf, null, words).every(({ typed, holds }) => typed === 0 && !holds));
+  assert.ok(
+    sentenceFeatures(stems, texts, idf, null, words).every(({ typed, holds }) => typed === 0 && !holds),
+  );
 });
 
 Deno.test("fuseHybrid: for a question asking for a date, the chunk whose sentence with its words holds one gains", () => {

@@ -66,28 +66,40 @@ export function fusionDepth(topK: number): number {
  * Rust book headings). With the built-in lexical embedder the vectors rank the right passage far lower than
  * BM25 does (recall@4 0.73 against 0.93 on squad-a), so BM25 leads: 0.8 of the score, the cosine 0.2. Scores,
  * not ranks (reciprocal rank fusion lost 4-6 points of recall@4 to BM25 alone), keep how sure each side is.
- * The phrase share is added on top: neither side sees word order, and a chunk holding the question's words
- * next to each other ("Sichuan earthquake", "rate of inflation") answers it more often than one that has them
- * apart. Together they gave recall@4 0.945 against BM25's 0.930 on squad-a, and tied or beat both sides at
- * recall@1/4/10 on every set (0.7/0.3 without phrases: 0.927, below BM25 alone).
+ *
+ * The best candidates by those two are then re-scored with shares added on top (each divided by the best
+ * candidate's, except the answer type's 0/1): the phrases (neither side sees word order, and a chunk holding
+ * the question's words next to each other answers it more often), the document title, the best sentence, and
+ * for a question asking for a date, a number, a person or a place, its answer type (`answerType`). The shares
+ * were fitted in the third round of issue 20 (bench/eval/README.md, `bench/eval/rescore_study.ts`): coordinate
+ * ascent over a grid (0 to 1) of each share in turn on squad-a, maximising recall@4 + MRR@10 / 2 +
+ * recall@1 / 4, refusing any step that lost a Rust heading question at recall@1, @4 or @10 (the headings are a
+ * corpus of another kind, where the sentence score alone costs questions). Confirmed on squad-b: recall@4 0.873
+ * → 0.882 and recall@1 0.700 → 0.728, squad-a 0.945 → 0.948, the Rust headings unchanged at 0.660.
  */
 export const TEXT_WEIGHT = 0.8;
-export const PHRASE_WEIGHT = 0.1;
+export const PHRASE_WEIGHT = 0.25;
 /**
- * The best sentence's share, added like the phrases (0: off by default). A question often restates one sentence
- * of the passage that answers it, while BM25 and the vectors count the question's words anywhere in the chunk:
- * the sentence of a chunk holding the most of the question's words, each weighed by its IDF among the
- * candidates, scores, divided by the best candidate's. With 0.25 (and phrases at 0.15), `deno task eval` gives
- * squad-b recall@4 0.885 against 0.873 and gains at recall@1/4 on every set, but the Rust book headings lose
- * recall@10 (bench/eval/README.md), so it is not the default; the evaluation prints it as a row of its own.
+ * The best sentence's share. A question often restates one sentence of the passage that answers it, while BM25
+ * and the vectors count the question's words anywhere in the chunk: the sentence of a chunk holding the most of
+ * the question's words, each weighed by its IDF among the candidates, scores.
  */
-export const SENTENCE_WEIGHT = 0;
+export const SENTENCE_WEIGHT = 0.2;
 /**
- * The title's share, added like the phrases: the question stems the chunk's document title holds (its chunk
- * header's `sourceDocument`), by IDF among the candidates, divided by the best candidate's. A question that names
- * a document's subject ("the Beyoncé tour", "the Tuple Type") finds that document's chunks, which BM25 over the
- * whole chunk text weighs no more than any other mention. 0.2 raised squad-b's recall@4 from 0.863 to 0.873 and
- * the Rust headings' recall@1 from 0.345 to 0.385, with squad-a unchanged (bench/eval/README.md).
+ * The share of the best sentence among those holding an answer of the type the question asks for (a year for
+ * "when", a number for "how many", a capitalised name the question lacks for "who" and "where"): the answer
+ * sits next to the question's words in the passage that holds it (classic answer-type matching of QA passage
+ * retrieval). 0 for questions without an answer type.
+ */
+export const TYPED_SENTENCE_WEIGHT = 0.25;
+/** Added (not divided) when the chunk's best sentence itself holds an answer of the type asked for. */
+export const ANSWER_TYPE_WEIGHT = 0.25;
+/**
+ * The title's share: the question stems the chunk's document title holds (its chunk header's
+ * `sourceDocument`), by IDF among the candidates. A question that names a document's subject ("the Beyoncé
+ * tour", "the Tuple Type") finds that document's chunks, which BM25 over the whole chunk text weighs no more
+ * than any other mention. 0.2 raised squad-b's recall@4 from 0.863 to 0.873 and the Rust headings' recall@1
+ * from 0.345 to 0.385 (second round); 0.4 gains squad-b more but loses Rust headings (bench/eval/README.md).
  */
 export const TITLE_WEIGHT = 0.2;
 /** The phrase score is read for this many of the best candidates by the two sides (at least twice `topK`). */
@@ -104,6 +116,12 @@ export interface FusionOptions {
   sentenceWeight?: number;
   /** The share of the question words in the chunk's document title, added too (0 turns it off). */
   titleWeight?: number;
+  /** The best sentence holding an answer of the type asked for, added too (0 turns it off). */
+  typedSentenceWeight?: number;
+  /** Added when the best sentence holds an answer of the type asked for (0 turns it off). */
+  answerTypeWeight?: number;
+  /** Whether accents are ignored when the question's words are looked for in the chunks (default: yes). */
+  foldAccents?: boolean;
   /** The question; without it there is no phrase score. */
   question?: string;
 }
@@ -191,17 +209,97 @@ export function sentenceScores(
   texts: readonly string[],
   idf: (stem: string) => number,
 ) {
+  return sentenceFeatures(stems, texts, idf, null).map(({ best }) => best);
+}
+
+/** The kind of answer a question asks for, when its question words say it: a date, a number, a person, a place. */
+export type AnswerType = "date" | "number" | "person" | "place";
+
+const ASKS_DATE =
+  /\b(what|which) (year|century|decade|date|day|month|era|period)\b|^when\b|\bwhen (did|was|were|is|does|do|had|has|will)\b/;
+const ASKS_NUMBER =
+  /\bhow (many|much|long|far|old|large|big|tall|high|often|fast|wide|deep|heavy)\b|\bwhat (percentage|percent|number|amount|proportion|fraction|age)\b/;
+const ASKS_PERSON =
+  /^(who|whom|whose)\b|\b(who|whom|whose) (was|is|were|did|does|had|has|wrote|made|created|won|led|became|played|founded|directed|designed)\b/;
+const ASKS_PLACE =
+  /^where\b|\bwhere (did|was|were|is|does|do|are)\b|\b(what|which) (city|country|state|place|region|town|county|continent|nation|island|location|province)\b/;
+
+/** The answer type of a question (English question words), or null when it asks for none of them. */
+export function answerType(question: string): AnswerType | null {
+  const text = question.toLowerCase();
+  if (ASKS_DATE.test(text)) return "date";
+  if (ASKS_NUMBER.test(text)) return "number";
+  if (ASKS_PERSON.test(text)) return "person";
+  if (ASKS_PLACE.test(text)) return "place";
+  return null;
+}
+
+const DATE =
+  /\b(1[0-9]{3}|20[0-9]{2})s?\b|\b(january|february|march|april|may|june|july|august|september|october|november|december)\b|\bcentury\b|\b[0-9]{1,2}(st|nd|rd|th)\b|\b(bc|ad|bce)\b/i;
+const NUMBER =
+  /\b[0-9][0-9,.]*\b|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|dozen|half|percent)\b/i;
+const NAME_WORD = /[\p{L}][\p{L}'’-]*/gu;
+
+/**
+ * Whether a sentence holds an answer of the type: a year, month or century for a date, a figure or number word
+ * for a number, a capitalised word (not the sentence's first) whose stem the question lacks for a person or a
+ * place. `questionStems` are the stems of all the question's words.
+ */
+export function holdsAnswer(type: AnswerType, sentence: string, questionStems: ReadonlySet<string>): boolean {
+  if (type === "date") return DATE.test(sentence);
+  if (type === "number") return NUMBER.test(sentence);
+  const words = sentence.match(NAME_WORD) ?? [];
+  return words.some((word, index) =>
+    index > 0 && /^\p{Lu}/u.test(word) && !questionStems.has(stemOf(word.toLowerCase()))
+  );
+}
+
+/**
+ * For each text, in one pass over its sentences: `best`, its best sentence's weight (the sum of the IDFs of the
+ * question stems the sentence holds); `typed`, the best weight among the sentences holding an answer of `type`;
+ * `holds`, whether the best sentence (the first of the best) holds one. Without a type, `typed` is 0 and `holds`
+ * false.
+ */
+export function sentenceFeatures(
+  stems: readonly string[],
+  texts: readonly string[],
+  idf: (stem: string) => number,
+  type: AnswerType | null,
+  questionWords: ReadonlySet<string> = new Set(),
+) {
   const wanted = new Set(stems);
   return texts.map((text) => {
     let best = 0;
+    let typed = 0;
+    let holds = false;
     for (const sentence of text.replace(METADATA_BLOCK, "").split(SENTENCE_END)) {
       let weight = 0;
-      for (const stem of new Set(bodyStems(sentence, wanted))) weight += idf(stem);
-      best = Math.max(best, weight);
+      const seen = new Set<string>();
+      for (const word of wordsOf(sentence)) {
+        const stem = stemOf(word);
+        if (wanted.has(stem) && !seen.has(stem)) {
+          seen.add(stem);
+          weight += idf(stem);
+        }
+      }
+      // A sentence without the question's words changes neither score: its answers are not looked for.
+      const answers = weight > 0 && type !== null && holdsAnswer(type, sentence, questionWords);
+      if (weight > best) {
+        best = weight;
+        holds = answers;
+      }
+      if (answers) typed = Math.max(typed, weight);
     }
-    return best;
+    return { best, typed, holds };
   });
 }
+
+/** The text with its accents taken off ("Beyoncé" → "Beyonce"), as people often type names. */
+export function foldAccents(text: string): string {
+  return NON_ASCII.test(text) ? text.normalize("NFKD").replace(/\p{M}+/gu, "") : text;
+}
+// deno-lint-ignore no-control-regex
+const NON_ASCII = /[^\x00-\x7f]/;
 
 /** For each chunk text, the sum of the IDFs of the question stems its document's title holds (chunk header). */
 export function titleScores(
@@ -218,11 +316,12 @@ export function titleScores(
 
 /**
  * The hybrid ranking of a vector ranking and a BM25 ranking of the same chunks, cut to `topK`: each candidate
- * scores `w · bm25 / max bm25 + (1 − w) · cosine / max cosine + p · phrases / max phrases + t · title / max title`
- * (and the best sentence's share when `sentenceWeight` is set), where a chunk the
- * BM25 side did not find has BM25 0, every chunk has its cosine similarity (`hit.score`, which text hits carry
- * too), and phrases counts the question's phrase pairs found in the chunk's text. The items keep their `score`
- * (the similarity the threshold judges). Ties keep the vector side's order, then the text side's.
+ * scores `w · bm25 / max bm25 + (1 − w) · cosine / max cosine`, where a chunk the BM25 side did not find has
+ * BM25 0 and every chunk has its cosine similarity (`hit.score`, which text hits carry too). The best
+ * `PHRASE_CANDIDATES` then gain `p · phrases / max phrases + t · title / max title + s · sentence / max sentence`,
+ * and for a question with an answer type `y · typed sentence / max typed sentence + a · [best sentence holds
+ * one]`, the question and the chunks read with their accents folded. The items keep their `score` (the
+ * similarity the threshold judges). Ties keep the vector side's order, then the text side's.
  */
 export function fuseHybrid<T extends { id: string; score: number; text?: string }>(
   byVector: readonly T[],
@@ -235,6 +334,9 @@ export function fuseHybrid<T extends { id: string; score: number; text?: string 
   const phraseWeight = options.phraseWeight ?? PHRASE_WEIGHT;
   const sentenceWeight = options.sentenceWeight ?? SENTENCE_WEIGHT;
   const titleWeight = options.titleWeight ?? TITLE_WEIGHT;
+  const typedWeight = options.typedSentenceWeight ?? TYPED_SENTENCE_WEIGHT;
+  const answerWeight = options.answerTypeWeight ?? ANSWER_TYPE_WEIGHT;
+  const fold = (options.foldAccents ?? true) ? foldAccents : (text: string) => text;
   const candidates = new Map<string, { item: T; bm25: number; order: number }>();
   for (const item of byVector) {
     if (!candidates.has(item.id)) {
@@ -258,26 +360,33 @@ export function fuseHybrid<T extends { id: string; score: number; text?: string 
     fused: (maxText > 0 ? textWeight * candidate.bm25 / maxText : 0) +
       (maxVector > 0 ? (1 - textWeight) * candidate.item.score / maxVector : 0),
   })).sort((a, b) => b.fused - a.fused || a.order - b.order);
-  // The phrase and sentence scores reorder the best of the two sides only: reading every candidate's text cost
-  // 4 times more.
-  const pairs = phraseWeight > 0 && options.question ? phrasePairs(options.question) : [];
-  const stems = (sentenceWeight > 0 || titleWeight > 0) && options.question
-    ? questionStems(options.question)
-    : [];
+  // The shares below reorder the best of the two sides only: reading every candidate's text cost 4 times more.
+  const question = options.question ? fold(options.question) : "";
+  const pairs = phraseWeight > 0 && question ? phrasePairs(question) : [];
+  const type = typedWeight > 0 || answerWeight > 0 ? answerType(question) : null;
+  const readsSentences = sentenceWeight > 0 || type !== null;
+  const stems = (readsSentences || titleWeight > 0) && question ? questionStems(question) : [];
   if (pairs.length > 0 || stems.length > 0) {
     const head = scored.slice(0, Math.max(PHRASE_CANDIDATES, 2 * topK));
-    const add = (values: number[], weight: number) => {
-      const max = Math.max(0, ...values);
+    const add = (values: number[], weight: number, divide = true) => {
+      const max = divide ? Math.max(0, ...values) : 1;
       if (max > 0) head.forEach((candidate, index) => (candidate.fused += weight * values[index] / max));
     };
-    if (pairs.length > 0) {
-      add(head.map((candidate) => phraseMatches(pairs, candidate.item.text ?? "")), phraseWeight);
-    }
+    const texts = (list: typeof scored) => list.map((candidate) => fold(candidate.item.text ?? ""));
+    const headTexts = texts(head);
+    if (pairs.length > 0) add(headTexts.map((text) => phraseMatches(pairs, text)), phraseWeight);
     if (stems.length > 0) {
-      const texts = (list: typeof scored) => list.map((candidate) => candidate.item.text ?? "");
-      const idf = candidateIdf(stems, texts(scored));
-      if (sentenceWeight > 0) add(sentenceScores(stems, texts(head), idf), sentenceWeight);
-      if (titleWeight > 0) add(titleScores(stems, texts(head), idf), titleWeight);
+      const idf = candidateIdf(stems, [...headTexts, ...texts(scored.slice(head.length))]);
+      if (readsSentences) {
+        const questionWords = new Set(wordsOf(question).map(stemOf));
+        const sentences = sentenceFeatures(stems, headTexts, idf, type, questionWords);
+        if (sentenceWeight > 0) add(sentences.map(({ best }) => best), sentenceWeight);
+        if (type !== null) {
+          if (typedWeight > 0) add(sentences.map(({ typed }) => typed), typedWeight);
+          if (answerWeight > 0) add(sentences.map(({ holds }) => (holds ? 1 : 0)), answerWeight, false);
+        }
+      }
+      if (titleWeight > 0) add(titleScores(stems, headTexts, idf), titleWeight);
     }
     head.sort((a, b) => b.fused - a.fused || a.order - b.order);
     scored.splice(0, head.length, ...head);

@@ -1,9 +1,13 @@
 import assert from "node:assert/strict";
 import {
+  ANSWER_TYPE_WEIGHT,
+  answerType,
   candidateIdf,
+  foldAccents,
   fullTextQuery,
   fuseHybrid,
   fusionDepth,
+  holdsAnswer,
   PHRASE_CANDIDATES,
   PHRASE_WEIGHT,
   phraseMatches,
@@ -12,11 +16,16 @@ import {
   reciprocalRankFusion,
   RRF_K,
   SENTENCE_WEIGHT,
+  sentenceFeatures,
   sentenceScores,
   TEXT_WEIGHT,
   TITLE_WEIGHT,
   titleScores,
+  TYPED_SENTENCE_WEIGHT,
 } from "./fusion.ts";
+
+/** The phrase share alone, the other shares off. */
+const PHRASES_ONLY = { sentenceWeight: 0, typedSentenceWeight: 0, answerTypeWeight: 0, titleWeight: 0 };
 
 Deno.test("reciprocalRankFusion: agreement between the lists wins; each list's first object is kept", () => {
   const byVector = [{ id: "a", from: "vector" }, { id: "b", from: "vector" }, { id: "c", from: "vector" }];
@@ -88,7 +97,7 @@ Deno.test("fuseHybrid: BM25 scores count 0.8 and cosines 0.2, each divided by it
 
 const passage = (id: string, score: number, text: string) => ({ id, score, text });
 
-Deno.test("fuseHybrid: the question's words next to each other in a chunk add 0.1 over its sides' scores", () => {
+Deno.test("fuseHybrid: the question's words next to each other in a chunk add 0.25 over its sides' scores", () => {
   const question = "When did the Sichuan earthquake hit Chengdu?";
   // Same BM25 and cosine; only p holds "Sichuan earthquake" and "hit Chengdu" as phrases.
   const apart = passage(
@@ -103,13 +112,15 @@ Deno.test("fuseHybrid: the question's words next to each other in a chunk add 0.
     ["q", "p"],
     "no question: order",
   );
-  assert.deepEqual(fuseHybrid([], byText, [5, 5], 2, { question }).map((item) => item.id), ["p", "q"]);
-  // The phrases are worth 0.1: they overturn a BM25 lead of 10 % (0.08), not one of 20 % (0.16).
-  assert.equal(PHRASE_WEIGHT, 0.1);
-  assert.deepEqual(fuseHybrid([], byText, [5.5, 5], 2, { question }).map((item) => item.id), ["p", "q"]);
-  assert.deepEqual(fuseHybrid([], byText, [6.25, 5], 2, { question }).map((item) => item.id), ["q", "p"]);
+  const only = { question, ...PHRASES_ONLY };
+  assert.deepEqual(fuseHybrid([], byText, [5, 5], 2, only).map((item) => item.id), ["p", "q"]);
+  // The phrases are worth 0.25: they overturn a BM25 lead of 40 % (0.8 · (1 − 5/7) = 0.23), not one of 60 %
+  // (0.3).
+  assert.equal(PHRASE_WEIGHT, 0.25);
+  assert.deepEqual(fuseHybrid([], byText, [7, 5], 2, only).map((item) => item.id), ["p", "q"]);
+  assert.deepEqual(fuseHybrid([], byText, [8, 5], 2, only).map((item) => item.id), ["q", "p"]);
   assert.deepEqual(
-    fuseHybrid([], byText, [5, 5], 2, { question, phraseWeight: 0 }).map((item) => item.id),
+    fuseHybrid([], byText, [5, 5], 2, { ...only, phraseWeight: 0 }).map((item) => item.id),
     ["q", "p"],
     "a phrase weight of 0 turns it off",
   );
@@ -118,10 +129,10 @@ Deno.test("fuseHybrid: the question's words next to each other in a chunk add 0.
   many[1] = passage("n1", 0.4, "The Sichuan earthquake hit Chengdu.");
   many[29] = passage("n29", 0.4, "The Sichuan earthquake hit Chengdu.");
   const scores = many.map((_, index) => 100 - index * 0.1);
-  // n29, read, would come second (0.8 · 97.1/100 + 0.2 + 0.1 = 1.077 against n0's 1.0).
+  // n29, read, would come second (0.8 · 97.1/100 + 0.2 + 0.25 = 1.227 against n0's 1.0).
   assert.equal(PHRASE_CANDIDATES, 20);
   assert.deepEqual(
-    fuseHybrid([], many, scores, 4, { question }).map((item) => item.id),
+    fuseHybrid([], many, scores, 4, only).map((item) => item.id),
     ["n1", "n0", "n2", "n3"],
     "a phrase within the head moves up; one past it is not read",
   );
@@ -150,7 +161,7 @@ Deno.test("sentenceScores: the best sentence's question words, each weighed by i
   assert.deepEqual(titles.slice(1), [0, 0, 0]);
 });
 
-Deno.test("fuseHybrid: with a sentence weight (0.25 here; off by default), a chunk holding the question's words in one sentence gains", () => {
+Deno.test("fuseHybrid: a chunk holding the question's words in one sentence gains (0.2 by default, 0.25 here)", () => {
   const question = "Which river do the grey herons nest beside?";
   // The same words, BM25 and cosine; only s has them in one sentence (and no two of them side by side in either).
   const spread = passage("a", 0.4, "The grey birds nest. Herons live beside it. The river is wide.");
@@ -164,11 +175,16 @@ Deno.test("fuseHybrid: with a sentence weight (0.25 here; off by default), a chu
       "a",
     ],
   );
-  assert.equal(SENTENCE_WEIGHT, 0, "off by default");
+  assert.equal(SENTENCE_WEIGHT, 0.2);
+  // By default too (the phrases tie: both chunks hold the question's neighbouring words at most 3 apart).
   assert.deepEqual(fuseHybrid([], [spread, sentence], [5, 5], 2, { question }).map((item) => item.id), [
-    "a",
     "s",
+    "a",
   ]);
+  assert.deepEqual(
+    fuseHybrid([], [spread, sentence], [5, 5], 2, { question, sentenceWeight: 0 }).map((item) => item.id),
+    ["a", "s"],
+  );
   // s gets 0.25, a 0.1 (its best sentence holds 2 of the 5 words, all of equal IDF): s overturns a BM25 lead
   // of 10 % (0.073 of the score), not one of 70 % (0.33).
   assert.deepEqual(
@@ -199,17 +215,19 @@ Deno.test("fuseHybrid: a chunk whose document title holds the question's words g
   const other = passage("o", 0.4, header("Arrays") + "A tuple type groups values.");
   const titled = passage("t", 0.4, header("The Tuple Type") + "It groups values of several types.");
   assert.equal(TITLE_WEIGHT, 0.2);
-  // o leads by BM25 10 % (0.073 of the score): t's title overturns it, not a lead of 40 % (0.23).
-  assert.deepEqual(fuseHybrid([], [other, titled], [5.5, 5], 2, { question }).map((item) => item.id), [
+  // The title alone (o holds "tuple type" as a phrase and in a sentence, which would count for it).
+  const only = { question, phraseWeight: 0, sentenceWeight: 0 };
+  // o leads by BM25 10 % (0.073 of the score): t's title overturns it, not a lead of 70 % (0.33).
+  assert.deepEqual(fuseHybrid([], [other, titled], [5.5, 5], 2, only).map((item) => item.id), [
     "t",
     "o",
   ]);
-  assert.deepEqual(fuseHybrid([], [other, titled], [8.5, 5], 2, { question }).map((item) => item.id), [
+  assert.deepEqual(fuseHybrid([], [other, titled], [8.5, 5], 2, only).map((item) => item.id), [
     "o",
     "t",
   ]);
   assert.deepEqual(
-    fuseHybrid([], [other, titled], [5.5, 5], 2, { question, titleWeight: 0 }).map((item) => item.id),
+    fuseHybrid([], [other, titled], [5.5, 5], 2, { ...only, titleWeight: 0 }).map((item) => item.id),
     ["o", "t"],
     "a title weight of 0 turns it off",
   );
@@ -223,4 +241,96 @@ Deno.test("fuseHybrid: no text hits keeps the vector order; ties keep the vector
   assert.deepEqual(fuseHybrid([hit("a", 0)], [hit("b", 0)], [0], 10).map((item) => item.id), ["a", "b"]);
   assert.equal(fusionDepth(4), 40);
   assert.equal(fusionDepth(20), 80);
+});
+
+Deno.test("answerType: the kind of answer a question's words ask for", () => {
+  assert.equal(answerType("When did the Sichuan earthquake hit?"), "date");
+  assert.equal(answerType("In what year was the university founded?"), "date");
+  assert.equal(answerType("Which century saw the Ming dynasty fall?"), "date");
+  assert.equal(answerType("How many students attend Notre Dame?"), "number");
+  assert.equal(answerType("What percentage of iPod sales came from Europe?"), "number");
+  assert.equal(answerType("Who directed Spectre?"), "person");
+  assert.equal(
+    answerType("The film was directed by whom?"),
+    null,
+    "only a question word leading or before a verb",
+  );
+  assert.equal(answerType("Where did Chopin compose most of his works?"), "place");
+  assert.equal(answerType("In which city did Beyoncé grow up?"), "place");
+  assert.equal(answerType("What is the Tuple Type?"), null);
+  assert.equal(answerType("Can you explain storing utf-8 encoded text with strings?"), null);
+});
+
+Deno.test("holdsAnswer: a date, a number, or a capitalised word the question lacks", () => {
+  const asked = new Set(["who", "direct", "spectr"]);
+  assert.ok(holdsAnswer("date", "It opened in 1842.", asked));
+  assert.ok(holdsAnswer("date", "It opened in late March.", asked));
+  assert.ok(!holdsAnswer("date", "It opened in the spring.", asked));
+  assert.ok(holdsAnswer("number", "Some 12,000 students attend.", asked));
+  assert.ok(holdsAnswer("number", "Three hundred students attend.", asked));
+  assert.ok(!holdsAnswer("number", "Many students attend.", asked));
+  assert.ok(holdsAnswer("person", "The film Spectre was directed by Sam Mendes.", asked));
+  // "Spectre" is the question's own word and "The" starts the sentence: no name the question lacks.
+  assert.ok(!holdsAnswer("person", "The film Spectre was directed by a newcomer.", asked));
+  assert.ok(holdsAnswer("place", "He composed in Nohant.", asked));
+});
+
+Deno.test("sentenceFeatures: the best sentence, the best one holding the answer type, and whether the best holds it", () => {
+  const question = "When did the herons nest beside the river?";
+  const stems = questionStems(question);
+  const words = new Set(["when", "did", "the", "heron", "nest", "besid", "river"]);
+  const texts = [
+    "The herons nest beside the river. They came back in 1998.",
+    "In 1998 the herons nested beside the river.",
+    "Herons nest here.",
+  ];
+  const idf = candidateIdf(stems, texts);
+  const features = sentenceFeatures(stems, texts, idf, answerType(question), words);
+  const all = idf("heron") + idf("nest") + idf("besid") + idf("river");
+  assert.ok(Math.abs(features[0].best - all) < 1e-9);
+  assert.equal(features[0].typed, 0, "the year is in a sentence without the question's words");
+  assert.equal(features[0].holds, false);
+  assert.ok(Math.abs(features[1].typed - all) < 1e-9);
+  assert.equal(features[1].holds, true);
+  assert.deepEqual(features[2], { best: idf("heron") + idf("nest"), typed: 0, holds: false });
+  assert.deepEqual(sentenceScores(stems, texts, idf), features.map(({ best }) => best));
+  // Without a type nothing is typed.
+  assert.ok(
+    sentenceFeatures(stems, texts, idf, null, words).every(({ typed, holds }) => typed === 0 && !holds),
+  );
+});
+
+Deno.test("fuseHybrid: for a question asking for a date, the chunk whose sentence with its words holds one gains", () => {
+  const question = "When did the herons nest beside the river?";
+  // The same words in one sentence each; only y's sentence holds a year (x's year is in another sentence).
+  const x = passage("x", 0.4, "The herons nest beside the river. They came back in 1998.");
+  const y = passage("y", 0.4, "In 1998 the herons nest beside the river.");
+  assert.equal(TYPED_SENTENCE_WEIGHT, 0.25);
+  assert.equal(ANSWER_TYPE_WEIGHT, 0.25);
+  // y gains 0.25 + 0.25: it overturns x's BM25 lead of 60 % (0.3 of the score), not one of 200 % (0.53).
+  assert.deepEqual(fuseHybrid([], [x, y], [8, 5], 2, { question }).map((item) => item.id), ["y", "x"]);
+  assert.deepEqual(fuseHybrid([], [x, y], [15, 5], 2, { question }).map((item) => item.id), ["x", "y"]);
+  const untyped = { question, typedSentenceWeight: 0, answerTypeWeight: 0 };
+  assert.deepEqual(fuseHybrid([], [x, y], [8, 5], 2, untyped).map((item) => item.id), ["x", "y"]);
+  // A question asking for no type leaves them as BM25 has them.
+  const why = "Why did the herons nest beside the river?";
+  assert.deepEqual(fuseHybrid([], [x, y], [8, 5], 2, { question: why }).map((item) => item.id), ["x", "y"]);
+});
+
+Deno.test("fuseHybrid: a question typed without accents finds the words that have them", () => {
+  assert.equal(foldAccents("Beyoncé's Frédéric"), "Beyonce's Frederic");
+  assert.equal(foldAccents("plain"), "plain");
+  const question = "What did Beyonce sing at the Super Bowl?";
+  const accented = passage("a", 0.4, "Beyoncé sang at the Super Bowl.");
+  const other = passage("o", 0.4, "Beyonce and others sang. The Super Bowl came later.");
+  // o leads by BM25 (0.038 of the score). Folded, a's one sentence holds 3 of the question's words (0.2) and o's
+  // best 2 (0.13); unfolded, "Beyoncé" is not "beyonce" and the two best sentences weigh the same.
+  assert.deepEqual(fuseHybrid([], [other, accented], [5.25, 5], 2, { question }).map((item) => item.id), [
+    "a",
+    "o",
+  ]);
+  assert.deepEqual(
+    fuseHybrid([], [other, accented], [5.25, 5], 2, { question, foldAccents: false }).map((item) => item.id),
+    ["o", "a"],
+  );
 });

@@ -6,7 +6,12 @@ import type { Embedder } from "../embedders/types.ts";
 /** The weights of `fuseHybrid` that depend on the embedder; the question is the search's own. */
 export type FusionWeights = Pick<
   FusionOptions,
-  "textWeight" | "phraseWeight" | "sentenceWeight" | "titleWeight"
+  | "textWeight"
+  | "phraseWeight"
+  | "sentenceWeight"
+  | "titleWeight"
+  | "typedSentenceWeight"
+  | "answerTypeWeight"
 >;
 
 /**
@@ -24,10 +29,11 @@ export function embedderKind(embedder: Pick<Embedder, "fingerprint">): EmbedderK
 
 /**
  * The weights per kind, measured with `deno task eval` and bench/eval/fusion_study.ts (bench/eval/README.md,
- * "With a neural embedder"). The lexical embedder's are fusion.ts's defaults (BM25 0.8, cosine 0.2, phrases 0.1,
- * title 0.2), tuned for its vectors, which see what BM25 sees, less well. A dense model's vectors find passages
+ * "With a neural embedder"). The lexical embedder's are fusion.ts's defaults (BM25 0.8, cosine 0.2, with the phrase,
+ * sentence, answer-type and title shares fitted in the third round), tuned for its vectors, which see what BM25
+ * sees, less well. A dense model's vectors find passages
  * that share meaning but not words, so its cosine counts twice as much: BM25 0.6, cosine 0.4, with the phrase and
- * title shares as measured (pinned here, so a change of fusion.ts's defaults for the lexical embedder does not
+ * title shares as measured and no sentence or answer-type share (pinned here, so a change of fusion.ts's defaults for the lexical embedder does not
  * move them unmeasured). With a neural sentence encoder (the Universal Sentence Encoder lite, the one model whose
  * weights a reachable registry ships) this was the best on the tuning set (squad-a: recall@4 0.953 and MRR@10
  * 0.892, against 0.940 and 0.871 with the lexical weights) and beat both sides at recall@1/4/10 and MRR@10 on
@@ -35,7 +41,14 @@ export function embedderKind(embedder: Pick<Embedder, "fingerprint">): EmbedderK
  */
 export const FUSION_WEIGHTS: Readonly<Record<EmbedderKind, Readonly<FusionWeights>>> = {
   lexical: {},
-  dense: { textWeight: 0.6, phraseWeight: 0.1, sentenceWeight: 0, titleWeight: 0.2 },
+  dense: {
+    textWeight: 0.6,
+    phraseWeight: 0.1,
+    sentenceWeight: 0,
+    titleWeight: 0.2,
+    typedSentenceWeight: 0,
+    answerTypeWeight: 0,
+  },
 };
 
 /** The hybrid weights for a workspace whose vectors `embedder` made. */

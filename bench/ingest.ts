@@ -12,6 +12,10 @@ import { closeParseWorkers } from "../server/documents/parse_worker.ts";
 const CORPUS = fileURLToPath(new URL("../../shared/corpus/", import.meta.url));
 const CONCURRENCY = Number(Deno.env.get("BENCH_CONCURRENCY") ?? 2);
 const LIMIT = Number(Deno.env.get("BENCH_FILES") ?? Infinity);
+/** BENCH_STRIDE=n takes every n-th file of the corpus (a sample of every kind, for a loaded machine). */
+const STRIDE = Math.max(1, Number(Deno.env.get("BENCH_STRIDE") ?? 1));
+/** Seconds to wait after the ingest before the server's memory is read again (what it keeps, not its peak). */
+const SETTLE_SECONDS = Number(Deno.env.get("BENCH_SETTLE_SECONDS") ?? 10);
 
 try {
   Deno.statSync(CORPUS);
@@ -28,7 +32,7 @@ function* walk(directory: string): Generator<string> {
   }
 }
 
-const files = [...walk(CORPUS.replace(/\/$/, ""))].slice(0, LIMIT);
+const files = [...walk(CORPUS.replace(/\/$/, ""))].filter((_, index) => index % STRIDE === 0).slice(0, LIMIT);
 const PHASES = Deno.env.get("BENCH_PHASES") ?? "server,store";
 const goals: string[] = [];
 const goal = (metric: string, figure: string, target: string, met: boolean) =>
@@ -100,13 +104,26 @@ async function serverPhase() {
       rssAfterMiB: Number(status("VmRSS").toFixed(0)),
       anonymousAfterMiB: Number(status("RssAnon").toFixed(0)),
       fileBackedAfterMiB: Number(status("RssFile").toFixed(0)),
+      settledRssMiB: 0,
+      settledAnonymousMiB: 0,
+      maintenanceWarnings: 0,
     };
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_SECONDS * 1000));
+    figures.settledRssMiB = Number(status("VmRSS").toFixed(0));
+    figures.settledAnonymousMiB = Number(status("RssAnon").toFixed(0));
+    const warnings = server.output().split("\n").filter((line) => / WARN .*[Vv]ector/.test(line));
+    figures.maintenanceWarnings = warnings.length;
     console.log(
       `Ingested ${figures.accepted} of ${figures.files} files (${figures.megabytes} MB) in ${figures.seconds} s: ` +
         `${figures.filesPerSecond} files/s, ${figures.chunks} chunks (${figures.chunksPerSecond} chunks/s), ` +
         `peak RSS ${figures.peakRssMiB} MiB (${figures.rssAfterMiB} MiB after: ` +
-        `${figures.anonymousAfterMiB} anonymous, ${figures.fileBackedAfterMiB} mapped files), ${CONCURRENCY} uploads at a time`,
+        `${figures.anonymousAfterMiB} anonymous, ${figures.fileBackedAfterMiB} mapped files; ` +
+        `${figures.settledRssMiB} MiB, ${figures.settledAnonymousMiB} anonymous, ${SETTLE_SECONDS} s later), ` +
+        `${CONCURRENCY} uploads at a time`,
     );
+    if (warnings.length) {
+      console.log(`Vector store warnings (${warnings.length}):\n  ${warnings.slice(0, 10).join("\n  ")}`);
+    }
     if (refused.length) console.log(`Refused (${refused.length}):\n  ${refused.slice(0, 40).join("\n  ")}`);
     console.log(JSON.stringify({ benchmark: "ingest", ...figures }));
     goal(

@@ -36,6 +36,10 @@ export class LanceMaintenance {
   private readonly pendingSince = new Map<string, number>();
   private readonly background = new Set<Promise<void>>();
   private readonly builds = new Map<string, Promise<void>>();
+  /** Tables whose maintenance process runs now: one at a time per table (see maintain). */
+  private readonly running = new Set<string>();
+  /** Tables asked for maintenance while theirs ran: they get another run once it ends. */
+  private readonly again = new Set<string>();
   private readonly children = new Map<string, Set<RunningTask>>();
 
   constructor(private readonly tables: LanceTables, private readonly options: LanceMaintenanceOptions) {}
@@ -69,6 +73,7 @@ export class LanceMaintenance {
     clearTimeout(this.timers.get(namespace));
     this.timers.delete(namespace);
     this.pendingSince.delete(namespace);
+    this.again.delete(namespace);
     for (const running of this.children.get(namespace) ?? []) running.kill();
   }
 
@@ -106,6 +111,22 @@ export class LanceMaintenance {
    */
   private async maintain(namespace: string): Promise<void> {
     if (this.tables.closed || this.builds.has(namespace)) return; // a running build schedules maintenance when it ends
+    // Two compactions of one table rewrite the same fragments, and the second to commit fails with a commit
+    // conflict (a long ingest had five at once): a request made while one runs waits for it to end.
+    if (this.running.has(namespace)) {
+      this.again.add(namespace);
+      return;
+    }
+    this.running.add(namespace);
+    try {
+      await this.maintainNow(namespace);
+    } finally {
+      this.running.delete(namespace);
+      if (this.again.delete(namespace) && this.tables.current(namespace)) this.schedule(namespace);
+    }
+  }
+
+  private async maintainNow(namespace: string): Promise<void> {
     try {
       const state = this.tables.current(namespace);
       if (!state) return;
@@ -116,6 +137,7 @@ export class LanceMaintenance {
         keepVersionsMs: KEEP_VERSIONS_MS,
         fullText: !state.fts,
       });
+      this.options.log?.debug("Vector table maintained", { namespace, rows });
       if (this.tables.closed || this.tables.current(namespace) !== state) return;
       await this.tables.refresh(namespace, state);
       const grown = !state.ann || rows >= state.ann.rows * ANN_REBUILD_GROWTH;

@@ -8,6 +8,7 @@
 // fake's default does: its round trip counts as the server's.
 import { echoReply, startFakeOpenAi } from "../server/testing/fake_openai.ts";
 import { startServerProcess } from "../server/testing/process.ts";
+import { asLecternTask } from "./server_command.ts";
 
 const CHUNKS = Number(Deno.env.get("BENCH_CHUNKS") ?? 10_000);
 const TTFT_RUNS = Number(Deno.env.get("BENCH_TTFT_RUNS") ?? 40);
@@ -150,7 +151,11 @@ llm.setReply((request) => {
 // With LECTERN_CHAT_TIMING=1 the server logs each chat's steps (server/http/timing.ts); the bench then prints,
 // per step, the time since the step before (p50 / p95 / max over the measured chats), and the slowest chats whole.
 const TIMING = Deno.env.get("LECTERN_CHAT_TIMING") === "1";
-const server = await startServerProcess({ STORAGE_DIR: storage, LOG_LEVEL: TIMING ? "info" : "warn" });
+const server = await startServerProcess(
+  { STORAGE_DIR: storage, LOG_LEVEL: TIMING ? "info" : "warn" },
+  undefined,
+  { wrap: asLecternTask },
+);
 try {
   await post(`${server.url}/api/system/update-env`, {
     LLMProvider: "generic-openai",

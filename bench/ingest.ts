@@ -5,6 +5,7 @@
 // issue 21 is printed beside its figure. BENCH_PHASES=server or =store runs one of the two.
 import { fileURLToPath } from "node:url";
 import { startServerProcess } from "../server/testing/process.ts";
+import { asLecternTask } from "./server_command.ts";
 import { createTestApp } from "../server/testing/test_app.ts";
 import type { Embedder } from "../server/providers/embedders/types.ts";
 import { closeParseWorkers } from "../server/documents/parse_worker.ts";
@@ -72,6 +73,7 @@ async function serverPhase() {
   const server = await startServerProcess(
     { STORAGE_DIR: storage, LOG_LEVEL: "warn", ...(trace ? { MEM_TRACE: trace } : {}) },
     180_000,
+    { wrap: asLecternTask },
   );
   /** A figure of the server's /proc status in MiB: VmHWM (peak), VmRSS, RssAnon (heap), RssFile (mapped files). */
   const status = (field: string) =>

@@ -5,22 +5,13 @@
 // and the floor, a bare `Deno.serve` answering /api/ping; and the goals of issue 21 (300 ms, 500 ms through
 // the task, 60 MiB idle).
 import { fileURLToPath } from "node:url";
+import { asLecternTask } from "./server_command.ts";
 
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? 5);
 const IDLE_MS = Number(Deno.env.get("BENCH_IDLE_MS") ?? 3000);
 /** How long a start may take before the run fails (a machine shared with other work may need more). */
 const READY_TIMEOUT_MS = Number(Deno.env.get("BENCH_READY_TIMEOUT_MS") ?? 30_000);
 const root = fileURLToPath(new URL("../", import.meta.url));
-/**
- * The server started as `deno task lectern` starts it (its flags: a manual node_modules spares one npm
- * resolution pass per npm import of the server's module graph), without the task runner in between.
- */
-const SERVER_ARGS = (() => {
-  const tasks = JSON.parse(Deno.readTextFileSync(`${root}deno.json`)).tasks as Record<string, string>;
-  const [deno, ...args] = tasks.lectern.split(/\s+/);
-  if (deno !== "deno") throw new Error("The lectern task does not start with deno.");
-  return args;
-})();
 /** The floor: a bare Deno HTTP server on the same machine. */
 const BARE_SERVER =
   `Deno.serve({ hostname: "127.0.0.1", port: Number(Deno.env.get("PORT")), onListen() {} }, ` +
@@ -70,7 +61,7 @@ async function once(storage: string, start: Start = "server"): Promise<Run> {
   const port = freePort();
   const started = performance.now();
   const args = start === "server"
-    ? SERVER_ARGS
+    ? asLecternTask([Deno.execPath()]).slice(1)
     : start === "task"
     ? ["task", "--quiet", "start"]
     : ["eval", BARE_SERVER];

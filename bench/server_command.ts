@@ -1,0 +1,26 @@
+// The server as `deno task lectern` starts it, for the benchmarks: the task's flags (a manual node_modules,
+// which spares one npm resolution pass per npm import; V8's young-generation size) without the task runner.
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("../", import.meta.url));
+
+/** `deno task lectern`'s arguments after `deno` (`run`, its flags, `server/main.ts`). */
+export const LECTERN_TASK_ARGS: readonly string[] = (() => {
+  const tasks = JSON.parse(Deno.readTextFileSync(`${root}deno.json`)).tasks as Record<string, string>;
+  const [deno, ...args] = tasks.lectern.split(/\s+/);
+  if (deno !== "deno") throw new Error("The lectern task does not start with deno.");
+  return args;
+})();
+
+/**
+ * For `startServerProcess`'s `wrap`: runs the server with the lectern task's flags. `BENCH_V8_FLAGS` (if set,
+ * space-separated) is added to the task's own V8 flags, so a run can try another setting without editing deno.json.
+ */
+export function asLecternTask(command: string[]): string[] {
+  const [deno] = command;
+  const extra = Deno.env.get("BENCH_V8_FLAGS");
+  const args = LECTERN_TASK_ARGS.map((arg) =>
+    extra && arg.startsWith("--v8-flags=") ? `${arg},${extra.split(/\s+/).join(",")}` : arg
+  );
+  return [deno, ...args.map((arg) => arg === "server/main.ts" ? `${root}server/main.ts` : arg)];
+}

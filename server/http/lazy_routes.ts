@@ -5,7 +5,7 @@
 // actor, the API key) and its env (the connection info). A path under a prefix that the loaded routes do not
 // know falls through to the app's later routes, as it would have with the routes mounted eagerly; an error
 // thrown inside reaches the app's error map.
-import { Hono, type MiddlewareHandler } from "hono";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
 import type { AppEnv } from "./env.ts";
 
 /** Where the loaded routes find the outer request's context variables and env. */
@@ -18,6 +18,9 @@ interface Outer {
   vars: Record<string, unknown>;
   env: unknown;
 }
+
+/** The outer context of each request being answered by loaded routes, for headers set before an error. */
+const outerContexts = new WeakMap<Request, Context<AppEnv>>();
 
 /**
  * A Hono app, to be mounted at `base` ("/api" for the API) with `route("/", …)`, whose routes under `prefixes`
@@ -51,8 +54,15 @@ export function lazyRoutes(
         fallThrough.add(response);
         return response;
       });
-      // Errors go to the app's error map, as they would from an eager route.
-      app.onError((error) => {
+      // Errors go to the app's error map, as they would from an eager route, with the headers the loaded routes
+      // set before throwing (a rate limit's Retry-After).
+      app.onError((error, c) => {
+        const outer = outerContexts.get(c.req.raw);
+        c.res.headers.forEach((value, name) => {
+          if (name !== "content-type" && name !== "content-length") {
+            outer?.header(name, value);
+          }
+        });
         throw error;
       });
       return app;
@@ -64,6 +74,7 @@ export function lazyRoutes(
   const handler: MiddlewareHandler<AppEnv> = async (c, next) => {
     const app = await inner();
     const outer: Outer = { vars: { ...c.var }, env: c.env };
+    outerContexts.set(c.req.raw, c);
     const response = await app.fetch(c.req.raw, { [OUTER]: outer });
     if (fallThrough.has(response)) {
       await next();

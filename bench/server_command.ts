@@ -22,5 +22,11 @@ export function asLecternTask(command: string[]): string[] {
   const args = LECTERN_TASK_ARGS.map((arg) =>
     extra && arg.startsWith("--v8-flags=") ? `${arg},${extra.split(/\s+/).join(",")}` : arg
   );
-  return [deno, ...args.map((arg) => arg === "server/main.ts" ? `${root}server/main.ts` : arg)];
+  // BENCH_DENO_FLAGS (space-separated) goes before the script, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" for a
+  // profile of the server (written when it exits on the bench's SIGTERM).
+  const denoFlags = Deno.env.get("BENCH_DENO_FLAGS")?.split(/\s+/).filter(Boolean) ?? [];
+  return [
+    deno,
+    ...args.flatMap((arg) => arg === "server/main.ts" ? [...denoFlags, `${root}server/main.ts`] : [arg]),
+  ];
 }

@@ -17,6 +17,7 @@ import { rerankDepth } from "./int8_scan.ts";
 import type { LanceMaintenance } from "./maintenance.ts";
 import type { LanceTables, TableState } from "./tables.ts";
 import { arrowRows } from "./arrow_rows.ts";
+import { startQuery } from "./started_query.ts";
 
 /** What a table's indexes look like, for tests and the benchmark. */
 export interface IndexState {
@@ -170,10 +171,15 @@ async function textSide(
   vector: number[],
   text: string,
   limit: number,
+  reading?: (started: Promise<void>) => void,
 ): Promise<{ hits: VectorHit[]; scores: number[] }> {
   try {
-    const rows: Row[] = await table.query().fullTextSearch(text, { columns: ["text"] })
-      .select([...HIT_COLUMNS, "vector", "_score"]).limit(limit).toArray();
+    const query = startQuery(
+      table.query().fullTextSearch(text, { columns: ["text"] }).select([...HIT_COLUMNS, "vector", "_score"])
+        .limit(limit),
+    );
+    reading?.(query.reading);
+    const rows = await query.rows;
     // The threshold judges every hit by its vector similarity, so a chunk found by its words gets one too.
     return {
       hits: rows.map((row) => hitOf(row, cosineSimilarity(vector, vectorOf(row.vector)))),
@@ -281,11 +287,15 @@ export class LanceVectorStore implements LanceStore {
     if (!state) return { byVector: [], byText: [], textScores: [] };
     const words = fullTextQuery(text);
     return await this.tables.reading(state, async (handle) => {
+      let textReading = Promise.resolve();
+      const textRanking = words && state.fts
+        ? textSide(this.log, namespace, handle, vector, words, depth, (reading) => (textReading = reading))
+        : Promise.resolve({ hits: [], scores: [] });
+      // A scan of the vectors in memory holds this thread: it starts once LanceDB's threads read the text side.
+      if (this.cache.holds(namespace)) await textReading;
       const [byVector, byText] = await Promise.all([
         vectorSide(this.cache, namespace, handle, state, vector, depth),
-        words && state.fts
-          ? textSide(this.log, namespace, handle, vector, words, depth)
-          : { hits: [], scores: [] },
+        textRanking,
       ]);
       return { byVector, byText: byText.hits, textScores: byText.scores };
     });

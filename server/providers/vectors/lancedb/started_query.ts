@@ -1,6 +1,6 @@
 // A LanceDB query started at once, for the hybrid search (store.ts): its full-text side is read by LanceDB's
 // threads while the vector side's scan holds this one.
-import { type Query, RecordBatchIterator } from "@lancedb/lancedb";
+import type { Query, RecordBatchIterator } from "@lancedb/lancedb";
 
 type Row = Record<string, unknown>;
 
@@ -33,7 +33,8 @@ export function startQuery(query: Query): { reading: Promise<void>; rows: Promis
   const reading = primed.then(() => {}, () => {});
   const rows = (async () => {
     const rows: Row[] = [];
-    for await (const batch of RecordBatchIterator(primed)) rows.push(...batch.toArray());
+    const lance = await import("@lancedb/lancedb");
+    for await (const batch of lance.RecordBatchIterator(primed)) rows.push(...batch.toArray());
     return rows;
   })();
   return { reading, rows };

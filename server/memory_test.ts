@@ -1,0 +1,59 @@
+import assert from "node:assert/strict";
+import { defaultNodeEnv } from "./memory.ts";
+import { startServerProcess } from "./testing/process.ts";
+
+function fakeEnv(values: Record<string, string>) {
+  const env = new Map(Object.entries(values));
+  return {
+    values: env,
+    get: (name: string) => env.get(name),
+    set: (name: string, value: string) => void env.set(name, value),
+  };
+}
+
+Deno.test("NODE_ENV defaults to production, so React renders pages with its production build", () => {
+  const env = fakeEnv({});
+  assert.equal(defaultNodeEnv(env), "production");
+  assert.equal(env.values.get("NODE_ENV"), "production");
+});
+
+Deno.test("an operator's NODE_ENV is kept, and LECTERN_DEV keeps React's development build", () => {
+  const operator = fakeEnv({ NODE_ENV: "development" });
+  assert.equal(defaultNodeEnv(operator), null);
+  assert.equal(operator.values.get("NODE_ENV"), "development");
+  for (const dev of ["1", "true"]) {
+    const env = fakeEnv({ LECTERN_DEV: dev });
+    assert.equal(defaultNodeEnv(env), null);
+    assert.equal(env.values.get("NODE_ENV"), undefined);
+  }
+  const off = fakeEnv({ LECTERN_DEV: "0" });
+  assert.equal(defaultNodeEnv(off), "production");
+});
+
+Deno.test({
+  name: "a server process (NODE_ENV unset) renders its first pages with React loaded on first use",
+  async fn() {
+    const storage = await Deno.makeTempDir({ prefix: "lectern-node-env-" });
+    try {
+      await using server = await startServerProcess({ STORAGE_DIR: storage }, 180_000);
+      const created = await (await fetch(`${server.url}/api/workspace/new`, {
+        method: "POST",
+        body: JSON.stringify({ name: "Herons" }),
+      })).json();
+      assert.equal(created.workspace.slug, "herons");
+      const pages: [string, RegExp][] = [
+        ["/", /<title>Home \| Lectern<\/title>/],
+        ["/workspace/herons", /<title>Workspace \| Lectern<\/title>/],
+      ];
+      for (const [path, expected] of pages) {
+        const response = await fetch(`${server.url}${path}`);
+        const html = await response.text();
+        assert.equal(response.status, 200, `${path}: ${html.slice(0, 300)}`);
+        assert.match(html, /^<!DOCTYPE html><html lang="en"/, path);
+        assert.match(html, expected, path);
+      }
+    } finally {
+      await Deno.remove(storage, { recursive: true });
+    }
+  },
+});

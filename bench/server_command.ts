@@ -12,6 +12,9 @@ export const LECTERN_TASK_ARGS: readonly string[] = (() => {
   return args;
 })();
 
+/** The module the lectern task runs (the server's bundle, dist/server/bundle_main.js), its last argument. */
+const LECTERN_SCRIPT = LECTERN_TASK_ARGS[LECTERN_TASK_ARGS.length - 1];
+
 /**
  * For `startServerProcess`'s `wrap`: runs the server with the lectern task's flags. `BENCH_V8_FLAGS` (if set,
  * space-separated) is added to the task's own V8 flags, so a run can try another setting without editing deno.json.
@@ -27,6 +30,6 @@ export function asLecternTask(command: string[]): string[] {
   const denoFlags = Deno.env.get("BENCH_DENO_FLAGS")?.split(/\s+/).filter(Boolean) ?? [];
   return [
     deno,
-    ...args.flatMap((arg) => arg === "server/main.ts" ? [...denoFlags, `${root}server/main.ts`] : [arg]),
+    ...args.flatMap((arg) => arg === LECTERN_SCRIPT ? [...denoFlags, `${root}${arg}`] : [arg]),
   ];
 }

@@ -8,14 +8,14 @@
 //   deno run -A scripts/build_server.ts [--if-stale]
 import { fileURLToPath } from "node:url";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
+const root = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
 export const SERVER_DIST = `${root}/dist/server`;
 /** The bundle's entry module, which `deno task start` and `deno task lectern` run. */
 export const SERVER_BUNDLE = `${SERVER_DIST}/bundle_main.js`;
 const ENTRY = "server/bundle_main.ts";
 
 /** What the bundle is made of (the server imports client/ modules to render pages). */
-const SOURCES = ["server", "shared", "db", "client", "deno.json", "deno.lock"];
+const SOURCES = ["server", "shared", "db", "client", "deno.json", "deno.lock", "scripts/build_server.ts"];
 
 /** Packages loaded from node_modules at run time rather than bundled, and why. */
 export const EXTERNAL: { pattern: string; why: string }[] = [

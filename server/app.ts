@@ -269,9 +269,10 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   // graph of a literal dynamic import at start. `deno task compile` includes the module explicitly.
   // From the bundle (server/app_root.ts), the pages are a chunk of their own that the bundle's entry loads.
   let pages: Promise<Hono<AppEnv>> | null = null;
-  const loadPages = () => (pages ??= (bundle()?.pages() ??
-    (import(new URL(PAGES_MODULE, import.meta.url).href) as Promise<typeof import("./pages/routes.tsx")>))
-    .then((module) => module.pagesApp(deps)));
+  const loadPages =
+    () => (pages ??= ((bundle()?.pages() ?? import(new URL(PAGES_MODULE, import.meta.url).href)) as Promise<
+      typeof import("./pages/routes.tsx")
+    >).then((module) => module.pagesApp(deps)));
   app.get("*", async (c) => (await loadPages()).fetch(c.req.raw));
   app.notFound((c) => c.json({ success: false, error: "Not found." }, 404));
   return app;

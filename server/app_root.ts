@@ -4,9 +4,6 @@
 // says where it is only under the source layout; in the bundle every module is in dist/server/, so paths beside
 // a module go through here. The bundle's entry (server/bundle_main.ts) says where the root is before any other
 // module of the server runs.
-import type { Hono } from "hono";
-import type { Deps } from "./deps.ts";
-import type { AppEnv } from "./http/env.ts";
 
 /** What the bundle's entry declares: the app's root, its own file, and the modules it bundled as chunks. */
 export interface BundleInfo {
@@ -14,8 +11,8 @@ export interface BundleInfo {
   root: string;
   /** The bundle's entry module (a file: URL), which worker processes start from. */
   entry: string;
-  /** The pages' module (loaded on the first page request), bundled as a chunk of its own. */
-  pages: () => Promise<{ pagesApp(deps: Deps): Hono<AppEnv> | Promise<Hono<AppEnv>> }>;
+  /** Loads the pages' module (server/pages/routes.tsx, on the first page request), a chunk of its own. */
+  pages: () => Promise<unknown>;
 }
 
 const BUNDLE = Symbol.for("lectern.bundle");

@@ -2,7 +2,7 @@
 # The entry is the `lectern` command (serve by default): `docker exec CONTAINER lectern backup /data/b.tar.gz`.
 # deploy/compose.yaml runs it with Ollama.
 
-# Build: dependencies and the client bundle.
+# Build: dependencies, the client bundle and the server's (dist/server/, scripts/build_server.ts).
 FROM denoland/deno:2.9.6 AS build
 WORKDIR /app
 COPY deno.json deno.lock* package.json ./
@@ -10,12 +10,13 @@ COPY . .
 RUN deno install && deno task build && deno cache server/main.ts
 
 # Run: the built app, owned by root and read-only to the server's user; the storage is the only writable place.
-# The server runs on the node_modules `deno install` made (manual mode: no npm resolution pass per npm import at start).
+# The server runs on the node_modules `deno install` made (manual mode: no npm resolution pass per npm import at start),
+# from its bundle: a few dozen files of JavaScript to load at start rather than about 600 modules.
 FROM denoland/deno:2.9.6
 WORKDIR /app
 COPY --from=build /app /app
 COPY --from=build /deno-dir /deno-dir
-RUN printf '#!/bin/sh\nexec deno run -A --cached-only --node-modules-dir=manual /app/server/main.ts "$@"\n' > /usr/local/bin/lectern \
+RUN printf '#!/bin/sh\nexec deno run -A --cached-only --node-modules-dir=manual /app/dist/server/bundle_main.js "$@"\n' > /usr/local/bin/lectern \
   && chmod 0755 /usr/local/bin/lectern \
   && mkdir -p /data && chown deno:deno /data && chmod 0700 /data
 ENV STORAGE_DIR=/data HOST=0.0.0.0 PORT=3001 LANCEDB_LOG=error

@@ -1,6 +1,7 @@
 // The server as `deno task lectern` starts it, for the benchmarks: the task's flags (a manual node_modules,
 // which spares one npm resolution pass per npm import; V8's young-generation size) without the task runner.
 import { fileURLToPath } from "node:url";
+import { buildServer, serverIsStale } from "../scripts/build_server.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 
@@ -11,6 +12,12 @@ export const LECTERN_TASK_ARGS: readonly string[] = (() => {
   if (deno !== "deno") throw new Error("The lectern task does not start with deno.");
   return args;
 })();
+
+// The lectern task runs the server's bundle: a benchmark never measures one older than the source.
+if (await serverIsStale() && !(await buildServer())) throw new Error("The server bundle could not be built.");
+
+/** The module the lectern task runs (the server's bundle, dist/server/bundle_main.js), its last argument. */
+const LECTERN_SCRIPT = LECTERN_TASK_ARGS[LECTERN_TASK_ARGS.length - 1];
 
 /**
  * For `startServerProcess`'s `wrap`: runs the server with the lectern task's flags. `BENCH_V8_FLAGS` (if set,
@@ -27,6 +34,6 @@ export function asLecternTask(command: string[]): string[] {
   const denoFlags = Deno.env.get("BENCH_DENO_FLAGS")?.split(/\s+/).filter(Boolean) ?? [];
   return [
     deno,
-    ...args.flatMap((arg) => arg === "server/main.ts" ? [...denoFlags, `${root}server/main.ts`] : [arg]),
+    ...args.flatMap((arg) => arg === LECTERN_SCRIPT ? [...denoFlags, `${root}${arg}`] : [arg]),
   ];
 }

@@ -33,12 +33,13 @@ export async function copyDocsViewer(): Promise<void> {
   }
 }
 
-async function newestSourceTime(path: string): Promise<number> {
-  const info = await Deno.stat(path);
+/** The newest modification time under `path` (synchronous calls: `deno task start` waits on this walk). */
+function newestSourceTime(path: string): number {
+  const info = Deno.statSync(path);
   if (!info.isDirectory) return info.mtime?.getTime() ?? 0;
   let newest = info.mtime?.getTime() ?? 0;
-  for await (const entry of Deno.readDir(path)) {
-    newest = Math.max(newest, await newestSourceTime(`${path}/${entry.name}`));
+  for (const entry of Deno.readDirSync(path)) {
+    newest = Math.max(newest, newestSourceTime(`${path}/${entry.name}`));
   }
   return newest;
 }
@@ -64,7 +65,7 @@ export async function clientIsStale(): Promise<boolean> {
   }
   if (!(await exists(WIDGET_FILE))) return true;
   for (const source of SOURCES) {
-    if (await newestSourceTime(`${root}/${source}`) > built) return true;
+    if (newestSourceTime(`${root}/${source}`) > built) return true;
   }
   return false;
 }

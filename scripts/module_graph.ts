@@ -163,6 +163,9 @@ function resolveExpression(expression: string, file: string, source: string, dep
   if (literal) return relative(literal[2]);
   const url = text.match(/^new URL\(\s*([\s\S]+?)\s*,\s*import\.meta\.url\s*\)(?:\.(?:href|pathname))?$/);
   if (url) return resolveExpression(url[1], file, source, depth);
+  // A path from the app's root (server/app_root.ts), which the bundle and the source share.
+  const fromRoot = text.match(/^fromRoot\(\s*(["'])([^"'/][^"']*)\1\s*\)(?:\.(?:href|pathname))?$/);
+  if (fromRoot) return ROOT + fromRoot[2].replace(/\/$/, "");
   const template = text.match(/^`([^`$]*)\$\{/);
   if (template) return relative(template[1].slice(0, template[1].lastIndexOf("/") + 1) || "./");
   const identifier = text.match(/^[A-Za-z_$][\w$]*$/);
@@ -183,6 +186,7 @@ export function loadSites(file: string, original: string): LoadSite[] {
     [/\bnew\s+(?:Shared)?Worker\s*\(/g, "worker"],
     [/(?<!function\s+)\bworkerCommand\s*\(/g, "process-worker"],
     [/\bnew\s+URL\s*\(/g, "file"],
+    [/(?<![\w$.]|function\s+)fromRoot\s*\(/g, "file"],
   ];
   const claimed = new Set<number>();
   for (const [pattern, kind] of patterns) {
@@ -197,11 +201,25 @@ export function loadSites(file: string, original: string): LoadSite[] {
       if (kind === "file") {
         // Only `new URL(x, import.meta.url)` names a file beside the module; ones inside an import or a worker
         // were counted there.
-        if (args[1] !== "import.meta.url" || claimed.has(match.index!)) continue;
+        if (claimed.has(match.index!)) continue;
+        if (match[0].startsWith("fromRoot")) {
+          sites.push({
+            file,
+            line: lineOf(match.index!),
+            kind,
+            expression: match[0] + expression + ")",
+            target: resolveExpression(`fromRoot(${expression})`, file, source),
+            literal: false,
+          });
+          continue;
+        }
+        if (args[1] !== "import.meta.url") continue;
       } else {
         // Mark the `new URL(` calls inside this argument as claimed.
         const inner = source.indexOf(expression, open);
-        for (const url of expression.matchAll(/\bnew\s+URL\s*\(/g)) claimed.add(inner + url.index!);
+        for (const url of expression.matchAll(/\bnew\s+URL\s*\(|(?<![\w$.])fromRoot\s*\(/g)) {
+          claimed.add(inner + url.index!);
+        }
       }
       if (kind === "process-worker") {
         const mode = args[1]?.match(STRING)?.[2];

@@ -36,6 +36,7 @@ import { embedProgressRoutes } from "./embedding/progress_routes.ts";
 import { attachmentRoutes } from "./attachments/routes.ts";
 import { cors } from "./http/cors.ts";
 import { lazyRoutes } from "./http/lazy_routes.ts";
+import { bundle } from "./app_root.ts";
 import { defaultPromptRoutes } from "./system/default_prompt.ts";
 import { promptVariableRoutes } from "./prompt_variables/routes.ts";
 import { communityHubRoutes } from "./system/community_hub.ts";
@@ -266,11 +267,12 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   // Pages (React server rendering and the islands) load on the first page request, so the API answers sooner
   // after start and an idle server does not carry them. The specifier is computed on purpose: Deno loads the
   // graph of a literal dynamic import at start. `deno task compile` includes the module explicitly.
+  // From the bundle (server/app_root.ts), the pages are a chunk of their own that the bundle's entry loads.
   let pages: Promise<Hono<AppEnv>> | null = null;
   const loadPages =
-    () => (pages ??=
-      (import(new URL(PAGES_MODULE, import.meta.url).href) as Promise<typeof import("./pages/routes.tsx")>)
-        .then((module) => module.pagesApp(deps)));
+    () => (pages ??= ((bundle()?.pages() ?? import(new URL(PAGES_MODULE, import.meta.url).href)) as Promise<
+      typeof import("./pages/routes.tsx")
+    >).then((module) => module.pagesApp(deps)));
   app.get("*", async (c) => (await loadPages()).fetch(c.req.raw));
   app.notFound((c) => c.json({ success: false, error: "Not found." }, 404));
   return app;

@@ -1,10 +1,13 @@
 import { fileURLToPath } from "node:url";
+import { bundle, fromRoot } from "./app_root.ts";
 
 /**
  * The command that starts a worker process: `mode` is the first argument main.ts dispatches on, `payload` the
  * task as JSON. In an executable made by `deno compile` that is the executable itself (through main.ts; its V8
  * flags are fixed at build time). Under `deno run` it is Deno with the worker's own module as the main module
  * and the project's config: starting from main.ts would load the server's whole module graph for every task.
+ * From the bundle (dist/server/, server/app_root.ts) it is the bundle's entry, which dispatches on `mode` as
+ * main.ts does and loads only the worker's chunks.
  */
 export function workerCommand(
   module: string,
@@ -13,7 +16,7 @@ export function workerCommand(
   v8Flags: string[] = [],
 ): { command: string; args: string[] } {
   if (Deno.build.standalone) return { command: Deno.execPath(), args: [mode, JSON.stringify(payload)] };
-  const configPath = fileURLToPath(new URL("../deno.json", import.meta.url));
+  const configPath = fileURLToPath(fromRoot("deno.json"));
   let config: string[] = [];
   try {
     if (Deno.statSync(configPath).isFile) config = ["--config", configPath];
@@ -29,7 +32,7 @@ export function workerCommand(
       ...nodeModulesFlag(),
       ...(v8Flags.length > 0 ? [`--v8-flags=${v8Flags.join(",")}`] : []),
       ...config,
-      fileURLToPath(module),
+      fileURLToPath(bundle()?.entry ?? module),
       mode,
       JSON.stringify(payload),
     ],
@@ -45,7 +48,7 @@ export function workerCommand(
  */
 function nodeModulesFlag(): string[] {
   try {
-    const installed = Deno.statSync(fileURLToPath(new URL("../node_modules/.deno", import.meta.url)));
+    const installed = Deno.statSync(fileURLToPath(fromRoot("node_modules/.deno")));
     return installed.isDirectory ? ["--node-modules-dir=manual"] : [];
   } catch {
     return [];

@@ -31,6 +31,11 @@ export const AUTH_MESSAGES = {
 
 /** The longest chat message or edit, in characters (about 50,000 tokens): longer text is a document's job. */
 export const MAX_MESSAGE_CHARS = 200_000;
+/**
+ * MAX_MESSAGE_CHARS as the messages show it ("200,000"), grouped without Intl: a module-level
+ * `toLocaleString` made every server start load ICU's number data (tens of milliseconds, issue 21).
+ */
+export const MAX_MESSAGE_CHARS_SHOWN = String(MAX_MESSAGE_CHARS).replace(/\B(?=(\d{3})+$)/g, ",");
 
 /** Shorter terms find nothing, as in the reference: two letters match half the names. */
 export const MIN_SEARCH_CHARS = 3;

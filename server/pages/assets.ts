@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import { fromRoot } from "../app_root.ts";
 
 interface ManifestChunk {
   file: string;
@@ -23,7 +24,7 @@ export interface ClientAssets {
 }
 
 export function clientDirectory(): string {
-  return fileURLToPath(new URL("../../dist/static", import.meta.url));
+  return fileURLToPath(fromRoot("dist/static"));
 }
 
 export function readManifest(directory: string): Manifest {

@@ -10,12 +10,13 @@ import {
   pickLanguage,
   SUPPORTED_LANGUAGES,
 } from "../../shared/languages.ts";
+import { fromRoot } from "../app_root.ts";
 
 // The language a page is rendered in. The server sees three of the spec's detection places: the query
 // string (`?lng=`), the cookie the picker sets, and the browser's languages (Accept-Language, what the
 // navigator reports); the client loads the same language's texts before hydrating (client/main.tsx).
 
-const LOCALES = new URL("../../client/locales/", import.meta.url);
+const LOCALES = fromRoot("client/locales/");
 
 /** The texts of the languages whose file is present (English included), and an i18next instance per language. */
 export interface Locales {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { jsonObject } from "./body.ts";
 import { MAX_MESSAGE_CHARS } from "./chat_actions.ts";
+import { MAX_MESSAGE_CHARS_SHOWN } from "../limits.ts";
 
 /**
  * A citation: the chunk's document metadata, its text and its similarity score
@@ -188,9 +189,8 @@ export const StreamChatInput = jsonObject({
     if (message.length > MAX_MESSAGE_CHARS) {
       context.addIssue({
         code: "custom",
-        message: `The message is too long: at most ${
-          MAX_MESSAGE_CHARS.toLocaleString("en")
-        } characters. Add long text to the workspace as a document instead.`,
+        message:
+          `The message is too long: at most ${MAX_MESSAGE_CHARS_SHOWN} characters. Add long text to the workspace as a document instead.`,
         params: { code: "too_large" },
       });
       return z.NEVER;
@@ -265,9 +265,8 @@ export const ApiChatInput = jsonObject({
   } else if (body.message.length > MAX_MESSAGE_CHARS) {
     context.addIssue({
       code: "custom",
-      message: `The message is too long: at most ${
-        MAX_MESSAGE_CHARS.toLocaleString("en")
-      } characters. Add long text to the workspace as a document instead.`,
+      message:
+        `The message is too long: at most ${MAX_MESSAGE_CHARS_SHOWN} characters. Add long text to the workspace as a document instead.`,
       params: { code: "too_large" },
     });
   } else if (

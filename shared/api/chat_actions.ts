@@ -4,7 +4,7 @@ const id = z.union([z.number(), z.string().regex(/^\d+$/).transform(Number)]).pi
   z.number().int().positive(),
 );
 
-import { MAX_MESSAGE_CHARS } from "../limits.ts";
+import { MAX_MESSAGE_CHARS, MAX_MESSAGE_CHARS_SHOWN } from "../limits.ts";
 
 export { MAX_MESSAGE_CHARS } from "../limits.ts";
 
@@ -14,7 +14,7 @@ export const UpdateChatInput = z.object({
   chatId: id,
   newText: z.string().trim().min(1, "The new text cannot be empty.").max(
     MAX_MESSAGE_CHARS,
-    `The new text is too long: at most ${MAX_MESSAGE_CHARS.toLocaleString("en")} characters.`,
+    `The new text is too long: at most ${MAX_MESSAGE_CHARS_SHOWN} characters.`,
   ),
   role: z.enum(["user", "assistant"]).default("assistant"),
 });

@@ -26,6 +26,9 @@ const includes = INCLUDES.map((include) => join(ROOT, include.path));
 const main = await Deno.readTextFile(join(ROOT, "server/main.ts"));
 // Files read beside a module that the executable never reads, and why.
 const EXEMPT = new Map([[
+  ROOT,
+  "server/app_root.ts names the app's root folder itself; the files under it are each found through fromRoot",
+], [
   join(ROOT, "deno.json"),
   "server/worker_command.ts reads it only under `deno run`; compiled, a worker is the executable itself",
 ], [
@@ -138,6 +141,16 @@ Deno.test("a new worker module, computed import or worker mode without an includ
     join(ROOT, "server/documents/parsers"),
   ];
   assert.equal(uncoveredSites(sites, graph, widened, main, EXEMPT).length, 2);
+  // Paths from the app's root (server/app_root.ts) are load sites too, inside a worker or alone.
+  const fromRootSites = loadSites(
+    file,
+    'new Worker(fromRoot("server/ocr_worker.ts"), { type: "module" });\nconst data = fromRoot("data/extra/");',
+  );
+  assert.deepEqual(fromRootSites.map((site) => [site.kind, site.target]), [
+    ["worker", join(ROOT, "server/ocr_worker.ts")],
+    ["file", join(ROOT, "data/extra")],
+  ]);
+  assert.equal(uncoveredSites(fromRootSites, graph, includes, main, EXEMPT).length, 2);
   // Comments and type positions are not load sites.
   assert.deepEqual(
     loadSites(file, '// new Worker(new URL("./x.ts", import.meta.url))\ntype T = typeof import("./y.ts");'),

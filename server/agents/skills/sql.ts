@@ -5,6 +5,7 @@ import type { AgentTool } from "../loop.ts";
 import { type SkillContext, textArg } from "./context.ts";
 import type { SqlAnswer, SqlJob } from "./sql_db.ts";
 import { sqlitePath, sqliteProblem } from "./sql_db.ts";
+import { fromRoot } from "../../app_root.ts";
 
 export { sqliteProblem };
 
@@ -26,7 +27,7 @@ export function runSqlQuery(
   signal: AbortSignal,
   timeoutMs = SQL_TIMEOUT_MS,
   startWorker: () => Worker = () =>
-    new Worker(new URL("./sql_worker.ts", import.meta.url), { type: "module" }),
+    new Worker(fromRoot("server/agents/skills/sql_worker.ts"), { type: "module" }),
 ): Promise<SqlAnswer> {
   return new Promise((resolveAnswer, reject) => {
     if (signal.aborted) {

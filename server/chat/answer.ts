@@ -67,13 +67,15 @@ class Draft {
 /**
  * Streams the model's answer as chunk frames, then saves it and sends the closing chunk, `finalizeResponseStream`
  * and, for a thread's first answer, its new name. A failure of the model becomes an abort frame. When `signal`
- * aborts (the client left, or shutdown) the text so far is saved and nothing more is sent.
+ * aborts (the client left, or shutdown) the text so far is saved and nothing more is sent. `asked` is called once
+ * the model has been asked (its answer began, or at its first part or its end, whichever comes first).
  */
 export async function* streamAnswer(
   deps: Deps,
   turn: Turn,
   prompt: AnswerPrompt,
   signal: AbortSignal,
+  asked: () => void = () => {},
 ): AsyncGenerator<Frame> {
   const { uuid, workspace } = turn;
   const draft = new Draft(deps, turn, prompt, await tokenCounter());
@@ -86,10 +88,12 @@ export async function* streamAnswer(
         messages: prompt.messages,
         temperature: turn.temperature,
         maxTokens: prompt.maxTokens,
+        onAsked: asked,
       };
       mark("asking");
       const parts = turn.model.stream(request, AbortSignal.any([signal, quiet.signal]));
       for await (const part of withinTimeout(parts, deps.config.llmTimeoutSeconds, quiet)) {
+        asked();
         if (part.type === "text-delta") {
           if (!draft.text) {
             mark("first token");
@@ -100,6 +104,7 @@ export async function* streamAnswer(
         } else draft.usage = { inputTokens: part.inputTokens, outputTokens: part.outputTokens };
       }
     } catch (error) {
+      asked();
       if (signal.aborted) return;
       deps.log.warn("The LLM failed", { workspace: workspace.slug, error: messageOf(error) });
       const metrics = draft.metrics();
@@ -110,6 +115,7 @@ export async function* streamAnswer(
       if (draft.text) yield frames.finalize(uuid, chatId, metrics);
       return;
     }
+    asked();
     if (signal.aborted) return;
     const metrics = draft.metrics();
     const chatId = draft.text ? await draft.save(metrics) : undefined;

@@ -259,6 +259,7 @@ export function openAiCompatibleChatModel(options: OpenAiCompatibleOptions): Cha
         }, { signal }).asResponse()
       );
       mark("answer headers");
+      request.onAsked?.();
       if (!response.body) {
         throw new ProviderError(`The answer from ${options.baseURL} has no body.`);
       }

@@ -96,10 +96,10 @@ async function untilMaintenanceEnded(pid: number): Promise<number> {
   return performance.now() - started;
 }
 
-/** The server's "Chat timing" lines of the big workspace (the measured chats are the last ones), summarised. */
-function printTimings(output: string, shares: number[]) {
+/** The server's "Chat timing" lines of a workspace (the measured chats are the last ones), summarised. */
+function printTimings(output: string, shares: number[], workspace = "big") {
   const lines = output.split("\n").filter((line) =>
-    line.includes("Chat timing") && line.includes("workspace=big")
+    line.includes("Chat timing") && line.includes(`workspace=${workspace}`)
   )
     .slice(-shares.length);
   const deltas = new Map<string, number[]>();
@@ -269,6 +269,10 @@ try {
     }
   }));
   const concurrencySeconds = (performance.now() - concurrencyStarted) / 1000;
+  if (TIMING) {
+    console.log("Steps of the concurrent chats (time since the step before):");
+    printTimings(server.output(), burstTtft, "small");
+  }
   // Where the CPU went meanwhile: the server, and this process (the 500 clients and the fake LLM).
   const cpu = {
     serverSeconds: Number((cpuSeconds(server.pid) - cpuBefore.server).toFixed(1)),

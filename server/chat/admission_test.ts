@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { ChatAdmission, type StartSlot } from "./admission.ts";
 import { createTestApp, genericOpenAiSettings, readFrames, type TestApp } from "../testing/test_app.ts";
 import { startFakeOpenAi } from "../testing/fake_openai.ts";
+import type { ChatRequest } from "../providers/llm/types.ts";
 
 /** Lets queued promise callbacks run. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -123,7 +124,7 @@ function chat(app: TestApp, slug: string, message: string) {
   });
 }
 
-Deno.test("stream-chat: with one start at a time, a chat waits while another is asked; a client that leaves while waiting leaves the queue", async () => {
+Deno.test("stream-chat: with one start at a time, a chat waits while another starts; a client that leaves while waiting leaves the queue; the model's wait holds no slot", async () => {
   await using llm = startFakeOpenAi();
   await using app = await createTestApp({ env: { CHAT_STARTS_AT_ONCE: "1" } });
   await app.json("/api/system/update-env", { json: genericOpenAiSettings(llm.baseURL) });
@@ -131,16 +132,27 @@ Deno.test("stream-chat: with one start at a time, a chat waits while another is 
   const admission = app.deps.chatStarts;
   assert.equal(admission.limit, 1);
 
-  // The model takes its time before answering at all: the first chat holds the one slot meanwhile.
+  // The "slow" chat's start stays busy (as building its request would) until `go`; then the model takes a
+  // minute before answering at all, which is not the server's work and holds no slot.
+  let go!: () => void;
+  const gone = new Promise<void>((resolve) => (go = resolve));
+  const real = app.deps.providers.chatModel;
+  app.deps.providers.chatModel = (override) => {
+    const model = real(override);
+    return {
+      ...model,
+      async *stream(request: ChatRequest, signal: AbortSignal) {
+        if (String(request.messages.at(-1)?.content).includes("slow")) await gone;
+        yield* model.stream(request, signal);
+      },
+    };
+  };
   llm.setReply((request) => {
     const last = String(request.messages.at(-1)?.content ?? "");
     return last.includes("slow") ? { chunks: ["slow answer"], waitMs: 60_000 } : { chunks: ["quick answer"] };
   });
   const slow = await chat(app, slug, "slow one");
-  await until(
-    () => llm.chatRequests.length === 1 && admission.active === 1,
-    "the slow chat asking the model",
-  );
+  await until(() => admission.active === 1, "the slow chat starting");
 
   const waiting = await chat(app, slug, "quick one");
   assert.equal(waiting.status, 200, "the headers go out at once; the frames wait");
@@ -148,16 +160,23 @@ Deno.test("stream-chat: with one start at a time, a chat waits while another is 
   // Its client leaves before its turn: it is no longer waiting, and the model is never asked for it.
   await waiting.body!.cancel();
   await until(() => admission.waiting === 0, "the waiter removed");
-  assert.equal(llm.chatRequests.length, 1);
 
   const third = chat(app, slug, "quick three");
   await until(() => admission.waiting === 1, "the third chat queued");
-  await slow.body!.cancel();
+  assert.equal(llm.chatRequests.length, 0);
+  go();
+  // The slow chat's request is sent and its slot given back: the third chat is answered meanwhile.
   const frames = await readFrames(await third);
   const text = frames.filter((frame) => frame.type === "textResponseChunk").map((frame) => frame.textResponse)
     .join("");
   assert.equal(text, "quick answer");
-  assert.equal(llm.chatRequests.length, 2);
+  assert.deepEqual(
+    llm.chatRequests.map((request) =>
+      String(request.messages.at(-1)?.content).match(/slow one|quick \w+/)?.[0]
+    ),
+    ["slow one", "quick three"],
+  );
+  await slow.body!.cancel();
   await until(() => admission.active === 0 && admission.waiting === 0, "every slot given back");
 });
 

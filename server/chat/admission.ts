@@ -3,17 +3,12 @@
 // starts all running together kept the one JS thread busy for seconds and the chunks of the answers already
 // streaming waited behind them. So at most `limit` starts run at once; the others wait their turn, in the order
 // they came, for as long as it takes (none is refused or timed out; a chat whose client leaves leaves the queue).
-// A start's slot is given back once the model has been asked (or the answer ends), so the time the model
-// takes does not hold it.
+// A start's slot is given back once the model has been asked (its request handed to fetch; or the model asked
+// to rewrite a follow-up; or the answer ends), so the time the model takes does not hold it.
 
 /** A start's place among those running: given back once, by `release` (again: nothing). */
 export interface StartSlot {
   release(): void;
-  /**
-   * Gives the slot back while the start waits on something outside the server (a model's answer), and takes
-   * one again, ahead of the chats that came later, before it goes on.
-   */
-  whileAway<T>(work: () => Promise<T>, signal: AbortSignal): Promise<T>;
 }
 
 interface Waiter {
@@ -46,35 +41,20 @@ export class ChatAdmission {
    * Rejects with the signal's reason when it aborts first (the waiter has then left the queue).
    */
   async enter(signal: AbortSignal): Promise<StartSlot> {
-    await this.take(signal, false);
-    return this.slot();
-  }
-
-  private slot(): StartSlot {
+    await this.take(signal);
     let held = true;
-    const release = () => {
-      if (!held) return;
-      held = false;
-      this.running--;
-      this.next();
-    };
     return {
-      release,
-      whileAway: async <T>(work: () => Promise<T>, signal: AbortSignal): Promise<T> => {
-        if (!held) return await work();
-        release();
-        try {
-          return await work();
-        } finally {
-          await this.take(signal, true);
-          held = true;
-        }
+      release: () => {
+        if (!held) return;
+        held = false;
+        this.running--;
+        this.next();
       },
     };
   }
 
-  /** Resolves once a slot is this caller's (`first`: ahead of those waiting). */
-  private take(signal: AbortSignal, first: boolean): Promise<void> {
+  /** Resolves once a slot is this caller's. */
+  private take(signal: AbortSignal): Promise<void> {
     if (signal.aborted) return Promise.reject(signal.reason);
     if (this.running < this.limit && this.waiting === 0) {
       this.running++;
@@ -95,8 +75,7 @@ export class ChatAdmission {
         },
       };
       signal.addEventListener("abort", waiter.leave, { once: true });
-      if (first) this.queue.unshift(waiter);
-      else this.queue.push(waiter);
+      this.queue.push(waiter);
     });
   }
 

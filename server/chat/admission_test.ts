@@ -74,42 +74,6 @@ Deno.test("chat admission: a waiter whose client left leaves the queue, and the 
   assert.equal(admission.active, 0);
 });
 
-Deno.test("chat admission: a slot given back while away is taken again ahead of later chats; a failure there frees it", async () => {
-  const admission = new ChatAdmission(1);
-  const signal = new AbortController().signal;
-  const slot = await admission.enter(signal);
-  const order: string[] = [];
-  let other!: StartSlot;
-  let later!: Promise<StartSlot>;
-  const away = slot.whileAway(async () => {
-    order.push("away");
-    // Meanwhile another chat starts, and a third one waits behind it.
-    other = await admission.enter(signal);
-    order.push("other");
-    later = admission.enter(signal).then((next) => {
-      order.push("later");
-      return next;
-    });
-  }, signal).then(() => order.push("back"));
-  await until(() => admission.waiting === 2, "the later chat and the one coming back both waiting");
-  other.release();
-  await away;
-  assert.deepEqual(order, ["away", "other", "back"], "the slot came back before the later chat's");
-  slot.release();
-  (await later).release();
-  assert.deepEqual(order, ["away", "other", "back", "later"]);
-
-  // The work fails: the error comes through and the slot, taken again, is released by its owner.
-  const failing = await admission.enter(signal);
-  await assert.rejects(
-    failing.whileAway(() => Promise.reject(new Error("rewrite failed")), signal),
-    /failed/,
-  );
-  failing.release();
-  assert.equal(admission.active, 0);
-  (await admission.enter(signal)).release();
-});
-
 async function smallWorkspace(app: TestApp) {
   const created = await app.json<{ workspace: { slug: string } }>("/api/workspace/new", {
     json: { name: "Queue" },

@@ -132,16 +132,18 @@ async function retrieveFor(
           userId: input.actor.multiUser ? input.actor.userId : null,
         },
         // A follow-up is searched as rewritten with the conversation, unless the workspace turned that off.
-        // While the model rewrites it, the chat's start slot is another chat's.
+        // Asking the model to rewrite it ends the chat's turn among the starts (chat/admission.ts): what is left
+        // of its start after the model's answer (the search, the prompt) goes on without waiting again.
         rewrite: workspace.queryRewrite
-          ? () =>
-            slot.whileAway(() =>
-              rewriteQuery(deps, {
-                model: turn.model,
-                history: turn.history,
-                message: turn.expanded,
-                workspace: workspace.slug,
-              }, signal), signal)
+          ? () => {
+            slot.release();
+            return rewriteQuery(deps, {
+              model: turn.model,
+              history: turn.history,
+              message: turn.expanded,
+              workspace: workspace.slug,
+            }, signal);
+          }
           : undefined,
       },
     );

@@ -235,6 +235,12 @@ try {
   let complete = 0;
   const concurrencyStarted = performance.now();
   const cpuBefore = { server: cpuSeconds(server.pid), bench: cpuSeconds("self") };
+  // The server's resident memory before the burst and at its highest during it (sampled every 100 ms).
+  const rssMiB = () =>
+    Number(/VmRSS:\s+(\d+) kB/.exec(Deno.readTextFileSync(`/proc/${server.pid}/status`))?.[1] ?? NaN) / 1024;
+  const rssBefore = rssMiB();
+  let rssPeak = rssBefore;
+  const rssSampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssMiB())), 100);
   await Promise.all(Array.from({ length: CONCURRENT }, async (_, index) => {
     try {
       const sent = performance.now();
@@ -269,6 +275,7 @@ try {
     }
   }));
   const concurrencySeconds = (performance.now() - concurrencyStarted) / 1000;
+  clearInterval(rssSampler);
   if (TIMING) {
     console.log("Steps of the concurrent chats (time since the step before):");
     printTimings(server.output(), burstTtft, "small");
@@ -321,6 +328,7 @@ try {
         p50: Number(percentile(gaps, 50).toFixed(1)),
         p99: Number(percentile(gaps, 99).toFixed(1)),
       },
+      serverRssMiB: { before: Math.round(rssBefore), peak: Math.round(rssPeak) },
       firstChunkMs: {
         p50: Number(percentile(burstTtft, 50).toFixed(1)),
         p99: Number(percentile(burstTtft, 99).toFixed(1)),

@@ -96,10 +96,10 @@ async function untilMaintenanceEnded(pid: number): Promise<number> {
   return performance.now() - started;
 }
 
-/** The server's "Chat timing" lines of the big workspace (the measured chats are the last ones), summarised. */
-function printTimings(output: string, shares: number[]) {
+/** The server's "Chat timing" lines of a workspace (the measured chats are the last ones), summarised. */
+function printTimings(output: string, shares: number[], workspace = "big") {
   const lines = output.split("\n").filter((line) =>
-    line.includes("Chat timing") && line.includes("workspace=big")
+    line.includes("Chat timing") && line.includes(`workspace=${workspace}`)
   )
     .slice(-shares.length);
   const deltas = new Map<string, number[]>();
@@ -229,12 +229,21 @@ try {
   small.append("file", new File(["Herons wait by the river for fish."], "small.txt"));
   await fetch(`${server.url}/api/workspace/small/upload-and-embed`, { method: "POST", body: small });
   const gaps: number[] = [];
+  // Each stream's time from sending to its first chunk (chats wait their turn to start: server/chat/admission.ts).
+  const burstTtft: number[] = [];
   let errors = 0;
   let complete = 0;
   const concurrencyStarted = performance.now();
   const cpuBefore = { server: cpuSeconds(server.pid), bench: cpuSeconds("self") };
+  // The server's resident memory before the burst and at its highest during it (sampled every 100 ms).
+  const rssMiB = () =>
+    Number(/VmRSS:\s+(\d+) kB/.exec(Deno.readTextFileSync(`/proc/${server.pid}/status`))?.[1] ?? NaN) / 1024;
+  const rssBefore = rssMiB();
+  let rssPeak = rssBefore;
+  const rssSampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssMiB())), 100);
   await Promise.all(Array.from({ length: CONCURRENT }, async (_, index) => {
     try {
+      const sent = performance.now();
       const response = await fetch(`${server.url}/api/workspace/small/stream-chat`, {
         method: "POST",
         body: JSON.stringify({ message: `question ${index}` }),
@@ -254,6 +263,7 @@ try {
           if (!frame.includes('"textResponseChunk"')) continue;
           const now = performance.now();
           if (last) gaps.push(now - last);
+          else burstTtft.push(now - sent);
           last = now;
           chunks++;
         }
@@ -265,6 +275,11 @@ try {
     }
   }));
   const concurrencySeconds = (performance.now() - concurrencyStarted) / 1000;
+  clearInterval(rssSampler);
+  if (TIMING) {
+    console.log("Steps of the concurrent chats (time since the step before):");
+    printTimings(server.output(), burstTtft, "small");
+  }
   // Where the CPU went meanwhile: the server, and this process (the 500 clients and the fake LLM).
   const cpu = {
     serverSeconds: Number((cpuSeconds(server.pid) - cpuBefore.server).toFixed(1)),
@@ -313,6 +328,12 @@ try {
         p50: Number(percentile(gaps, 50).toFixed(1)),
         p99: Number(percentile(gaps, 99).toFixed(1)),
       },
+      serverRssMiB: { before: Math.round(rssBefore), peak: Math.round(rssPeak) },
+      firstChunkMs: {
+        p50: Number(percentile(burstTtft, 50).toFixed(1)),
+        p99: Number(percentile(burstTtft, 99).toFixed(1)),
+        max: Number(Math.max(...burstTtft).toFixed(1)),
+      },
     },
   };
   console.log(
@@ -330,7 +351,8 @@ try {
   console.log(
     `${CONCURRENT} concurrent streams: ${complete} complete, ${errors} errors in ${figures.concurrent.seconds} s; ` +
       `gap between chunks p50 ${figures.concurrent.chunkGapMs.p50} ms, p99 ${figures.concurrent.chunkGapMs.p99} ms ` +
-      `(goal: 0 errors, p99 ≤ 100 ms; floor: the LLM sends one every ${TOKEN_GAP_MS} ms); CPU meanwhile: ` +
+      `(goal: 0 errors, p99 ≤ 100 ms; floor: the LLM sends one every ${TOKEN_GAP_MS} ms); first chunk after ` +
+      `p50 ${figures.concurrent.firstChunkMs.p50} ms, p99 ${figures.concurrent.firstChunkMs.p99} ms; CPU meanwhile: ` +
       `server ${cpu.serverSeconds} s, this process (clients and fake LLM) ${cpu.benchSeconds} s`,
   );
   console.log(JSON.stringify({ benchmark: "chat", ...figures }));

@@ -5,6 +5,7 @@ import { openDatabase, openRemoteDatabase } from "../db/client.ts";
 import type { Config } from "./config.ts";
 import type { Deps, Providers } from "./deps.ts";
 import { StreamRegistry } from "./http/streams.ts";
+import { ChatAdmission } from "./chat/admission.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { ensureStorage, protectDatabase, storagePaths } from "./storage.ts";
 import { loadInstanceKeys } from "./auth/keys.ts";
@@ -105,6 +106,7 @@ export async function boot(
       documents: new DocumentStore(database.db, paths.documents),
       providers,
       streams: new StreamRegistry(),
+      chatStarts: new ChatAdmission(config.chatStartsAtOnce),
       assets: options.assets ?? loadClientAssets(undefined, { reload: config.dev }),
       limits: createAuthLimits(config.rateLimits, database.client),
       providerDeps,

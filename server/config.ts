@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { SETTING_KEYS } from "../shared/settings.ts";
 import { parseOrigin } from "./http/cors.ts";
+import { CHAT_STARTS_AT_ONCE } from "./chat/admission.ts";
 
 const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -35,6 +36,11 @@ const EnvSchema = z.object({
    * answer with a message; a local model loading into memory may need minutes.
    */
   LLM_TIMEOUT_SECONDS: integerString("LLM_TIMEOUT_SECONDS", 1, 3600).default(600),
+  /**
+   * How many chats may be starting at once (history, retrieval, the prompt, the request to the model); more
+   * wait their turn in order, so the answers already streaming keep their pace when many chats arrive at once.
+   */
+  CHAT_STARTS_AT_ONCE: integerString("CHAT_STARTS_AT_ONCE", 1, 10_000).default(CHAT_STARTS_AT_ONCE),
   /** How often freed native memory is handed back to the system (glibc's malloc_trim); 0 turns it off. */
   MEMORY_TRIM_SECONDS: integerString("MEMORY_TRIM_SECONDS", 0, 86_400).default(30),
   /** Development: re-read the client manifest on every page so `vite build --watch` output is picked up. */
@@ -129,6 +135,8 @@ export interface Config {
   memoryTrimSeconds: number;
   /** Seconds a chat waits for the language model's next words before stopping the answer. */
   llmTimeoutSeconds: number;
+  /** Chats starting at once at most (server/chat/admission.ts); the others wait their turn. */
+  chatStartsAtOnce: number;
   dev: boolean;
   simpleSso: { enabled: boolean; noLogin: boolean };
   trustProxy: boolean;
@@ -208,6 +216,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     }),
     memoryTrimSeconds: values.MEMORY_TRIM_SECONDS,
     llmTimeoutSeconds: values.LLM_TIMEOUT_SECONDS,
+    chatStartsAtOnce: values.CHAT_STARTS_AT_ONCE,
     dev: values.LECTERN_DEV,
     simpleSso: Object.freeze({ enabled: values.SIMPLE_SSO_ENABLED, noLogin: values.SIMPLE_SSO_NO_LOGIN }),
     trustProxy: values.TRUST_PROXY,

@@ -16,6 +16,7 @@ import type { UrlGuardOptions } from "./http/url_guard.ts";
 import type { LiveSync } from "./documents/live_sync.ts";
 import type { EmbedProgress } from "./embedding/progress.ts";
 import type { StreamRegistry } from "./http/streams.ts";
+import type { ChatAdmission } from "./chat/admission.ts";
 import type { JobRunner } from "./jobs/runner.ts";
 import type { McpHub } from "./agents/mcp/hub.ts";
 
@@ -48,6 +49,8 @@ export interface Deps {
   documents: DocumentStore;
   providers: Providers;
   streams: StreamRegistry;
+  /** Chat starts in progress, at most `config.chatStartsAtOnce`; the others wait their turn (chat/admission.ts). */
+  chatStarts: ChatAdmission;
   assets: ClientAssets;
   limits: AuthLimits;
   /** How providers reach the network (tests point hosted providers at loopback fakes). */

@@ -13,6 +13,7 @@ import { buildMessages, expandVariables, fitPrompt } from "./prompt.ts";
 import { retrieve, type Retrieved } from "./retrieve.ts";
 import { rewriteQuery } from "./rewrite.ts";
 import { mark } from "../http/timing.ts";
+import type { StartSlot } from "./admission.ts";
 import { type Ended, prepareTurn, type ReplyInput, type Turn } from "./turn.ts";
 
 export type { ReplyInput } from "./turn.ts";
@@ -28,28 +29,47 @@ export async function* streamReply(
   input: ReplyInput,
   signal: AbortSignal,
 ): AsyncGenerator<Frame> {
-  const turn = await prepareTurn(deps, input, crypto.randomUUID());
-  if ("ended" in turn) {
-    yield turn.ended;
-    return;
+  // Waits its turn among the chats starting (chat/admission.ts); a client that leaves meanwhile ends it here.
+  let slot: StartSlot;
+  try {
+    slot = await deps.chatStarts.enter(signal);
+  } catch (error) {
+    if (signal.aborted) return;
+    throw error;
   }
-  if (isAgentCall(turn)) {
-    yield* agentHandOff(deps, turn);
-    return;
+  mark("admitted");
+  try {
+    const turn = await prepareTurn(deps, input, crypto.randomUUID());
+    if ("ended" in turn) {
+      slot.release();
+      yield turn.ended;
+      return;
+    }
+    if (isAgentCall(turn)) {
+      slot.release();
+      yield* agentHandOff(deps, turn);
+      return;
+    }
+    const retrieved = await retrieveFor(deps, turn, slot, signal);
+    if (retrieved === null) return;
+    if ("ended" in retrieved) {
+      slot.release();
+      yield retrieved.ended;
+      return;
+    }
+    if (turn.mode === "query" && retrieved.contextTexts.length === 0) {
+      const refusal = await refuse(deps, turn);
+      slot.release();
+      yield refusal;
+      return;
+    }
+    const prompt = await promptFor(deps, turn, retrieved);
+    mark("prompt");
+    // The slot is given back once the model has been asked, before the answer's first chunk.
+    yield* streamAnswer(deps, turn, prompt, signal, slot.release);
+  } finally {
+    slot.release();
   }
-  const retrieved = await retrieveFor(deps, turn, signal);
-  if (retrieved === null) return;
-  if ("ended" in retrieved) {
-    yield retrieved.ended;
-    return;
-  }
-  if (turn.mode === "query" && retrieved.contextTexts.length === 0) {
-    yield await refuse(deps, turn);
-    return;
-  }
-  const prompt = await promptFor(deps, turn, retrieved);
-  mark("prompt");
-  yield* streamAnswer(deps, turn, prompt, signal);
 }
 
 /** A UI chat whose message (presets expanded) starts with `@agent`, case-sensitive (docs/api-compat.md#agent-detection). */
@@ -88,7 +108,12 @@ function* agentHandOff(deps: Deps, turn: Turn): Generator<Frame> {
  * The context of the message (retrieve.ts), within the chat model's context window; a failed search ends the
  * answer with an abort frame, or with nothing when the client has left.
  */
-async function retrieveFor(deps: Deps, turn: Turn, signal: AbortSignal): Promise<Retrieved | Ended | null> {
+async function retrieveFor(
+  deps: Deps,
+  turn: Turn,
+  slot: StartSlot,
+  signal: AbortSignal,
+): Promise<Retrieved | Ended | null> {
   const { workspace, input } = turn;
   try {
     return await retrieve(
@@ -107,14 +132,18 @@ async function retrieveFor(deps: Deps, turn: Turn, signal: AbortSignal): Promise
           userId: input.actor.multiUser ? input.actor.userId : null,
         },
         // A follow-up is searched as rewritten with the conversation, unless the workspace turned that off.
+        // Asking the model to rewrite it ends the chat's turn among the starts (chat/admission.ts): what is left
+        // of its start after the model's answer (the search, the prompt) goes on without waiting again.
         rewrite: workspace.queryRewrite
-          ? () =>
-            rewriteQuery(deps, {
+          ? () => {
+            slot.release();
+            return rewriteQuery(deps, {
               model: turn.model,
               history: turn.history,
               message: turn.expanded,
               workspace: workspace.slug,
-            }, signal)
+            }, signal);
+          }
           : undefined,
       },
     );

@@ -10,6 +10,19 @@ export const SSE_HEADERS = {
   "X-Accel-Buffering": "no",
 };
 
+/**
+ * A frame that writes its own JSON (the same text JSON.stringify would write, with less work): a method under
+ * this key, which JSON.stringify does not see.
+ */
+export const SSE_JSON: unique symbol = Symbol("sse-json");
+
+/** `data: <json>\n\n` of one frame, as bytes. */
+const encoder = new TextEncoder();
+function frameBytes(value: unknown): Uint8Array {
+  const own = (value as { [SSE_JSON]?: () => string } | null)?.[SSE_JSON];
+  return encoder.encode(`data: ${typeof own === "function" ? own.call(value) : JSON.stringify(value)}\n\n`);
+}
+
 export interface SseOptions {
   /** The last frame written when `produce` throws (not when the server stops); without it the stream just ends. */
   failureFrame?: () => unknown;
@@ -34,7 +47,6 @@ export function sseResponse(
   const abort = () => controller.abort(new Error("The client closed the connection"));
   const cleanup = () => deps.streams.close(controller);
   const iterator = produce(controller.signal)[Symbol.asyncIterator]();
-  const encoder = new TextEncoder();
   const path = new URL(request.url).pathname;
   // A client that leaves (the Stop button, a closed tab) cancels the body while a frame is still being
   // produced; that frame, and the end of the stream, then have nowhere to go and are dropped.
@@ -50,7 +62,7 @@ export function sseResponse(
           stream.close();
           return;
         }
-        stream.enqueue(encoder.encode(`data: ${JSON.stringify(value)}\n\n`));
+        stream.enqueue(frameBytes(value));
       } catch (error) {
         cleanup();
         if (cancelled) return;
@@ -60,7 +72,7 @@ export function sseResponse(
         } else {
           deps.log.error("The event stream failed", { path, error: messageOf(error) });
           if (options.failureFrame) {
-            stream.enqueue(encoder.encode(`data: ${JSON.stringify(options.failureFrame())}\n\n`));
+            stream.enqueue(frameBytes(options.failureFrame()));
           }
         }
         stream.close();

@@ -63,6 +63,21 @@ export function providerErrorFrom(
   return error instanceof Error ? error : new ProviderError(String(error));
 }
 
+/**
+ * Under this key of a request's `fetchOptions`, a function called when the SDK hands the request to fetch: its
+ * own work to build the request is then done (ChatRequest.onAsked, server/chat/admission.ts). The SDK copies
+ * the request's fetch options into the fetch call's init; if it ever stops, the response's headers count instead.
+ */
+const ON_FETCH: unique symbol = Symbol("on-fetch");
+
+/** `fetch` (the given one, or the global one at call time) calling the request's ON_FETCH first. */
+function announcingFetch(own: typeof fetch | undefined): typeof fetch {
+  return (input, init) => {
+    (init as { [ON_FETCH]?: () => void } | undefined)?.[ON_FETCH]?.();
+    return (own ?? fetch)(input, init);
+  };
+}
+
 /** One SDK client per configuration, created on first use; calls run through `call` with errors mapped. */
 export function lazyOpenAiClient(
   options: {
@@ -82,7 +97,7 @@ export function lazyOpenAiClient(
       apiKey: options.apiKey || "not-needed",
       maxRetries: 1,
       timeout: 10 * 60 * 1000,
-      fetch: options.fetch,
+      fetch: announcingFetch(options.fetch),
       defaultHeaders: options.headers,
     };
     client ??= options.azure
@@ -256,9 +271,10 @@ export function openAiCompatibleChatModel(options: OpenAiCompatibleOptions): Cha
           stream_options: options.requestUsage ? { include_usage: true } : undefined,
           temperature: request.temperature,
           max_tokens: request.maxTokens ?? options.maxTokens,
-        }, { signal }).asResponse()
+        }, { signal, fetchOptions: { [ON_FETCH]: request.onAsked } as Record<never, never> }).asResponse()
       );
       mark("answer headers");
+      request.onAsked?.();
       if (!response.body) {
         throw new ProviderError(`The answer from ${options.baseURL} has no body.`);
       }

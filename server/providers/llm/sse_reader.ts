@@ -5,6 +5,7 @@ import { createParser, type EventSourceMessage } from "eventsource-parser";
 
 /** Bytes read at most at once; the buffer is reused for every read of one body. */
 const READ_BYTES = 16 * 1024;
+const STREAMING = { stream: true };
 
 /**
  * The events of `body` as they arrive (eventsource-parser splits them). A byte stream (a fetch body) is read
@@ -42,7 +43,7 @@ export async function* sseEvents(
         if (done) break;
         chunk = value;
       }
-      parser.feed(decoder.decode(chunk, { stream: true }));
+      parser.feed(decoder.decode(chunk, STREAMING));
       while (events.length > 0) yield events.shift()!;
     }
     // An event without its closing blank line is not dispatched (nor was it by the SDK's reader).

@@ -16,6 +16,11 @@ export interface ChatRequest {
   messages: ChatMessage[];
   temperature?: number;
   maxTokens?: number;
+  /**
+   * Called when the provider began to answer (its response headers came): the server's work to ask is done
+   * (server/chat/admission.ts). A provider that does not call it has its first part count instead.
+   */
+  onAsked?: () => void;
 }
 
 export type ChatPart =

@@ -113,7 +113,7 @@ const total: Figures = {
   cpuMs: 0,
 };
 const rows = [...byFormat.entries()].sort((a, b) => b[1].parseMs - a[1].parseMs);
-for (const [extension, figures] of rows) {
+for (const [, figures] of rows) {
   for (const key of Object.keys(total) as (keyof Figures)[]) total[key] += figures[key];
 }
 const line = (label: string, f: Figures) => {

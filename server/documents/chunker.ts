@@ -61,87 +61,104 @@ export function splitterProblems(
 const SEPARATORS = ["\n\n", "\n", " ", ""];
 
 /**
- * The pieces of `text` cut before each occurrence of `separator` after its first character (as LangChain's
- * `split(/(?=separator)/)` cuts, overlapping occurrences included); none empty.
+ * One split: the pieces of `text` between `start` and `end` are kept as offsets, never copied; a chunk is one
+ * slice of the text, from its first piece's start to its last piece's end (the pieces of a chunk are
+ * consecutive, so that slice is what joining them gave).
  */
-function splitBefore(text: string, separator: string): string[] {
-  if (separator === "") return text.split("");
-  const pieces: string[] = [];
-  let start = 0;
-  for (let at = text.indexOf(separator, 1); at !== -1; at = text.indexOf(separator, at + 1)) {
-    pieces.push(text.slice(start, at));
-    start = at;
-  }
-  if (start < text.length) pieces.push(text.slice(start));
-  return pieces;
-}
+class Splitter {
+  readonly chunks: string[] = [];
+  constructor(
+    private readonly text: string,
+    private readonly size: number,
+    private readonly overlap: number,
+  ) {}
 
-/**
- * Joins consecutive pieces into chunks of at most `size` characters; each chunk starts with as many of the
- * previous chunk's last pieces as fit in `overlap` characters.
- */
-function mergePieces(pieces: string[], size: number, overlap: number, out: string[]) {
-  const current: string[] = [];
-  let first = 0;
-  let total = 0;
-  const flush = () => {
-    const chunk = current.slice(first).join("").trim();
-    if (chunk !== "") out.push(chunk);
-  };
-  for (const piece of pieces) {
-    if (total + piece.length > size && current.length > first) {
-      flush();
-      while (total > overlap || (total + piece.length > size && total > 0)) {
-        total -= current[first++].length;
+  private emit(from: number, to: number) {
+    const chunk = this.text.slice(from, to).trim();
+    if (chunk !== "") this.chunks.push(chunk);
+  }
+
+  /**
+   * Joins consecutive pieces (`bounds`: the start of each, then the end of the last) into chunks of at most
+   * `size` characters; each chunk starts with as many of the previous chunk's last pieces as fit in `overlap`.
+   */
+  private merge(bounds: number[]) {
+    const pieces = bounds.length - 1;
+    let first = 0;
+    let total = 0;
+    for (let index = 0; index < pieces; index++) {
+      const length = bounds[index + 1] - bounds[index];
+      if (total + length > this.size && index > first) {
+        this.emit(bounds[first], bounds[index]);
+        while (total > this.overlap || (total + length > this.size && total > 0)) {
+          total -= bounds[first + 1] - bounds[first];
+          first++;
+        }
+      }
+      total += length;
+    }
+    if (pieces > first) this.emit(bounds[first], bounds[pieces]);
+  }
+
+  /**
+   * The text between `start` and `end`, cut before each occurrence of the first separator it holds after its
+   * first character (as LangChain's `split(/(?=separator)/)` cuts, overlapping occurrences included); pieces
+   * shorter than the size are merged, longer ones split again with the next separators.
+   */
+  split(start: number, end: number, level: number) {
+    const text = this.text;
+    let separator = "";
+    let next = SEPARATORS.length;
+    for (let index = level; index < SEPARATORS.length; index++) {
+      const candidate = SEPARATORS[index];
+      if (candidate === "") break;
+      const at = text.indexOf(candidate, start);
+      if (at !== -1 && at + candidate.length <= end) {
+        separator = candidate;
+        next = index + 1;
+        break;
       }
     }
-    current.push(piece);
-    total += piece.length;
+    let fitting: number[] = [];
+    const piece = (from: number, to: number) => {
+      if (to - from < this.size) {
+        if (fitting.length === 0) fitting.push(from);
+        fitting.push(to);
+        return;
+      }
+      if (fitting.length > 0) {
+        this.merge(fitting);
+        fitting = [];
+      }
+      if (next < SEPARATORS.length) this.split(from, to, next);
+      else this.emit(from, to);
+    };
+    if (separator === "") {
+      for (let at = start; at < end; at++) piece(at, at + 1);
+    } else {
+      let from = start;
+      for (let at = text.indexOf(separator, start + 1); at !== -1; at = text.indexOf(separator, at + 1)) {
+        if (at + separator.length > end) break;
+        piece(from, at);
+        from = at;
+      }
+      if (from < end) piece(from, end);
+    }
+    if (fitting.length > 0) this.merge(fitting);
   }
-  flush();
-}
-
-function splitRecursive(text: string, separators: string[], options: SplitOptions, out: string[]) {
-  let separator = separators[separators.length - 1];
-  let rest: string[] | undefined;
-  for (let index = 0; index < separators.length; index++) {
-    const candidate = separators[index];
-    if (candidate === "") {
-      separator = candidate;
-      break;
-    }
-    if (text.includes(candidate)) {
-      separator = candidate;
-      rest = separators.slice(index + 1);
-      break;
-    }
-  }
-  let fitting: string[] = [];
-  for (const piece of splitBefore(text, separator)) {
-    if (piece.length < options.chunkSize) {
-      fitting.push(piece);
-      continue;
-    }
-    if (fitting.length > 0) {
-      mergePieces(fitting, options.chunkSize, options.chunkOverlap, out);
-      fitting = [];
-    }
-    if (rest) splitRecursive(piece, rest, options, out);
-    else out.push(piece);
-  }
-  if (fitting.length > 0) mergePieces(fitting, options.chunkSize, options.chunkOverlap, out);
 }
 
 /**
  * The reference's splitter (LangChain's RecursiveCharacterTextSplitter with its defaults: separators kept at
- * the start of the piece they cut, lengths in UTF-16 units), so chunk boundaries match; written here without
- * its await per piece, which made a book take seconds. chunker_test.ts compares the two.
+ * the start of the piece they cut, lengths in UTF-16 units), so chunk boundaries match; written here in one
+ * pass over the text, without its await per piece (which made a book take seconds) and without a copy of each
+ * piece. chunker_test.ts compares the two.
  */
 export function splitText(text: string, options: SplitOptions): Promise<string[]> {
   const overlap = Math.min(options.chunkOverlap, Math.max(0, options.chunkSize - 1));
-  const chunks: string[] = [];
-  splitRecursive(text, SEPARATORS, { chunkSize: options.chunkSize, chunkOverlap: overlap }, chunks);
-  return Promise.resolve(chunks.filter((chunk) => chunk.trim().length > 0));
+  const splitter = new Splitter(text, options.chunkSize, overlap);
+  splitter.split(0, text.length, 0);
+  return Promise.resolve(splitter.chunks);
 }
 
 export interface ChunkHeaderFields {

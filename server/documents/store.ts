@@ -120,47 +120,75 @@ export class DocumentStore {
    * picker fields plus `location`.
    */
   async save(input: NewDocument): Promise<StoredDocument> {
-    const id = crypto.randomUUID();
-    const folder = input.folder ?? DEFAULT_FOLDER;
-    const filename = `${documentFileStem(input.fileStem)}-${id}.json`;
-    const location = `${folder}/${filename}`;
-    const path = this.pathOf(location);
-    const document: DocumentJson = {
-      id,
-      url: input.url,
-      title: input.title,
-      docAuthor: input.docAuthor,
-      description: input.description,
-      docSource: input.docSource,
-      chunkSource: input.chunkSource,
-      published: input.published ?? new Date().toLocaleString("en-US"),
-      wordCount: wordCount(input.text),
-      pageContent: input.text,
-      token_count_estimate: await estimateTokens(input.text),
-      ...(input.pageBreaks?.length ? { pageBreaks: input.pageBreaks } : {}),
-    };
-    await Deno.mkdir(join(this.root, folder), { recursive: true });
-    await writeFileAtomic(path, JSON.stringify(document, null, 4));
+    return (await this.saveMany([input]))[0];
+  }
+
+  /**
+   * Saves several documents as `save` does, with one statement for all their index rows (one commit): either
+   * every document is saved, or none is and their files are removed again.
+   */
+  async saveMany(inputs: NewDocument[]): Promise<StoredDocument[]> {
+    if (inputs.length === 0) return [];
+    const written: string[] = [];
+    const rows: (typeof documents.$inferInsert)[] = [];
+    const saved: StoredDocument[] = [];
     try {
-      await this.db.insert(documents).values({
-        location,
-        folder,
-        filename,
-        title: document.title,
-        metadata: JSON.stringify({
-          ...metadataOf(document),
-          ...(input.uploadName ? { uploadName: input.uploadName } : {}),
-          ...(input.sourceUrl ? { sourceUrl: input.sourceUrl } : {}),
-          ...(input.connector ? { connector: input.connector } : {}),
-        }),
-        wordCount: document.wordCount,
-        tokenCountEstimate: document.token_count_estimate,
-      });
+      for (const input of inputs) {
+        const id = crypto.randomUUID();
+        const folder = input.folder ?? DEFAULT_FOLDER;
+        const filename = `${documentFileStem(input.fileStem)}-${id}.json`;
+        const location = `${folder}/${filename}`;
+        const path = this.pathOf(location);
+        const document: DocumentJson = {
+          id,
+          url: input.url,
+          title: input.title,
+          docAuthor: input.docAuthor,
+          description: input.description,
+          docSource: input.docSource,
+          chunkSource: input.chunkSource,
+          published: input.published ?? new Date().toLocaleString("en-US"),
+          wordCount: wordCount(input.text),
+          pageContent: input.text,
+          token_count_estimate: await estimateTokens(input.text),
+          ...(input.pageBreaks?.length ? { pageBreaks: input.pageBreaks } : {}),
+        };
+        await this.writeDocument(folder, path, JSON.stringify(document, null, 4));
+        written.push(path);
+        const metadata = metadataOf(document);
+        rows.push({
+          location,
+          folder,
+          filename,
+          title: document.title,
+          metadata: JSON.stringify({
+            ...metadata,
+            ...(input.uploadName ? { uploadName: input.uploadName } : {}),
+            ...(input.sourceUrl ? { sourceUrl: input.sourceUrl } : {}),
+            ...(input.connector ? { connector: input.connector } : {}),
+          }),
+          wordCount: document.wordCount,
+          tokenCountEstimate: document.token_count_estimate,
+        });
+        saved.push({ ...metadata, location });
+      }
+      await this.db.insert(documents).values(rows);
     } catch (error) {
-      await Deno.remove(path).catch(() => {});
+      await Promise.all(written.map((path) => Deno.remove(path).catch(() => {})));
       throw error;
     }
-    return { ...metadataOf(document), location };
+    return saved;
+  }
+
+  /** Writes a document's file, making its folder only when it is missing (not a system call per document). */
+  private async writeDocument(folder: string, path: string, json: string) {
+    try {
+      await writeFileAtomic(path, json);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      await Deno.mkdir(join(this.root, folder), { recursive: true });
+      await writeFileAtomic(path, json);
+    }
   }
 
   saveText(input: NewTextDocument): Promise<StoredDocument> {

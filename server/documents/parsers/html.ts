@@ -36,6 +36,18 @@ function turndown(TurndownService: Libraries["TurndownService"]) {
     replacement: (_content, node) =>
       `\n\n\`\`\`\n${(node.textContent ?? "").replace(/\n+$/, "")}\n\`\`\`\n\n`,
   });
+  // Inline code that holds line breaks or paragraphs is a listing (the Apache manual's examples are
+  // `<p><code>line<br>line</code></p>`): it is fenced with its lines, not flattened into one line.
+  service.addRule("multiline-code", {
+    filter: (node) =>
+      node.nodeName === "CODE" && node.parentNode?.nodeName !== "PRE" &&
+      node.querySelector("br, p, div") !== null,
+    replacement: (_content, node) => {
+      const lines = codeLines(node).split("\n").map((line) => line.trim()).join("\n")
+        .replace(/\n{3,}/g, "\n\n").trim();
+      return lines ? `\n\n\`\`\`\n${lines}\n\`\`\`\n\n` : "";
+    },
+  });
   // Link targets and images are noise to a reader of chunks and to the embedder; their text is kept.
   service.addRule("link-text", { filter: "a", replacement: (content) => content });
   service.addRule("image-alt", {
@@ -46,6 +58,20 @@ function turndown(TurndownService: Libraries["TurndownService"]) {
     },
   });
   return service;
+}
+
+const BLOCKS = new Set(["P", "DIV", "LI", "TR", "BLOCKQUOTE", "PRE"]);
+
+/** The text of a listing: a `<br>` ends a line, a block is a line or more of its own. */
+function codeLines(node: Node): string {
+  let text = "";
+  for (let child = node.firstChild; child; child = child.nextSibling) {
+    if (child.nodeType === 3) text += (child as Text).data;
+    else if (child.nodeName === "BR") text += "\n";
+    else if (BLOCKS.has(child.nodeName)) text += `\n\n${codeLines(child)}\n\n`;
+    else if (child.nodeType === 1) text += codeLines(child);
+  }
+  return text;
 }
 
 /** The title as a heading on top, unless the text already starts with it. */
@@ -69,7 +95,11 @@ function htmlDocument(parseHTML: Libraries["parseHTML"], html: string) {
   const whole = /<html[\s>]/i.test(html)
     ? html
     : `<!doctype html><html><head></head><body>${html}</body></html>`;
-  return parseHTML(whole).document;
+  const { document } = parseHTML(whole);
+  // The parser gives a text with character references as several text nodes; one each reads (and is
+  // escaped) as the text it is.
+  document.documentElement?.normalize();
+  return document;
 }
 
 const UNREAD = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE"]);
@@ -109,13 +139,20 @@ export async function htmlToMarkdown(html: string, options: { readable: boolean 
     const source = parsed;
     try {
       for (const element of source.querySelectorAll(NAVIGATION)) element.remove();
-      const article = new libs.Readability(source as unknown as Document, { charThreshold: 100 }).parse();
+      // The article comes back as its element, not as HTML: Turndown reads it where it is rather than parsing
+      // a serialized copy with a second DOM library.
+      const article = new libs.Readability<Element>(source as unknown as Document, {
+        charThreshold: 100,
+        // Removing classes is work for nothing here: Turndown drops them.
+        keepClasses: true,
+        serializer: (element) => element as Element,
+      }).parse();
       const articleText = (article?.textContent ?? "").replace(/\s+/g, " ").trim();
       // An index or a form page can leave Readability with a fragment; then the whole page reads better.
       if (article?.content && articleText.length >= Math.min(500, bodyText.length * 0.5)) {
         const title = (article.title ?? "").trim() || pageTitle;
         return {
-          markdown: withTitle(tidy(service.turndown(article.content)), title),
+          markdown: withTitle(tidy(service.turndown(article.content as unknown as HTMLElement)), title),
           title,
           byline: article.byline?.trim() || null,
           excerpt: article.excerpt?.trim() || null,
@@ -130,7 +167,7 @@ export async function htmlToMarkdown(html: string, options: { readable: boolean 
   for (const element of page.querySelectorAll(NAVIGATION)) element.remove();
   let markdown: string;
   try {
-    markdown = tidy(service.turndown(page.body?.innerHTML ?? ""));
+    markdown = page.body ? tidy(service.turndown(page.body as unknown as HTMLElement)) : "";
   } catch {
     markdown = tidy(page.body?.textContent ?? "");
   }

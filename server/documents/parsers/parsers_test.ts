@@ -139,6 +139,37 @@ Deno.test("html: a page's scripts do not count as its text when its article is w
   assert.ok(!whole.text.includes("x x"));
 });
 
+Deno.test("html: headings, lists, tables and listings are kept as Markdown, the page's chrome is dropped", async () => {
+  const paragraph = (topic: string) =>
+    `<p>The ${topic} section explains how the server reads its configuration files at start and how each ` +
+    `directive changes what it answers; it is long enough for a reader to keep it as the article.</p>`;
+  const page = `<!DOCTYPE html><html><head><title>Guide</title><style>p { color: red }</style></head><body>` +
+    `<div id="page-header"><p class="menu"><a href="/mod/">Modules</a> | <a href="/faq">FAQ</a></p></div>` +
+    `<nav><a href="/">Home</a> | <a href="/about">About the site</a></nav>` +
+    `<div id="page-content"><h1>Guide</h1>${paragraph("first")}<h2>Steps</h2>` +
+    `<ol><li>Install it</li><li>Start it</li></ol>${paragraph("second")}` +
+    `<ul><li>one &amp; two</li><li>URI -&gt; file</li></ul>` +
+    `<table><tr><th>Name</th><th>Value</th></tr><tr><td>Port</td><td>80</td></tr></table>` +
+    `<div class="example"><p><code>Listen 80<br />\n<br />\nServerName example.com<br />\n</code></p></div>` +
+    `${paragraph("third")}</div>` +
+    `<div id="footer"><p class="apache">Copyright 2024 The Apache Software Foundation.</p></div>` +
+    `</body></html>`;
+  const { text } = await parseDocument({ name: "guide.html", bytes: encode(page) });
+  assert.match(text, /^# Guide\n/);
+  assert.match(text, /\n## Steps\n/);
+  assert.match(text, /\n1\. +Install it\n2\. +Start it\n/);
+  // A character reference is read as its character, and not escaped as Markdown because of where it falls.
+  assert.match(text, /\n- +one & two\n- +URI -> file\n/);
+  assert.match(text, /Name\s*Value/);
+  assert.match(text, /Port\s*80/);
+  // Inline code broken into lines is a listing: fenced, one line each, its blank lines kept.
+  assert.match(text, /```\nListen 80\n\nServerName example\.com\n```/);
+  assert.ok(!text.includes("About the site"), "navigation is dropped");
+  assert.ok(!text.includes("Modules"), "the page header's menu is dropped");
+  assert.ok(!text.includes("Copyright 2024"), "the footer is dropped");
+  assert.ok(!text.includes("color: red"), "styles are dropped");
+});
+
 Deno.test("csv: each row with its column names, so a chunk keeps its meaning", async () => {
   const parsed = await parseDocument({
     name: "airline-safety.csv",

@@ -16,7 +16,7 @@ export const LECTERN_TASK_ARGS: readonly string[] = (() => {
 // The lectern task runs the server's bundle: a benchmark never measures one older than the source.
 if (await serverIsStale() && !(await buildServer())) throw new Error("The server bundle could not be built.");
 
-/** The module the lectern task runs (the server's bundle, dist/server/bundle_main.js), its last argument. */
+/** The script the lectern task runs (scripts/lectern.ts, which runs the server's bundle), its last argument. */
 const LECTERN_SCRIPT = LECTERN_TASK_ARGS[LECTERN_TASK_ARGS.length - 1];
 
 /**

@@ -6,7 +6,7 @@
 // picks at run time. With --if-stale it bundles only when the bundle is missing or older than a source.
 //
 //   deno run -A scripts/build_server.ts [--if-stale]
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
 export const SERVER_DIST = `${root}/dist/server`;
@@ -76,9 +76,17 @@ export function bundleArgs(outdir: string): string[] {
   ];
 }
 
+/** How many builds' files stay in dist/server/: a server started from an older one still loads its chunks. */
+const BUILDS_KEPT = 3;
+/** The files of the last builds, newest first (dist/server/builds.json). */
+const BUILDS_FILE = "builds.json";
+
 /**
- * Bundles the server into dist/server/, written beside it first and then moved in its place, so that a server
- * running from the old bundle never sees half of the new one. Returns false (and says why) when bundling failed.
+ * Bundles the server into dist/server/. The bundle is written beside it first; then its files are moved in (a
+ * chunk's name holds a hash of its content, so a new build's chunks never replace an older build's) and the
+ * entry last, so a server that is running keeps loading the chunks of the build it started from: its routes
+ * load on first use, maybe long after a rebuild. Files of no part in the last `BUILDS_KEPT` builds are removed.
+ * Returns false (and says why) when bundling failed.
  */
 export async function buildServer(): Promise<boolean> {
   const staging = `${SERVER_DIST}.new`;
@@ -94,12 +102,50 @@ export async function buildServer(): Promise<boolean> {
     console.error("The server bundle failed.");
     return false;
   }
-  const old = `${SERVER_DIST}.old`;
-  await Deno.remove(old, { recursive: true }).catch(() => {});
-  await Deno.rename(SERVER_DIST, old).catch(() => {});
-  await Deno.rename(staging, SERVER_DIST);
-  await Deno.remove(old, { recursive: true }).catch(() => {});
+  await Deno.mkdir(SERVER_DIST, { recursive: true });
+  const entry = SERVER_BUNDLE.slice(SERVER_DIST.length + 1);
+  const files = [...Deno.readDirSync(staging)].filter((file) => file.isFile).map((file) => file.name);
+  for (const name of files) {
+    if (name !== entry) await Deno.rename(`${staging}/${name}`, `${SERVER_DIST}/${name}`);
+  }
+  await Deno.rename(`${staging}/${entry}`, SERVER_BUNDLE);
+  await Deno.remove(staging, { recursive: true }).catch(() => {});
+  await keepLastBuilds(SERVER_DIST, files);
   return true;
+}
+
+/** Records a build's files in `dir` and removes the files of no part in the last `BUILDS_KEPT` builds. */
+export async function keepLastBuilds(dir: string, files: string[]): Promise<void> {
+  let builds: string[][] = [];
+  try {
+    const recorded = JSON.parse(await Deno.readTextFile(`${dir}/${BUILDS_FILE}`));
+    if (Array.isArray(recorded)) builds = recorded.filter(Array.isArray);
+  } catch {
+    // No record yet (or an unreadable one): only this build's files are known.
+  }
+  builds = [files, ...builds].slice(0, BUILDS_KEPT);
+  const kept = new Set([BUILDS_FILE, ...builds.flat()]);
+  await Deno.writeTextFile(`${dir}/${BUILDS_FILE}`, JSON.stringify(builds));
+  for (const file of Deno.readDirSync(dir)) {
+    if (!kept.has(file.name)) await Deno.remove(`${dir}/${file.name}`, { recursive: true });
+  }
+}
+
+/**
+ * Runs the server (or a `lectern` command) in this process from its bundle, bundling it first when a source is
+ * newer; when the bundle cannot be built, from the source (server/main.ts), as before there was a bundle.
+ */
+export async function runServer(): Promise<void> {
+  if (await serverIsStale()) {
+    console.error("Bundling the server (its source is newer than dist/server/)…");
+    if (!(await buildServer())) {
+      console.error("Running the server from its source.");
+      // Computed, so that the source's module graph is not loaded with this script when the bundle runs.
+      await import(new URL("../server/main.ts", import.meta.url).href);
+      return;
+    }
+  }
+  await import(pathToFileURL(SERVER_BUNDLE).href);
 }
 
 if (import.meta.main) {

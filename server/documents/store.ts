@@ -55,12 +55,7 @@ export function metadataOf(document: DocumentJson): DocumentMetadata {
   return metadata;
 }
 
-/** The page (1-based) that holds character `offset`, given the page start offsets. */
-export function pageAt(pageBreaks: number[], offset: number): number {
-  let page = 1;
-  for (let index = 0; index < pageBreaks.length; index++) if (pageBreaks[index] <= offset) page = index + 1;
-  return page;
-}
+export { pageAt } from "./split.ts";
 
 export interface NewDocument {
   /** What the JSON file is named after (the original file name, `url-<slug>` for a link); never a path. */
@@ -120,6 +115,11 @@ export class DocumentStore {
    * picker fields plus `location`.
    */
   async save(input: NewDocument): Promise<StoredDocument> {
+    return (await this.saveDocument(input)).stored;
+  }
+
+  /** `save`, also giving the document as written (for a caller that embeds it next without reading it back). */
+  async saveDocument(input: NewDocument): Promise<{ stored: StoredDocument; document: DocumentJson }> {
     const id = crypto.randomUUID();
     const folder = input.folder ?? DEFAULT_FOLDER;
     const filename = `${documentFileStem(input.fileStem)}-${id}.json`;
@@ -160,7 +160,7 @@ export class DocumentStore {
       await Deno.remove(path).catch(() => {});
       throw error;
     }
-    return { ...metadataOf(document), location };
+    return { stored: { ...metadataOf(document), location }, document };
   }
 
   saveText(input: NewTextDocument): Promise<StoredDocument> {

@@ -27,7 +27,8 @@ export interface CachedChunk {
 
 /** Writes one cache entry a batch at a time (VectorCache.writer). */
 export interface CacheWriter {
-  add(chunks: CachedChunk[]): Promise<void>;
+  /** Vectors may be float32 already (the parse worker's). */
+  add(chunks: { text: string; vector: ArrayLike<number>; page?: number }[]): Promise<void>;
   /** Makes the written chunks the entry. */
   commit(): Promise<void>;
   /** Forgets what was written. */
@@ -51,8 +52,8 @@ interface CacheFile extends CacheKey {
 
 // Vectors are kept as base64 float32 (little-endian): a third of the size of JSON numbers and much faster to read
 // back. Buffer's base64 is native.
-function encodeVector(vector: number[]): string {
-  const floats = Float32Array.from(vector);
+function encodeVector(vector: ArrayLike<number>): string {
+  const floats = vector instanceof Float32Array ? vector : Float32Array.from(vector);
   return Buffer.from(floats.buffer, floats.byteOffset, floats.byteLength).toString("base64");
 }
 
@@ -63,9 +64,7 @@ function decodeVector(text: string): number[] {
   return Array.from(new Float32Array(aligned.buffer, 0, Math.floor(aligned.length / 4)));
 }
 
-export function contentHash(parts: unknown[]): string {
-  return createHash("sha256").update(JSON.stringify(parts)).digest("hex");
-}
+export { contentHash } from "./split.ts";
 
 /**
  * Embedded chunks per document and embedder under STORAGE_DIR/vector-cache/, so adding a document that was

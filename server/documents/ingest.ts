@@ -221,6 +221,9 @@ async function* preparedChunkBatches(
     writer = null;
   };
   try {
+    // The worker encoded the cache entry's chunks: their bytes go to the file as they are.
+    const cacheText = prepared.takeCacheText();
+    if (writer) await (cacheText ? writer.addEncoded(cacheText) : Promise.resolve()).catch(dropCache);
     for (let start = 0; start < total; start += size) {
       options.signal?.throwIfAborted();
       const chunks = [];
@@ -228,7 +231,6 @@ async function* preparedChunkBatches(
         chunks.push(prepared.chunk(document.pageContent, index));
       }
       options.onProgress?.(start + chunks.length, total);
-      if (writer) await writer.add(chunks).catch(dropCache);
       yield chunks;
     }
     if (writer) await writer.commit().catch(dropCache);

@@ -231,7 +231,7 @@ export async function parseInWorker(
 /** A parsed file, with its chunks when they were asked for. */
 export interface ParsedFile {
   document: ParsedDocument;
-  chunks?: { summary: ChunkSummary; bytes: Uint8Array };
+  chunks?: { summary: ChunkSummary; bytes: Uint8Array; cacheText: Uint8Array };
 }
 
 /**
@@ -420,6 +420,7 @@ async function runWorker(
   let answer: Uint8Array | null = null;
   let result: WorkerResult | null = null;
   let chunks: Uint8Array | null = null;
+  let cacheText: Uint8Array | null = null;
   try {
     const header = new TextEncoder().encode(JSON.stringify(request));
     const writing = worker.writer.write(frame(header)).then(() => worker.writer.write(input.bytes))
@@ -438,7 +439,10 @@ async function runWorker(
       const size = await worker.frames.length();
       if (size !== null && size !== expected) stop("output");
       else if (size !== null) chunks = await worker.frames.read(size);
-      if (chunks === null) {
+      const textSize = chunks === null ? null : await worker.frames.length();
+      if (textSize !== null && textSize !== result.chunks.cacheBytes) stop("output");
+      else if (textSize !== null) cacheText = await worker.frames.read(textSize);
+      if (chunks === null || cacheText === null) {
         answer = null;
         result = null;
       }
@@ -483,7 +487,9 @@ async function runWorker(
   if (!result.ok) throw new ParseFailure(result.kind, result.message);
   return {
     document: result.document,
-    ...(result.chunks && chunks ? { chunks: { summary: result.chunks, bytes: chunks } } : {}),
+    ...(result.chunks && chunks && cacheText
+      ? { chunks: { summary: result.chunks, bytes: chunks, cacheText } }
+      : {}),
   };
 }
 
@@ -524,7 +530,7 @@ export async function runParseWorker(_settingsJson: string | undefined): Promise
     if (length === null) break;
     const header = await frames.read(length);
     let result: WorkerResult;
-    let chunkFrame: Uint8Array | null = null;
+    let chunkFrames: Uint8Array[] = [];
     let name = "The file";
     try {
       const request = JSON.parse(new TextDecoder().decode(header ?? new Uint8Array())) as WorkerRequest;
@@ -536,7 +542,7 @@ export async function runParseWorker(_settingsJson: string | undefined): Promise
       if (request.chunks) {
         const made = await lexicalChunks(document.text, document.pageBreaks, request.chunks);
         result = { ok: true, document, chunks: made.summary };
-        chunkFrame = frame(made.bytes);
+        chunkFrames = [frame(made.bytes), frame(made.cacheText)];
       } else result = { ok: true, document };
     } catch (error) {
       if (error instanceof ParseFailure) result = { ok: false, kind: error.kind, message: error.message };
@@ -547,7 +553,7 @@ export async function runParseWorker(_settingsJson: string | undefined): Promise
       }
     }
     await writeAll(frame(new TextEncoder().encode(JSON.stringify(result))));
-    if (chunkFrame) await writeAll(chunkFrame);
+    for (const part of chunkFrames) await writeAll(part);
   }
   Deno.exit(0);
 }

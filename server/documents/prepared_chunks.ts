@@ -6,6 +6,8 @@
 // the ones the server would make (ingest.ts's `embeddedChunkBatches`, from the same functions).
 import { embedLexical, NATIVE_DIMENSIONS } from "../providers/embedders/native.ts";
 import { ChunkPages, contentHash, type SplitOptions, splitText } from "./split.ts";
+import { estimateTokens } from "./tokens.ts";
+import { encodeCacheChunks } from "./vector_cache.ts";
 
 /** What the worker needs to make a document's chunks as the server would: the splitter settings, the header. */
 export interface ChunkPlan extends SplitOptions {
@@ -19,11 +21,21 @@ export interface ChunkSummary {
   dimensions: number;
   /** The vector cache's hash of the text, header and page offsets. */
   contentHash: string;
+  /**
+   * The text's `token_count_estimate` (estimateTokens), counted here so the server need not load the tokenizer's
+   * tables while it ingests.
+   */
+  tokens: number;
+  /** The size of the chunks' vector-cache entry text (encodeCacheChunks, UTF-8), the binary part's last. */
+  cacheBytes: number;
   /** Chunks the walk did not find in the text, by index (none in practice: each chunk is a piece of it). */
   literals?: Record<string, string>;
 }
 
-/** The binary part's size: per chunk its start, end and page (int32; page 0 for none), then the vectors. */
+/**
+ * The binary part's size: per chunk its start, end and page (int32; page 0 for none), then the vectors
+ * (float32). The chunks' vector-cache text (`cacheBytes`) comes apart, so the server can let it go first.
+ */
 export function chunkBytes(summary: Pick<ChunkSummary, "count" | "dimensions">): number {
   return summary.count * (3 + summary.dimensions) * 4;
 }
@@ -37,7 +49,7 @@ export async function lexicalChunks(
   text: string,
   pageBreaks: number[] | undefined,
   plan: ChunkPlan,
-): Promise<{ summary: ChunkSummary; bytes: Uint8Array }> {
+): Promise<{ summary: ChunkSummary; bytes: Uint8Array; cacheText: Uint8Array }> {
   const settings = { chunkSize: plan.chunkSize, chunkOverlap: plan.chunkOverlap };
   const pieces = await splitText(text, settings);
   const breaks = pageBreaks?.length ? pageBreaks : undefined;
@@ -45,10 +57,12 @@ export async function lexicalChunks(
     count: pieces.length,
     dimensions: NATIVE_DIMENSIONS,
     contentHash: contentHash([text, plan.header, breaks ?? null]),
+    tokens: await estimateTokens(text),
+    cacheBytes: 0,
   };
-  const bytes = new Uint8Array(chunkBytes(summary));
-  const places = new Int32Array(bytes.buffer, 0, pieces.length * 3);
-  const vectors = new Float32Array(bytes.buffer, pieces.length * 3 * 4, pieces.length * NATIVE_DIMENSIONS);
+  const places = new Int32Array(pieces.length * 3);
+  const vectors = new Float32Array(pieces.length * NATIVE_DIMENSIONS);
+  const cached: { text: string; vector: Float32Array; page?: number }[] = [];
   const walk = new ChunkPages(text, breaks);
   for (let index = 0; index < pieces.length; index++) {
     const piece = pieces[index];
@@ -61,15 +75,25 @@ export async function lexicalChunks(
       (summary.literals ??= {})[index] = piece;
     }
     places[index * 3 + 2] = page ?? 0;
-    vectors.set(embedLexical(plan.header + piece), index * NATIVE_DIMENSIONS);
+    const chunk = plan.header + piece;
+    vectors.set(embedLexical(chunk), index * NATIVE_DIMENSIONS);
+    const vector = vectors.subarray(index * NATIVE_DIMENSIONS, (index + 1) * NATIVE_DIMENSIONS);
+    cached.push({ text: chunk, vector, ...(page === undefined ? {} : { page }) });
   }
-  return { summary, bytes };
+  const cacheText = new TextEncoder().encode(encodeCacheChunks(cached));
+  summary.cacheBytes = cacheText.length;
+  const bytes = new Uint8Array(chunkBytes(summary));
+  bytes.set(new Uint8Array(places.buffer), 0);
+  bytes.set(new Uint8Array(vectors.buffer), places.byteLength);
+  return { summary, bytes, cacheText };
 }
 
 /** The server's side: a document's chunks as the worker made them, over the text the server holds. */
 export class PreparedChunks {
   private readonly places: Int32Array;
   private readonly vectors: Float32Array;
+  /** The chunks' vector-cache text, until it is taken. */
+  private cacheText: Uint8Array | null;
 
   constructor(
     /** The embedder the vectors are for, and the splitter settings and header they were made with. */
@@ -77,7 +101,9 @@ export class PreparedChunks {
     readonly plan: ChunkPlan,
     readonly summary: ChunkSummary,
     bytes: Uint8Array,
+    cacheText: Uint8Array,
   ) {
+    if (cacheText.length !== summary.cacheBytes) throw new Error("The parse worker's chunks are incomplete.");
     if (bytes.length !== chunkBytes(summary)) throw new Error("The parse worker's chunks are incomplete.");
     // Typed views need 4-byte alignment.
     const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
@@ -87,6 +113,14 @@ export class PreparedChunks {
       aligned.byteOffset + summary.count * 3 * 4,
       summary.count * summary.dimensions,
     );
+    this.cacheText = cacheText;
+  }
+
+  /** The chunks' vector-cache text (once: the bytes are let go). */
+  takeCacheText(): Uint8Array | null {
+    const text = this.cacheText;
+    this.cacheText = null;
+    return text;
   }
 
   get count(): number {

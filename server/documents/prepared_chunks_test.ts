@@ -8,6 +8,7 @@ import { embeddedChunks } from "./ingest.ts";
 import { chunkHeader } from "./chunker.ts";
 import { PreparedChunks } from "./prepared_chunks.ts";
 import { VectorCache } from "./vector_cache.ts";
+import { estimateTokens } from "./tokens.ts";
 import { ParseFailure } from "./parsers/types.ts";
 import { buildXlsxBomb } from "./parsers/test_files.ts";
 
@@ -51,6 +52,8 @@ Deno.test("upload-and-embed with the built-in embedder stores the chunks, vector
     const made = await Deno.readTextFile(cache.fileFor(location, NATIVE_FINGERPRINT));
     // ...byte for byte what the server's own split and embed makes of the stored document.
     const document = await app.deps.documents.read(location);
+    // The worker counted the tokens as the server does.
+    assert.equal(document.token_count_estimate, await estimateTokens(document.pageContent));
     const elsewhere = await Deno.makeTempDir({ prefix: "lectern-test-cache-" });
     const own = await embeddedChunks(
       { settings: app.deps.settings, paths: { vectorCache: elsewhere }, log: silentLogger },
@@ -100,6 +103,7 @@ Deno.test("the worker's chunks equal the server's at other splitter settings, pa
         plan,
         parsed.chunks.summary,
         parsed.chunks.bytes,
+        parsed.chunks.cacheText,
       );
       const cacheDir = await Deno.makeTempDir({ prefix: "lectern-test-cache-" });
       const document = {
@@ -163,6 +167,7 @@ Deno.test("a worker killed in the middle of a file fails that file with its reas
   assert.ok(parsed.chunks && again.chunks && parsed.chunks.summary.count > 10);
   assert.deepEqual(parsed.chunks.summary, again.chunks.summary);
   assert.deepEqual(parsed.chunks.bytes, again.chunks.bytes);
+  assert.deepEqual(parsed.chunks.cacheText, again.chunks.cacheText);
   assert.ok(!parseWorkerStats().pids.includes(pid));
   await closeParseWorkers();
 });

@@ -69,6 +69,8 @@ export interface NewDocument {
   /** Defaults to now, as `toLocaleString("en-US")`. */
   published?: string;
   text: string;
+  /** The text's `token_count_estimate` when the parse worker counted it already (estimateTokens). */
+  tokenCountEstimate?: number;
   pageBreaks?: number[];
   /** A folder under `documents/` (default `custom-documents`): one name, no path. */
   folder?: string;
@@ -136,7 +138,7 @@ export class DocumentStore {
       published: input.published ?? new Date().toLocaleString("en-US"),
       wordCount: wordCount(input.text),
       pageContent: input.text,
-      token_count_estimate: await estimateTokens(input.text),
+      token_count_estimate: input.tokenCountEstimate ?? await estimateTokens(input.text),
       ...(input.pageBreaks?.length ? { pageBreaks: input.pageBreaks } : {}),
     };
     await Deno.mkdir(join(this.root, folder), { recursive: true });

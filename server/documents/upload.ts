@@ -145,6 +145,7 @@ async function receive(
       chunkSource,
       published,
       text: parsed.text,
+      tokenCountEstimate: chunks?.summary.tokens,
       pageBreaks: parsed.pageBreaks,
       folder,
       uploadName,
@@ -154,7 +155,7 @@ async function receive(
       stored,
       prepared: {
         document,
-        chunks: new PreparedChunks(lexical.fingerprint, plan, chunks.summary, chunks.bytes),
+        chunks: new PreparedChunks(lexical.fingerprint, plan, chunks.summary, chunks.bytes, chunks.cacheText),
       },
     };
   } catch (error) {

@@ -211,7 +211,10 @@ async function* preparedChunkBatches(
     chunkSize: prepared.plan.chunkSize,
     chunkOverlap: prepared.plan.chunkOverlap,
   };
-  let writer: CacheWriter | null = await cache.writer(key).catch((error) => {
+  // The worker encoded the cache entry's chunks: their bytes go to the file as they are. The same chunks
+  // added to a second workspace have written their entry already.
+  const cacheText = prepared.takeCacheText();
+  let writer: CacheWriter | null = !cacheText ? null : await cache.writer(key).catch((error) => {
     deps.log.warn("Cannot write the vector cache", { location, error: messageOf(error) });
     return null;
   });
@@ -221,9 +224,7 @@ async function* preparedChunkBatches(
     writer = null;
   };
   try {
-    // The worker encoded the cache entry's chunks: their bytes go to the file as they are.
-    const cacheText = prepared.takeCacheText();
-    if (writer) await (cacheText ? writer.addEncoded(cacheText) : Promise.resolve()).catch(dropCache);
+    if (writer && cacheText) await writer.addEncoded(cacheText).catch(dropCache);
     for (let start = 0; start < total; start += size) {
       options.signal?.throwIfAborted();
       const chunks = [];

@@ -10,7 +10,7 @@ import { UploadLinkInput } from "../../shared/api/documents.ts";
 import { addDocuments, type EmbedOutcome } from "./ingest.ts";
 import { workspaceDocumentsEvents } from "./events.ts";
 import { fetchLinkDocument, saveLinkDocument } from "./links.ts";
-import { receiveUpload, receiveUploadToEmbed } from "./upload.ts";
+import { activeEmbedder, receiveUpload, receiveUploadToEmbed } from "./upload.ts";
 import { updateEmbeddings } from "./update_embeddings.ts";
 import { logEvent, logEvents, type LoggedEvent } from "../events/log.ts";
 import type { StoredDocument } from "../../shared/api/documents.ts";
@@ -27,15 +27,6 @@ function uploadEvent(document: StoredDocument, userId: number | null): LoggedEve
     },
     userId,
   };
-}
-
-/** The embedder an upload will be embedded with, or null when none is usable (the embedding then says why). */
-function activeEmbedder(deps: Deps) {
-  try {
-    return deps.providers.embedder();
-  } catch {
-    return null;
-  }
 }
 
 /** Document calls under `/api/workspace/:slug`. */

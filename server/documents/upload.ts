@@ -75,6 +75,15 @@ export async function receiveUpload(
   return (await receive(deps, request, form, null)).stored;
 }
 
+/** The embedder an upload will be embedded with, or null when none is usable (the embedding then says why). */
+export function activeEmbedder(deps: Deps): Embedder | null {
+  try {
+    return deps.providers.embedder();
+  } catch {
+    return null;
+  }
+}
+
 /**
  * `receiveUpload` for an upload embedded next with `embedder`: when it is the built-in lexical embedder, the
  * parse worker also splits the text and embeds the chunks (prepared_chunks.ts), and they come back with the

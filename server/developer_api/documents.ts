@@ -136,7 +136,11 @@ async function finishUpload(
   const { stored: document, prepared } = "stored" in received
     ? received
     : { stored: received, prepared: undefined };
-  await embedInto(deps, targets, document, prepared);
+  try {
+    await embedInto(deps, targets, document, prepared);
+  } finally {
+    prepared?.release();
+  }
   await logEvent(deps, event, { ...details, workspaces: targets.map((row) => row.slug) });
   return c.json({ success: true, error: null, documents: [document] });
 }

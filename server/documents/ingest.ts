@@ -20,6 +20,8 @@ import type { PreparedChunks } from "./prepared_chunks.ts";
 export interface PreparedDocument {
   document: DocumentJson;
   chunks: PreparedChunks;
+  /** Frees the document's place among those the server holds (parse_worker.ts's holdPreparedSlot). */
+  release(): void;
 }
 
 /** The embedders documents are embedded with, and the gate that holds an embedder switch off meanwhile. */

@@ -195,6 +195,25 @@ let askedMemoryMb = 1024;
 /** Files wait for a worker; the limit follows the machine's memory as it is when a file asks. */
 const workers = createLimiter(() => maxWorkers(askedMemoryMb));
 
+/**
+ * Files whose chunks the workers made (parseAndChunk) and that are not written yet, at most as many as files
+ * parse at once: when the vector store writes slower than the workers parse, the next file waits before its
+ * parse instead of its text and vectors piling up in the server (issue 21).
+ */
+const preparedSlots = createLimiter(() => maxWorkers(askedMemoryMb));
+
+/** Waits for a place for one more file's chunks; the caller calls the answer once they are written or dropped. */
+export async function holdPreparedSlot(): Promise<() => void> {
+  const entered = Promise.withResolvers<void>();
+  const done = Promise.withResolvers<void>();
+  preparedSlots.run(() => {
+    entered.resolve();
+    return done.promise;
+  });
+  await entered.promise;
+  return () => done.resolve();
+}
+
 /** Plain text has no parser to attack: its bytes are its text, which the server holds afterwards anyway. */
 const IN_PROCESS = new Set([".txt", ".md", ".org", ".adoc", ".rst"]);
 

@@ -68,6 +68,7 @@ export function documentRoutes(deps: Deps) {
             prepared: prepared && new Map([[document.location, prepared]]),
           });
         } finally {
+          prepared?.release();
           // The upload and what became of its embedding are one write (one commit instead of two).
           await logEvents(deps, [
             uploadEvent(document, userId),

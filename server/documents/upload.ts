@@ -6,7 +6,7 @@ import { documentFileStem } from "../workspaces/slug.ts";
 import { type StoredDocument, UploadMetadata } from "../../shared/api/documents.ts";
 import { extensionOf } from "./text.ts";
 import { DEFAULT_FOLDER } from "./store.ts";
-import { parseAndChunk, type ParsedFile, parseFile, parseLimits } from "./parse_worker.ts";
+import { holdPreparedSlot, parseAndChunk, type ParsedFile, parseFile, parseLimits } from "./parse_worker.ts";
 import type { Embedder } from "../providers/embedders/types.ts";
 import { isLexicalEmbedder } from "../providers/embedders/native.ts";
 import { chunkHeader, chunkSettings } from "./chunker.ts";
@@ -129,47 +129,63 @@ async function receive(
       header: chunkHeader({ title: documentTitle, published, chunkSource }),
     }
     : null;
-  const { document: parsed, chunks } = plan
-    ? await parseToChunks(deps, title, bytes, plan)
-    : { document: await parseUpload(deps, title, bytes), chunks: undefined };
-  // The original is kept under a generated name; the user's file name never becomes a path.
-  const extension = extensionOf(title);
-  const uploadName = `${crypto.randomUUID()}${/^\.[a-z0-9]{1,10}$/.test(extension) ? extension : ""}`;
-  const uploadPath = join(deps.paths.uploads, uploadName);
-  await writeFileAtomic(uploadPath, bytes);
-  deps.log.debug("Upload parsed", {
-    name: title,
-    bytes: bytes.length,
-    ms: Math.round(performance.now() - started),
-    path: new URL(request.url).pathname,
-  });
+  // A file whose chunks the worker makes waits for a place among those the server holds (holdPreparedSlot);
+  // the place is freed once the chunks are written (PreparedDocument.release) or when this fails.
+  const release = plan ? await holdPreparedSlot() : () => {};
+  let held = false;
   try {
-    const { stored, document } = await deps.documents.saveDocument({
-      fileStem: title,
-      title: documentTitle,
-      url: `file://${documentFileStem(title)}`,
-      docAuthor: metadata.docAuthor ?? parsed.docAuthor,
-      description: metadata.description ?? parsed.description,
-      docSource: metadata.docSource ?? parsed.docSource,
-      chunkSource,
-      published,
-      text: parsed.text,
-      tokenCountEstimate: chunks?.summary.tokens,
-      pageBreaks: parsed.pageBreaks,
-      folder,
-      uploadName,
+    const { document: parsed, chunks } = plan
+      ? await parseToChunks(deps, title, bytes, plan)
+      : { document: await parseUpload(deps, title, bytes), chunks: undefined };
+    // The original is kept under a generated name; the user's file name never becomes a path.
+    const extension = extensionOf(title);
+    const uploadName = `${crypto.randomUUID()}${/^\.[a-z0-9]{1,10}$/.test(extension) ? extension : ""}`;
+    const uploadPath = join(deps.paths.uploads, uploadName);
+    await writeFileAtomic(uploadPath, bytes);
+    deps.log.debug("Upload parsed", {
+      name: title,
+      bytes: bytes.length,
+      ms: Math.round(performance.now() - started),
+      path: new URL(request.url).pathname,
     });
-    if (!plan || !lexical || !chunks) return { stored };
-    return {
-      stored,
-      prepared: {
-        document,
-        chunks: new PreparedChunks(lexical.fingerprint, plan, chunks.summary, chunks.bytes, chunks.cacheText),
-      },
-    };
-  } catch (error) {
-    await Deno.remove(uploadPath).catch(() => {});
-    throw error;
+    try {
+      const { stored, document } = await deps.documents.saveDocument({
+        fileStem: title,
+        title: documentTitle,
+        url: `file://${documentFileStem(title)}`,
+        docAuthor: metadata.docAuthor ?? parsed.docAuthor,
+        description: metadata.description ?? parsed.description,
+        docSource: metadata.docSource ?? parsed.docSource,
+        chunkSource,
+        published,
+        text: parsed.text,
+        tokenCountEstimate: chunks?.summary.tokens,
+        pageBreaks: parsed.pageBreaks,
+        folder,
+        uploadName,
+      });
+      if (!plan || !lexical || !chunks) return { stored };
+      held = true;
+      return {
+        stored,
+        prepared: {
+          document,
+          chunks: new PreparedChunks(
+            lexical.fingerprint,
+            plan,
+            chunks.summary,
+            chunks.bytes,
+            chunks.cacheText,
+          ),
+          release,
+        },
+      };
+    } catch (error) {
+      await Deno.remove(uploadPath).catch(() => {});
+      throw error;
+    }
+  } finally {
+    if (!held) release();
   }
 }
 

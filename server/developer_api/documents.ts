@@ -10,9 +10,9 @@ import { AppError, fail, messageOf, withErrorBody } from "../errors.ts";
 import { logEvent } from "../events/log.ts";
 import type { WorkspaceRow } from "../workspaces/present.ts";
 import { findWorkspace } from "../workspaces/service.ts";
-import { addDocuments } from "../documents/ingest.ts";
+import { addDocuments, type PreparedDocument } from "../documents/ingest.ts";
 import { fetchLinkDocument, saveLinkDocument } from "../documents/links.ts";
-import { receiveUpload } from "../documents/upload.ts";
+import { activeEmbedder, receiveUploadToEmbed } from "../documents/upload.ts";
 import { saveRawText } from "../documents/raw_text.ts";
 import {
   createFolder,
@@ -96,11 +96,18 @@ async function targetWorkspaces(deps: Deps, c: V1Context, value: unknown): Promi
  * Embeds a new document into each workspace. If any fails, the document is removed again (from every
  * workspace and the library), so a failed call leaves nothing behind and can simply be repeated.
  */
-async function embedInto(deps: Deps, targets: WorkspaceRow[], document: StoredDocument): Promise<void> {
+async function embedInto(
+  deps: Deps,
+  targets: WorkspaceRow[],
+  document: StoredDocument,
+  prepared?: PreparedDocument,
+): Promise<void> {
   for (const workspace of targets) {
     let failure: string | null;
     try {
-      const outcome = await addDocuments(deps, workspace, [document.location]);
+      const outcome = await addDocuments(deps, workspace, [document.location], {
+        prepared: prepared && new Map([[document.location, prepared]]),
+      });
       failure = outcome.failures[0] ?? null;
     } catch (error) {
       failure = messageOf(error);
@@ -121,12 +128,19 @@ async function finishUpload(
   deps: Deps,
   c: V1Context,
   targets: WorkspaceRow[],
-  store: () => Promise<StoredDocument>,
+  store: () => Promise<StoredDocument | { stored: StoredDocument; prepared?: PreparedDocument }>,
   event: "api_document_uploaded" | "api_link_uploaded" | "api_raw_document_uploaded",
   details: Record<string, unknown>,
 ) {
-  const document = await store();
-  await embedInto(deps, targets, document);
+  const received = await store();
+  const { stored: document, prepared } = "stored" in received
+    ? received
+    : { stored: received, prepared: undefined };
+  try {
+    await embedInto(deps, targets, document, prepared);
+  } finally {
+    prepared?.release();
+  }
   await logEvent(deps, event, { ...details, workspaces: targets.map((row) => row.slug) });
   return c.json({ success: true, error: null, documents: [document] });
 }
@@ -141,7 +155,8 @@ async function uploadFile(deps: Deps, c: V1Context, folder?: string) {
     deps,
     c,
     targets,
-    () => receiveUpload(deps, c.req.raw, fields),
+    // The worker makes the chunks only when they will be embedded.
+    () => receiveUploadToEmbed(deps, c.req.raw, fields, targets.length > 0 ? activeEmbedder(deps) : null),
     "api_document_uploaded",
     {
       documentName: name,

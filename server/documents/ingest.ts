@@ -6,13 +6,23 @@ import type { StoragePaths } from "../storage.ts";
 import { messageOf, ProviderError } from "../errors.ts";
 import type { Embedder } from "../providers/embedders/types.ts";
 import { workspaceNamespace } from "../providers/vectors/namespace.ts";
-import type { VectorRecord, VectorStore } from "../providers/vectors/types.ts";
+import { floatVectors, type VectorRecord, type VectorStore } from "../providers/vectors/types.ts";
 import type { WorkspaceRow } from "../workspaces/present.ts";
 import { chunkHeader, chunkSettings, splitText } from "./chunker.ts";
-import { type DocumentJson, type DocumentStore, metadataOf, pageAt } from "./store.ts";
+import { type DocumentJson, type DocumentStore, metadataOf } from "./store.ts";
+import { ChunkPages } from "./split.ts";
 import { withPendingVectors } from "./pending_vectors.ts";
 import { type CachedChunk, type CacheWriter, contentHash, VectorCache } from "./vector_cache.ts";
 import type { EmbedBatch, EmbedProgress } from "../embedding/progress.ts";
+import type { PreparedChunks } from "./prepared_chunks.ts";
+
+/** A stored document with its chunks made where it was parsed (upload.ts's `receiveUploadToEmbed`). */
+export interface PreparedDocument {
+  document: DocumentJson;
+  chunks: PreparedChunks;
+  /** Frees the document's place among those the server holds (parse_worker.ts's holdPreparedSlot). */
+  release(): void;
+}
 
 /** The embedders documents are embedded with, and the gate that holds an embedder switch off meanwhile. */
 export interface EmbedderSource {
@@ -33,22 +43,6 @@ export interface IngestDeps {
   documents: Pick<DocumentStore, "read">;
   providers: EmbedderSource;
   embedProgress: EmbedProgress;
-}
-
-/**
- * Each chunk's page, found by walking the text (chunks come in order and overlap a little); the walk goes on
- * from one batch of chunks to the next.
- */
-class ChunkPages {
-  private cursor = 0;
-  constructor(private readonly content: string, private readonly pageBreaks: number[] | undefined) {}
-
-  pageOf(chunk: string): number | undefined {
-    if (!this.pageBreaks?.length) return undefined;
-    const found = this.content.indexOf(chunk, Math.max(0, this.cursor - chunk.length));
-    if (found >= 0) this.cursor = found + 1;
-    return pageAt(this.pageBreaks, found >= 0 ? found : this.cursor);
-  }
 }
 
 /**
@@ -195,6 +189,60 @@ export function embeddedChunkBatches(
   };
 }
 
+/**
+ * `embeddedChunkBatches` for chunks the parse worker made (prepared_chunks.ts): the same batches, each written
+ * to the vector cache as it goes, with the vectors as the worker's float32 views. A new upload has no cache
+ * entry yet, so none is read.
+ */
+async function* preparedChunkBatches(
+  deps: Pick<IngestDeps, "paths" | "log">,
+  embedder: Embedder,
+  location: string,
+  document: DocumentJson,
+  prepared: PreparedChunks,
+  options: { signal?: AbortSignal; onProgress?: ChunkProgress },
+): AsyncGenerator<{ text: string; vector: Float32Array; page?: number }[]> {
+  const total = prepared.count;
+  if (total === 0) throw new Error(`${document.title} has no text to embed`);
+  const size = embedBatchSize(embedder);
+  const cache = new VectorCache(deps.paths.vectorCache);
+  const key = {
+    docpath: location,
+    fingerprint: embedder.fingerprint,
+    contentHash: prepared.summary.contentHash,
+    chunkSize: prepared.plan.chunkSize,
+    chunkOverlap: prepared.plan.chunkOverlap,
+  };
+  // The worker encoded the cache entry's chunks: their bytes go to the file as they are. The same chunks
+  // added to a second workspace have written their entry already.
+  const cacheText = prepared.takeCacheText();
+  let writer: CacheWriter | null = !cacheText ? null : await cache.writer(key).catch((error) => {
+    deps.log.warn("Cannot write the vector cache", { location, error: messageOf(error) });
+    return null;
+  });
+  const dropCache = (error: unknown) => {
+    deps.log.warn("Cannot write the vector cache", { location, error: messageOf(error) });
+    writer?.abort();
+    writer = null;
+  };
+  try {
+    if (writer && cacheText) await writer.addEncoded(cacheText).catch(dropCache);
+    for (let start = 0; start < total; start += size) {
+      options.signal?.throwIfAborted();
+      const chunks = [];
+      for (let index = start; index < Math.min(total, start + size); index++) {
+        chunks.push(prepared.chunk(document.pageContent, index));
+      }
+      options.onProgress?.(start + chunks.length, total);
+      yield chunks;
+    }
+    if (writer) await writer.commit().catch(dropCache);
+    writer = null;
+  } finally {
+    writer?.abort();
+  }
+}
+
 export interface EmbedOutcome {
   added: number;
   failures: string[];
@@ -211,7 +259,7 @@ export async function addDocuments(
   deps: IngestDeps,
   workspace: WorkspaceRow,
   locations: string[],
-  options: { signal?: AbortSignal } = {},
+  options: { signal?: AbortSignal; prepared?: Map<string, PreparedDocument> } = {},
 ): Promise<EmbedOutcome> {
   const unique = [...new Set(locations)];
   if (unique.length === 0) return { added: 0, failures: [] };
@@ -230,7 +278,7 @@ async function embedEach(
   workspace: WorkspaceRow,
   locations: string[],
   progress: EmbedBatch,
-  options: { signal?: AbortSignal },
+  options: { signal?: AbortSignal; prepared?: Map<string, PreparedDocument> },
 ): Promise<EmbedOutcome> {
   const failures: string[] = [];
   let added = 0;
@@ -255,12 +303,14 @@ async function embedEach(
         progress.complete(location, index);
         continue;
       }
-      const document = await deps.documents.read(location);
+      const prepared = options.prepared?.get(location);
+      const document = prepared?.document ?? await deps.documents.read(location);
       await embedDocument(deps, embedder, namespace, {
         docId,
         workspaceId: workspace.id,
         location,
         document,
+        prepared: prepared?.chunks,
         signal: options.signal,
         onProgress: (processed, total) => progress.chunks(location, processed, total),
       });
@@ -295,6 +345,8 @@ export async function embedDocument(
     workspaceId: number;
     location: string;
     document: DocumentJson;
+    /** The document's chunks as the parse worker made them; used when they are what `embedder` would make. */
+    prepared?: PreparedChunks;
     signal?: AbortSignal;
     onProgress?: ChunkProgress;
   },
@@ -304,10 +356,32 @@ export async function embedDocument(
   let written = false;
   try {
     await withPendingVectors(deps.db, [{ namespace, docId }], async () => {
-      const batches = embeddedChunkBatches(deps, embedder, location, document, {
-        signal: target.signal,
-        onProgress: target.onProgress,
-      });
+      const options = { signal: target.signal, onProgress: target.onProgress };
+      const prepared = target.prepared &&
+          target.prepared.fits(
+            embedder.fingerprint,
+            chunkSettings(deps.settings, embedder.maxChunkLength),
+            chunkHeader(document),
+          )
+        ? target.prepared
+        : null;
+      if (prepared) {
+        for await (
+          const chunks of preparedChunkBatches(deps, embedder, location, document, prepared, options)
+        ) {
+          const records = floatVectors(chunks.map((chunk) => ({
+            id: crypto.randomUUID(),
+            docId,
+            vector: chunk.vector,
+            text: chunk.text,
+            metadata: chunk.page === undefined ? metadata : { ...metadata, page: chunk.page },
+          })));
+          written = true;
+          await deps.vectors.upsert(namespace, records);
+        }
+        return;
+      }
+      const batches = embeddedChunkBatches(deps, embedder, location, document, options);
       for await (const chunks of batches) {
         const records: VectorRecord[] = chunks.map((chunk) => ({
           id: crypto.randomUUID(),

@@ -18,6 +18,7 @@ import {
 } from "./parsers/types.ts";
 import { canParse, parseDocument } from "./parsers/index.ts";
 import { extensionOf } from "./text.ts";
+import { chunkBytes, type ChunkPlan, type ChunkSummary, lexicalChunks } from "./prepared_chunks.ts";
 
 export interface ParseLimits {
   timeoutSeconds: number;
@@ -53,6 +54,8 @@ interface WorkerRequest {
   contentType?: string;
   maxTextChars: number;
   size: number;
+  /** Also split the text and embed the chunks with the lexical embedder (prepared_chunks.ts). */
+  chunks?: ChunkPlan;
 }
 
 /** How the worker is started (its heap limit is fixed for its life). */
@@ -60,8 +63,9 @@ interface WorkerSettings {
   memoryMb: number;
 }
 
+/** A successful answer with `chunks` is followed by a second frame: the chunks' binary part (chunkBytes). */
 type WorkerResult =
-  | { ok: true; document: ParsedDocument }
+  | { ok: true; document: ParsedDocument; chunks?: ChunkSummary }
   | { ok: false; kind: ParseFailureKind; message: string };
 
 const ENV_KEPT = [
@@ -191,6 +195,25 @@ let askedMemoryMb = 1024;
 /** Files wait for a worker; the limit follows the machine's memory as it is when a file asks. */
 const workers = createLimiter(() => maxWorkers(askedMemoryMb));
 
+/**
+ * Files whose chunks the workers made (parseAndChunk) and that are not written yet, at most as many as files
+ * parse at once: when the vector store writes slower than the workers parse, the next file waits before its
+ * parse instead of its text and vectors piling up in the server (issue 21).
+ */
+const preparedSlots = createLimiter(() => maxWorkers(askedMemoryMb));
+
+/** Waits for a place for one more file's chunks; the caller calls the answer once they are written or dropped. */
+export async function holdPreparedSlot(): Promise<() => void> {
+  const entered = Promise.withResolvers<void>();
+  const done = Promise.withResolvers<void>();
+  preparedSlots.run(() => {
+    entered.resolve();
+    return done.promise;
+  });
+  await entered.promise;
+  return () => done.resolve();
+}
+
 /** Plain text has no parser to attack: its bytes are its text, which the server holds afterwards anyway. */
 const IN_PROCESS = new Set([".txt", ".md", ".org", ".adoc", ".rst"]);
 
@@ -221,7 +244,28 @@ export async function parseInWorker(
   log?: Logger,
 ): Promise<ParsedDocument> {
   askedMemoryMb = limits.memoryMb;
-  return await workers.run(() => runWorker(input, limits, log));
+  return (await workers.run(() => runWorker(input, limits, log))).document;
+}
+
+/** A parsed file, with its chunks when they were asked for. */
+export interface ParsedFile {
+  document: ParsedDocument;
+  chunks?: { summary: ChunkSummary; bytes: Uint8Array; cacheText: Uint8Array };
+}
+
+/**
+ * Parses one file in a worker, which also splits its text as `plan` says and embeds the chunks with the built-in
+ * lexical embedder (prepared_chunks.ts): plain text goes there too, so the server makes none of that garbage.
+ * Failures are parseInWorker's.
+ */
+export async function parseAndChunk(
+  input: ParseInput,
+  limits: ParseLimits,
+  plan: ChunkPlan,
+  log?: Logger,
+): Promise<ParsedFile> {
+  askedMemoryMb = limits.memoryMb;
+  return await workers.run(() => runWorker(input, limits, log, plan));
 }
 
 /**
@@ -363,7 +407,12 @@ function release(worker: ParseWorkerProcess, limitMb: number) {
   idle.push(worker);
 }
 
-async function runWorker(input: ParseInput, limits: ParseLimits, log?: Logger): Promise<ParsedDocument> {
+async function runWorker(
+  input: ParseInput,
+  limits: ParseLimits,
+  log?: Logger,
+  plan?: ChunkPlan,
+): Promise<ParsedFile> {
   const worker = takeWorker(limits.memoryMb);
   worker.files++;
   worker.stderrTail = "";
@@ -372,6 +421,7 @@ async function runWorker(input: ParseInput, limits: ParseLimits, log?: Logger): 
     contentType: input.contentType,
     maxTextChars: limits.maxTextChars,
     size: input.bytes.length,
+    ...(plan ? { chunks: plan } : {}),
   };
   let stopped: "timeout" | "memory" | "output" | null = null;
   const stop = (reason: typeof stopped) => {
@@ -387,6 +437,9 @@ async function runWorker(input: ParseInput, limits: ParseLimits, log?: Logger): 
   }, 100);
 
   let answer: Uint8Array | null = null;
+  let result: WorkerResult | null = null;
+  let chunks: Uint8Array | null = null;
+  let cacheText: Uint8Array | null = null;
   try {
     const header = new TextEncoder().encode(JSON.stringify(request));
     const writing = worker.writer.write(frame(header)).then(() => worker.writer.write(input.bytes))
@@ -397,6 +450,21 @@ async function runWorker(input: ParseInput, limits: ParseLimits, log?: Logger): 
     if (length !== null) {
       if (length > maxAnswerBytes(limits)) stop("output");
       else answer = await worker.frames.read(length);
+    }
+    result = decodeResult(answer);
+    if (result?.ok && result.chunks) {
+      // The chunks' bytes follow; a worker that stops before they are whole gave no answer.
+      const expected = chunkBytes(result.chunks);
+      const size = await worker.frames.length();
+      if (size !== null && size !== expected) stop("output");
+      else if (size !== null) chunks = await worker.frames.read(size);
+      const textSize = chunks === null ? null : await worker.frames.length();
+      if (textSize !== null && textSize !== result.chunks.cacheBytes) stop("output");
+      else if (textSize !== null) cacheText = await worker.frames.read(textSize);
+      if (chunks === null || cacheText === null) {
+        answer = null;
+        result = null;
+      }
     }
     await writing;
   } finally {
@@ -424,12 +492,6 @@ async function runWorker(input: ParseInput, limits: ParseLimits, log?: Logger): 
     );
   }
   if (stopped === "output") throw new ParseFailure("limit", textTooLargeMessage(name, limits.maxTextChars));
-  let result: WorkerResult | null = null;
-  try {
-    result = answer ? JSON.parse(new TextDecoder().decode(answer)) as WorkerResult : null;
-  } catch {
-    result = null;
-  }
   if (!result) {
     log?.warn("The parse worker stopped", {
       name,
@@ -442,7 +504,20 @@ async function runWorker(input: ParseInput, limits: ParseLimits, log?: Logger): 
   }
   release(worker, rssLimit);
   if (!result.ok) throw new ParseFailure(result.kind, result.message);
-  return result.document;
+  return {
+    document: result.document,
+    ...(result.chunks && chunks && cacheText
+      ? { chunks: { summary: result.chunks, bytes: chunks, cacheText } }
+      : {}),
+  };
+}
+
+function decodeResult(answer: Uint8Array | null): WorkerResult | null {
+  try {
+    return answer ? JSON.parse(new TextDecoder().decode(answer)) as WorkerResult : null;
+  } catch {
+    return null;
+  }
 }
 
 async function writeAll(bytes: Uint8Array) {
@@ -474,6 +549,7 @@ export async function runParseWorker(_settingsJson: string | undefined): Promise
     if (length === null) break;
     const header = await frames.read(length);
     let result: WorkerResult;
+    let chunkFrames: Uint8Array[] = [];
     let name = "The file";
     try {
       const request = JSON.parse(new TextDecoder().decode(header ?? new Uint8Array())) as WorkerRequest;
@@ -481,7 +557,12 @@ export async function runParseWorker(_settingsJson: string | undefined): Promise
       const bytes = await frames.read(request.size);
       if (!bytes) break;
       const { contentType, maxTextChars } = request;
-      result = { ok: true, document: await parseDocument({ name, bytes, contentType, maxTextChars }) };
+      const document = await parseDocument({ name, bytes, contentType, maxTextChars });
+      if (request.chunks) {
+        const made = await lexicalChunks(document.text, document.pageBreaks, request.chunks);
+        result = { ok: true, document, chunks: made.summary };
+        chunkFrames = [frame(made.bytes), frame(made.cacheText)];
+      } else result = { ok: true, document };
     } catch (error) {
       if (error instanceof ParseFailure) result = { ok: false, kind: error.kind, message: error.message };
       else {
@@ -491,6 +572,7 @@ export async function runParseWorker(_settingsJson: string | undefined): Promise
       }
     }
     await writeAll(frame(new TextEncoder().encode(JSON.stringify(result))));
+    for (const part of chunkFrames) await writeAll(part);
   }
   Deno.exit(0);
 }

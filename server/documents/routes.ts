@@ -10,7 +10,7 @@ import { UploadLinkInput } from "../../shared/api/documents.ts";
 import { addDocuments, type EmbedOutcome } from "./ingest.ts";
 import { workspaceDocumentsEvents } from "./events.ts";
 import { fetchLinkDocument, saveLinkDocument } from "./links.ts";
-import { receiveUpload } from "./upload.ts";
+import { activeEmbedder, receiveUpload, receiveUploadToEmbed } from "./upload.ts";
 import { updateEmbeddings } from "./update_embeddings.ts";
 import { logEvent, logEvents, type LoggedEvent } from "../events/log.ts";
 import type { StoredDocument } from "../../shared/api/documents.ts";
@@ -55,12 +55,20 @@ export function documentRoutes(deps: Deps) {
       limit,
       async (c) => {
         const workspace = await requireWorkspaceRole(deps, c.var.actor, c.req.param("slug"), "editor");
-        const document = await receiveUpload(deps, c.req.raw, await readForm(c));
+        const { stored: document, prepared } = await receiveUploadToEmbed(
+          deps,
+          c.req.raw,
+          await readForm(c),
+          activeEmbedder(deps),
+        );
         const userId = c.var.actor.userId;
         let outcome: EmbedOutcome | undefined;
         try {
-          outcome = await addDocuments(deps, workspace, [document.location]);
+          outcome = await addDocuments(deps, workspace, [document.location], {
+            prepared: prepared && new Map([[document.location, prepared]]),
+          });
         } finally {
+          prepared?.release();
           // The upload and what became of its embedding are one write (one commit instead of two).
           await logEvents(deps, [
             uploadEvent(document, userId),

@@ -55,12 +55,7 @@ export function metadataOf(document: DocumentJson): DocumentMetadata {
   return metadata;
 }
 
-/** The page (1-based) that holds character `offset`, given the page start offsets. */
-export function pageAt(pageBreaks: number[], offset: number): number {
-  let page = 1;
-  for (let index = 0; index < pageBreaks.length; index++) if (pageBreaks[index] <= offset) page = index + 1;
-  return page;
-}
+export { pageAt } from "./split.ts";
 
 export interface NewDocument {
   /** What the JSON file is named after (the original file name, `url-<slug>` for a link); never a path. */
@@ -74,6 +69,8 @@ export interface NewDocument {
   /** Defaults to now, as `toLocaleString("en-US")`. */
   published?: string;
   text: string;
+  /** The text's `token_count_estimate` when the parse worker counted it already (estimateTokens). */
+  tokenCountEstimate?: number;
   pageBreaks?: number[];
   /** A folder under `documents/` (default `custom-documents`): one name, no path. */
   folder?: string;
@@ -120,7 +117,12 @@ export class DocumentStore {
    * picker fields plus `location`.
    */
   async save(input: NewDocument): Promise<StoredDocument> {
-    return (await this.saveMany([input]))[0];
+    return (await this.saveDocument(input)).stored;
+  }
+
+  /** `save`, also giving the document as written (for a caller that embeds it next without reading it back). */
+  async saveDocument(input: NewDocument): Promise<{ stored: StoredDocument; document: DocumentJson }> {
+    return (await this.saveDocuments([input]))[0];
   }
 
   /**
@@ -128,10 +130,16 @@ export class DocumentStore {
    * every document is saved, or none is and their files are removed again.
    */
   async saveMany(inputs: NewDocument[]): Promise<StoredDocument[]> {
+    return (await this.saveDocuments(inputs)).map((saved) => saved.stored);
+  }
+
+  private async saveDocuments(
+    inputs: NewDocument[],
+  ): Promise<{ stored: StoredDocument; document: DocumentJson }[]> {
     if (inputs.length === 0) return [];
     const written: string[] = [];
     const rows: (typeof documents.$inferInsert)[] = [];
-    const saved: StoredDocument[] = [];
+    const saved: { stored: StoredDocument; document: DocumentJson }[] = [];
     try {
       for (const input of inputs) {
         const id = crypto.randomUUID();
@@ -150,7 +158,7 @@ export class DocumentStore {
           published: input.published ?? new Date().toLocaleString("en-US"),
           wordCount: wordCount(input.text),
           pageContent: input.text,
-          token_count_estimate: await estimateTokens(input.text),
+          token_count_estimate: input.tokenCountEstimate ?? await estimateTokens(input.text),
           ...(input.pageBreaks?.length ? { pageBreaks: input.pageBreaks } : {}),
         };
         await this.writeDocument(folder, path, JSON.stringify(document, null, 4));
@@ -170,7 +178,7 @@ export class DocumentStore {
           wordCount: document.wordCount,
           tokenCountEstimate: document.token_count_estimate,
         });
-        saved.push({ ...metadata, location });
+        saved.push({ stored: { ...metadata, location }, document });
       }
       await this.db.insert(documents).values(rows);
     } catch (error) {

@@ -6,7 +6,12 @@ import { documentFileStem } from "../workspaces/slug.ts";
 import { type StoredDocument, UploadMetadata } from "../../shared/api/documents.ts";
 import { extensionOf } from "./text.ts";
 import { DEFAULT_FOLDER } from "./store.ts";
-import { parseFile, parseLimits } from "./parse_worker.ts";
+import { holdPreparedSlot, parseAndChunk, type ParsedFile, parseFile, parseLimits } from "./parse_worker.ts";
+import type { Embedder } from "../providers/embedders/types.ts";
+import { isLexicalEmbedder } from "../providers/embedders/native.ts";
+import { chunkHeader, chunkSettings } from "./chunker.ts";
+import { type ChunkPlan, PreparedChunks } from "./prepared_chunks.ts";
+import type { PreparedDocument } from "./ingest.ts";
 import { type ParsedDocument, ParseFailure } from "./parsers/types.ts";
 import { isMediaFile, transcribeUpload } from "../speech/transcribe.ts";
 
@@ -67,6 +72,38 @@ export async function receiveUpload(
   request: Request,
   form: Record<string, unknown>,
 ): Promise<StoredDocument> {
+  return (await receive(deps, request, form, null)).stored;
+}
+
+/** The embedder an upload will be embedded with, or null when none is usable (the embedding then says why). */
+export function activeEmbedder(deps: Deps): Embedder | null {
+  try {
+    return deps.providers.embedder();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `receiveUpload` for an upload embedded next with `embedder`: when it is the built-in lexical embedder, the
+ * parse worker also splits the text and embeds the chunks (prepared_chunks.ts), and they come back with the
+ * stored document for `addDocuments`; otherwise there are none and the embedding happens as usual.
+ */
+export async function receiveUploadToEmbed(
+  deps: Deps,
+  request: Request,
+  form: Record<string, unknown>,
+  embedder: Embedder | null,
+): Promise<{ stored: StoredDocument; prepared?: PreparedDocument }> {
+  return await receive(deps, request, form, embedder && isLexicalEmbedder(embedder) ? embedder : null);
+}
+
+async function receive(
+  deps: Deps,
+  request: Request,
+  form: Record<string, unknown>,
+  lexical: Embedder | null,
+): Promise<{ stored: StoredDocument; prepared?: PreparedDocument }> {
   const file = form.file;
   if (!(file instanceof File)) {
     fail("invalid_input", 'No file was sent: use a multipart form with the field "file".');
@@ -82,34 +119,86 @@ export async function receiveUpload(
   }
   const bytes = new Uint8Array(await file.arrayBuffer());
   const started = performance.now();
-  const parsed = await parseUpload(deps, title, bytes);
-  // The original is kept under a generated name; the user's file name never becomes a path.
-  const extension = extensionOf(title);
-  const uploadName = `${crypto.randomUUID()}${/^\.[a-z0-9]{1,10}$/.test(extension) ? extension : ""}`;
-  const uploadPath = join(deps.paths.uploads, uploadName);
-  await writeFileAtomic(uploadPath, bytes);
-  deps.log.debug("Upload parsed", {
-    name: title,
-    bytes: bytes.length,
-    ms: Math.round(performance.now() - started),
-    path: new URL(request.url).pathname,
-  });
+  // The document's date and header are fixed before the parse when the worker makes its chunks.
+  const published = new Date().toLocaleString("en-US");
+  const documentTitle = metadata.title ?? title;
+  const chunkSource = metadata.chunkSource ?? "";
+  const plan: ChunkPlan | null = lexical && !isMediaFile(title)
+    ? {
+      ...chunkSettings(deps.settings, lexical.maxChunkLength),
+      header: chunkHeader({ title: documentTitle, published, chunkSource }),
+    }
+    : null;
+  // A file whose chunks the worker makes waits for a place among those the server holds (holdPreparedSlot);
+  // the place is freed once the chunks are written (PreparedDocument.release) or when this fails.
+  const release = plan ? await holdPreparedSlot() : () => {};
+  let held = false;
   try {
-    return await deps.documents.save({
-      fileStem: title,
-      title: metadata.title ?? title,
-      url: `file://${documentFileStem(title)}`,
-      docAuthor: metadata.docAuthor ?? parsed.docAuthor,
-      description: metadata.description ?? parsed.description,
-      docSource: metadata.docSource ?? parsed.docSource,
-      chunkSource: metadata.chunkSource ?? "",
-      text: parsed.text,
-      pageBreaks: parsed.pageBreaks,
-      folder,
-      uploadName,
+    const { document: parsed, chunks } = plan
+      ? await parseToChunks(deps, title, bytes, plan)
+      : { document: await parseUpload(deps, title, bytes), chunks: undefined };
+    // The original is kept under a generated name; the user's file name never becomes a path.
+    const extension = extensionOf(title);
+    const uploadName = `${crypto.randomUUID()}${/^\.[a-z0-9]{1,10}$/.test(extension) ? extension : ""}`;
+    const uploadPath = join(deps.paths.uploads, uploadName);
+    await writeFileAtomic(uploadPath, bytes);
+    deps.log.debug("Upload parsed", {
+      name: title,
+      bytes: bytes.length,
+      ms: Math.round(performance.now() - started),
+      path: new URL(request.url).pathname,
     });
+    try {
+      const { stored, document } = await deps.documents.saveDocument({
+        fileStem: title,
+        title: documentTitle,
+        url: `file://${documentFileStem(title)}`,
+        docAuthor: metadata.docAuthor ?? parsed.docAuthor,
+        description: metadata.description ?? parsed.description,
+        docSource: metadata.docSource ?? parsed.docSource,
+        chunkSource,
+        published,
+        text: parsed.text,
+        tokenCountEstimate: chunks?.summary.tokens,
+        pageBreaks: parsed.pageBreaks,
+        folder,
+        uploadName,
+      });
+      if (!plan || !lexical || !chunks) return { stored };
+      held = true;
+      return {
+        stored,
+        prepared: {
+          document,
+          chunks: new PreparedChunks(
+            lexical.fingerprint,
+            plan,
+            chunks.summary,
+            chunks.bytes,
+            chunks.cacheText,
+          ),
+          release,
+        },
+      };
+    } catch (error) {
+      await Deno.remove(uploadPath).catch(() => {});
+      throw error;
+    }
+  } finally {
+    if (!held) release();
+  }
+}
+
+async function parseToChunks(
+  deps: Deps,
+  name: string,
+  bytes: Uint8Array,
+  plan: ChunkPlan,
+): Promise<ParsedFile> {
+  try {
+    return await parseAndChunk({ name, bytes }, parseLimits(deps.config), plan, deps.log);
   } catch (error) {
-    await Deno.remove(uploadPath).catch(() => {});
+    if (error instanceof ParseFailure) fail("invalid_input", error.message);
     throw error;
   }
 }

@@ -27,7 +27,10 @@ export interface CachedChunk {
 
 /** Writes one cache entry a batch at a time (VectorCache.writer). */
 export interface CacheWriter {
-  add(chunks: CachedChunk[]): Promise<void>;
+  /** Vectors may be float32 already (the parse worker's). */
+  add(chunks: { text: string; vector: ArrayLike<number>; page?: number }[]): Promise<void>;
+  /** Chunks already encoded (`encodeCacheChunks`'s text as UTF-8). */
+  addEncoded(bytes: Uint8Array): Promise<void>;
   /** Makes the written chunks the entry. */
   commit(): Promise<void>;
   /** Forgets what was written. */
@@ -51,8 +54,8 @@ interface CacheFile extends CacheKey {
 
 // Vectors are kept as base64 float32 (little-endian): a third of the size of JSON numbers and much faster to read
 // back. Buffer's base64 is native.
-function encodeVector(vector: number[]): string {
-  const floats = Float32Array.from(vector);
+function encodeVector(vector: ArrayLike<number>): string {
+  const floats = vector instanceof Float32Array ? vector : Float32Array.from(vector);
   return Buffer.from(floats.buffer, floats.byteOffset, floats.byteLength).toString("base64");
 }
 
@@ -63,8 +66,22 @@ function decodeVector(text: string): number[] {
   return Array.from(new Float32Array(aligned.buffer, 0, Math.floor(aligned.length / 4)));
 }
 
-export function contentHash(parts: unknown[]): string {
-  return createHash("sha256").update(JSON.stringify(parts)).digest("hex");
+export { contentHash } from "./split.ts";
+
+/**
+ * The chunks as they appear in a cache file's array (without its brackets, comma-separated). The parse worker
+ * makes this text for the chunks it embeds (prepared_chunks.ts), so the server writes its bytes as they come.
+ */
+export function encodeCacheChunks(
+  chunks: { text: string; vector: ArrayLike<number>; page?: number }[],
+): string {
+  return chunks.map((chunk) =>
+    JSON.stringify({
+      text: chunk.text,
+      ...(chunk.page === undefined ? {} : { page: chunk.page }),
+      vector: encodeVector(chunk.vector),
+    })
+  ).join(",");
 }
 
 /**
@@ -131,9 +148,9 @@ export class VectorCache {
     let open = true;
     let first = true;
     let tail: Promise<void> = Promise.resolve();
-    const put = (text: string) => {
+    const put = (text: string | Uint8Array) => {
       tail = tail.then(async () => {
-        const bytes = encoder.encode(text);
+        const bytes = typeof text === "string" ? encoder.encode(text) : text;
         let offset = 0;
         while (offset < bytes.length) offset += await file.write(bytes.subarray(offset));
       });
@@ -151,16 +168,16 @@ export class VectorCache {
     return {
       add: (chunks) => {
         if (chunks.length === 0) return tail;
-        const text = chunks.map((chunk) =>
-          JSON.stringify({
-            text: chunk.text,
-            ...(chunk.page === undefined ? {} : { page: chunk.page }),
-            vector: encodeVector(chunk.vector),
-          })
-        ).join(",");
+        const text = encodeCacheChunks(chunks);
         const written = put(first ? text : `,${text}`);
         first = false;
         return written;
+      },
+      addEncoded: (bytes) => {
+        if (bytes.length === 0) return tail;
+        if (!first) put(",");
+        first = false;
+        return put(bytes);
       },
       commit: async () => {
         try {

@@ -122,9 +122,20 @@ export function embedLexical(text: string): number[] {
   return result;
 }
 
+/** The built-in lexical embedder's fingerprint. */
+export const NATIVE_FINGERPRINT = `native:${NATIVE_MODEL_ID}:${NATIVE_DIMENSIONS}`;
+
+/**
+ * Whether `embedder` is the built-in lexical one (pure JavaScript, deterministic, no model): the parse worker
+ * can make its vectors (prepared_chunks.ts).
+ */
+export function isLexicalEmbedder(embedder: Pick<Embedder, "fingerprint">): boolean {
+  return embedder.fingerprint === NATIVE_FINGERPRINT;
+}
+
 export function nativeEmbedder(): Embedder {
   return {
-    fingerprint: `native:${NATIVE_MODEL_ID}:${NATIVE_DIMENSIONS}`,
+    fingerprint: NATIVE_FINGERPRINT,
     modelId: NATIVE_MODEL_ID,
     maxChunkLength: 1000,
     maxInputsPerCall: 1000,

@@ -3,7 +3,13 @@ import type { Logger } from "../../log.ts";
 import type { SettingsService } from "../../settings/service.ts";
 import { VECTOR_DBS, type VectorDbId } from "../../../shared/providers/embedder_catalog.ts";
 import { type LanceStoreOptions, openLanceStore } from "./lancedb.ts";
-import type { SearchOptions, VectorHit, VectorRecord, VectorStore } from "./types.ts";
+import {
+  plainVectors,
+  type SearchOptions,
+  type VectorHit,
+  type VectorRecord,
+  type VectorStore,
+} from "./types.ts";
 
 export const DEFAULT_VECTOR_DB = "lancedb";
 
@@ -185,7 +191,9 @@ class SwitchingVectorStore implements VectorStore {
 
   // Async, so a store that cannot be used rejects like a failed call instead of throwing in the caller.
   async upsert(namespace: string, records: VectorRecord[]): Promise<void> {
-    await this.onActive((store) => store.upsert(namespace, records));
+    await this.onActive((store) =>
+      store.upsert(namespace, store === this.lance ? records : plainVectors(records))
+    );
   }
 
   async search(namespace: string, vector: number[], search: SearchOptions): Promise<VectorHit[]> {

@@ -3,6 +3,10 @@ import type { FusionWeights } from "./fusion_weights.ts";
 export interface VectorRecord {
   id: string;
   docId: string;
+  /**
+   * Plain numbers; the built-in lexical embedder's vectors from the parse worker may be a Float32Array at run
+   * time (`floatVectors`), which LanceDB takes as it is and the switching store turns into numbers for the others.
+   */
   vector: number[];
   /** The embedded string: metadata header plus chunk text. */
   text: string;
@@ -67,4 +71,23 @@ export function cosineSimilarity(a: ArrayLike<number>, b: ArrayLike<number>): nu
   }
   if (normA === 0 || normB === 0) return 0;
   return Math.min(1, Math.max(0, dot / Math.sqrt(normA * normB)));
+}
+
+/**
+ * Records whose vectors are float32 already (a Float32Array each, views of the parse worker's answer), typed as
+ * the store's records: LanceDB copies them into its Arrow column as they are; `plainVectors` makes numbers of them
+ * for a store that serialises them.
+ */
+export function floatVectors<T extends Omit<VectorRecord, "vector">>(
+  records: (T & { vector: Float32Array })[],
+): VectorRecord[] {
+  return records as unknown as VectorRecord[];
+}
+
+/** The records with every Float32Array vector made plain numbers (for the stores other than LanceDB). */
+export function plainVectors(records: VectorRecord[]): VectorRecord[] {
+  if (!records.some((record) => ArrayBuffer.isView(record.vector))) return records;
+  return records.map((record) =>
+    ArrayBuffer.isView(record.vector) ? { ...record, vector: Array.from(record.vector) } : record
+  );
 }

@@ -42,6 +42,13 @@ function utf8Column(arrow: Arrow, values: string[]) {
  */
 export async function arrowRows(records: VectorRecord[]): Promise<ArrowTable> {
   const arrow = await loadArrow();
+  // A document's chunks share one metadata object (those with a page have their own): one JSON each.
+  const texts = new Map<object, string>();
+  const metadataJson = (metadata: Record<string, unknown>) => {
+    let text = texts.get(metadata);
+    if (text === undefined) texts.set(metadata, text = JSON.stringify(metadata));
+    return text;
+  };
   const dimensions = records[0].vector.length;
   const flat = new Float32Array(records.length * dimensions);
   records.forEach((record, index) => {
@@ -61,7 +68,7 @@ export async function arrowRows(records: VectorRecord[]): Promise<ArrowTable> {
     id: utf8Column(arrow, records.map((record) => record.id)),
     doc_id: utf8Column(arrow, records.map((record) => record.docId)),
     text: utf8Column(arrow, records.map((record) => record.text)),
-    metadata: utf8Column(arrow, records.map((record) => JSON.stringify(record.metadata))),
+    metadata: utf8Column(arrow, records.map((record) => metadataJson(record.metadata))),
     vector,
   });
 }

@@ -39,6 +39,10 @@ export interface ExactRows {
   int8: Int8Rows | null;
   /** LanceDB's `_rowid` of each row, valid at `version`. */
   rowIds: BigInt64Array;
+  /** Whether `rowIds` increase row after row (LanceDB reads the fragments in order): a row is found by halving. */
+  sortedIds: boolean;
+  /** Whether `vectors` hold the stored values as they are (a float32 column, not one widened or narrowed). */
+  storedFloats: boolean;
   bytes: number;
 }
 
@@ -216,6 +220,7 @@ export class ExactCache {
     const vectors = scan ? scan.vectors : new Float32Array(float ? count * dimensions : 0);
     const rowIds = new BigInt64Array(count);
     let row = 0;
+    let storedFloats = true;
     // Batch by batch: a large table's float vectors are never all in memory at once.
     for await (const batch of table.query().select(["vector"]).withRowId()) {
       if (row + batch.numRows > count) return null; // a write landed meanwhile: the count is stale
@@ -223,6 +228,7 @@ export class ExactCache {
       let at = row;
       for (const chunk of column.data) {
         const child = chunk.children[0];
+        if (!(child.values instanceof Float32Array)) storedFloats = false;
         const values = floatsOf(child.values as ArrayLike<number>);
         const start = chunk.offset * dimensions + child.offset;
         if (int8) int8.append(values, start, chunk.length);
@@ -232,6 +238,8 @@ export class ExactCache {
       for (const id of batch.getChild("_rowid")!) rowIds[row++] = BigInt(id as bigint | number);
     }
     const rows = row;
+    let sortedIds = true;
+    for (let index = 1; index < rows && sortedIds; index++) sortedIds = rowIds[index - 1] < rowIds[index];
     const norms = new Float32Array(float ? rows : 0);
     for (let index = 0; index < norms.length; index++) {
       let sum = 0;
@@ -240,7 +248,20 @@ export class ExactCache {
       norms[index] = Math.sqrt(sum);
     }
     this.loads++;
-    const loaded: ExactRows = { table, version, rows, dimensions, vectors, scan, norms, int8, rowIds, bytes };
+    const loaded: ExactRows = {
+      table,
+      version,
+      rows,
+      dimensions,
+      vectors,
+      scan,
+      norms,
+      int8,
+      rowIds,
+      sortedIds,
+      storedFloats,
+      bytes,
+    };
     this.invalidate(namespace);
     this.entries.set(namespace, loaded);
     this.used += bytes;
@@ -256,6 +277,32 @@ export class ExactCache {
       this.invalidate(namespace);
     }
   }
+}
+
+/**
+ * The stored vector of the row of LanceDB's `_rowid` when the rows are held as float32 exactly as stored, or
+ * null (held as int8, the column widened, or no such row at the rows' version).
+ */
+export function storedVector(rows: ExactRows, rowId: bigint): Float32Array | null {
+  if (rows.int8 || !rows.storedFloats) return null;
+  const { rowIds } = rows;
+  let position = -1;
+  if (rows.sortedIds) {
+    let low = 0;
+    let high = rows.rows - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      const id = rowIds[middle];
+      if (id === rowId) {
+        position = middle;
+        break;
+      }
+      if (id < rowId) low = middle + 1;
+      else high = middle - 1;
+    }
+  } else position = rowIds.subarray(0, rows.rows).indexOf(rowId);
+  if (position < 0) return null;
+  return rows.vectors.subarray(position * rows.dimensions, (position + 1) * rows.dimensions);
 }
 
 /** The dot product of the row at `offset` and `q`, in double precision: the one sum every exact score uses. */

@@ -25,6 +25,8 @@ function rowsOf(list: number[][], dimensions: number, simd: boolean): ExactRows 
     norms,
     int8: null,
     rowIds: BigInt64Array.from(list, (_, row) => BigInt(row * 3 + 1)),
+    sortedIds: true,
+    storedFloats: true,
     bytes: 0,
   };
 }

@@ -200,7 +200,35 @@ export function candidateIdf(stems: readonly string[], pool: readonly string[]):
 }
 
 function bodyStems(text: string, wanted: ReadonlySet<string>): string[] {
-  return wordsOf(text.replace(METADATA_BLOCK, "")).map(stemOf).filter((stem) => wanted.has(stem));
+  return distinctBodyStems(text).filter((stem) => wanted.has(stem));
+}
+
+/**
+ * The distinct stems of each chunk text read lately (its body, without the chunk header): a workspace's chunks
+ * come back search after search, and reading the words of the 80 candidates again took most of the fusion's
+ * time (issue 21). At most BODY_STEMS_CHARACTERS of texts are kept (about 2 MB); the oldest read leaves first.
+ */
+const bodyStemsRead = new Map<string, readonly string[]>();
+const BODY_STEMS_CHARACTERS = 2_000_000;
+let bodyStemsCharacters = 0;
+
+function distinctBodyStems(text: string): readonly string[] {
+  let stems = bodyStemsRead.get(text);
+  if (stems !== undefined) {
+    bodyStemsRead.delete(text);
+    bodyStemsRead.set(text, stems);
+    return stems;
+  }
+  stems = [...new Set(wordsOf(text.replace(METADATA_BLOCK, "")).map(stemOf))];
+  if (text.length > BODY_STEMS_CHARACTERS / 100) return stems;
+  for (const [oldest] of bodyStemsRead) {
+    if (bodyStemsCharacters + text.length <= BODY_STEMS_CHARACTERS) break;
+    bodyStemsRead.delete(oldest);
+    bodyStemsCharacters -= oldest.length;
+  }
+  bodyStemsRead.set(text, stems);
+  bodyStemsCharacters += text.length;
+  return stems;
 }
 
 /** For each text, its best sentence's weight: the sum of the IDFs of the question stems the sentence holds. */

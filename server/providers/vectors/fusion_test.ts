@@ -161,6 +161,27 @@ Deno.test("sentenceScores: the best sentence's question words, each weighed by i
   assert.deepEqual(titles.slice(1), [0, 0, 0]);
 });
 
+Deno.test("candidateIdf: texts read before (their stems kept) count as when first read, whatever the question", () => {
+  const texts = [
+    "<document_metadata>\nsourceDocument: herons\n</document_metadata>\n\nThe river runs.",
+    "Herons nest by the river; herons fish.",
+    "Granite walls.",
+    `${"word ".repeat(30_000)}herons`, // longer than any text kept
+  ];
+  const idf = (df: number) => Math.log(1 + 4 / (1 + df));
+  for (let round = 0; round < 3; round++) {
+    const first = candidateIdf(["heron", "river"], texts);
+    assert.deepEqual([first("heron"), first("river"), first("granit")], [idf(2), idf(2), idf(0)]);
+    const second = candidateIdf(["granit", "nest", "word"], texts);
+    assert.deepEqual([second("granit"), second("nest"), second("word"), second("heron")], [
+      idf(1),
+      idf(1),
+      idf(1),
+      idf(0),
+    ]);
+  }
+});
+
 Deno.test("fuseHybrid: a chunk holding the question's words in one sentence gains (0.2 by default, 0.25 here)", () => {
   const question = "Which river do the grey herons nest beside?";
   // The same words, BM25 and cosine; only s has them in one sentence (and no two of them side by side in either).

@@ -4,6 +4,7 @@
 // rows (int8_scan.ts), a quarter of the memory, whose scan picks candidates then scored with their float
 // vectors. Only the vectors and LanceDB's row ids are kept; the hits' text and metadata are taken by row id.
 import type { Table } from "@lancedb/lancedb";
+import { FloatRows, floatScanError } from "./float_scan.ts";
 import { int8BytesPerRow, Int8Rows } from "./int8_scan.ts";
 
 /** Memory for all tables' vectors together; the table used longest ago leaves first. */
@@ -30,12 +31,18 @@ export interface ExactRows {
   dimensions: number;
   /** Row after row, `dimensions` each; empty when the rows are held as int8. */
   vectors: Float32Array;
+  /** The WebAssembly memory `vectors` is a view of, for the SIMD pass of `exactSearch` (float_scan.ts), or null. */
+  scan: FloatRows | null;
   /** The length of each row's vector; empty when the rows are held as int8. */
   norms: Float32Array;
   /** The rows as int8 (a table over FLOAT_MAX_ROWS), or null. */
   int8: Int8Rows | null;
   /** LanceDB's `_rowid` of each row, valid at `version`. */
   rowIds: BigInt64Array;
+  /** Whether `rowIds` increase row after row (LanceDB reads the fragments in order): a row is found by halving. */
+  sortedIds: boolean;
+  /** Whether `vectors` hold the stored values as they are (a float32 column, not one widened or narrowed). */
+  storedFloats: boolean;
   bytes: number;
 }
 
@@ -209,9 +216,11 @@ export class ExactCache {
       this.entries.set(namespace, { table, version, tooLarge: true });
       return null;
     }
-    const vectors = new Float32Array(float ? count * dimensions : 0);
+    const scan = float ? FloatRows.create(count, dimensions) : null;
+    const vectors = scan ? scan.vectors : new Float32Array(float ? count * dimensions : 0);
     const rowIds = new BigInt64Array(count);
     let row = 0;
+    let storedFloats = true;
     // Batch by batch: a large table's float vectors are never all in memory at once.
     for await (const batch of table.query().select(["vector"]).withRowId()) {
       if (row + batch.numRows > count) return null; // a write landed meanwhile: the count is stale
@@ -219,6 +228,7 @@ export class ExactCache {
       let at = row;
       for (const chunk of column.data) {
         const child = chunk.children[0];
+        if (!(child.values instanceof Float32Array)) storedFloats = false;
         const values = floatsOf(child.values as ArrayLike<number>);
         const start = chunk.offset * dimensions + child.offset;
         if (int8) int8.append(values, start, chunk.length);
@@ -228,6 +238,8 @@ export class ExactCache {
       for (const id of batch.getChild("_rowid")!) rowIds[row++] = BigInt(id as bigint | number);
     }
     const rows = row;
+    let sortedIds = true;
+    for (let index = 1; index < rows && sortedIds; index++) sortedIds = rowIds[index - 1] < rowIds[index];
     const norms = new Float32Array(float ? rows : 0);
     for (let index = 0; index < norms.length; index++) {
       let sum = 0;
@@ -236,7 +248,20 @@ export class ExactCache {
       norms[index] = Math.sqrt(sum);
     }
     this.loads++;
-    const loaded: ExactRows = { table, version, rows, dimensions, vectors, norms, int8, rowIds, bytes };
+    const loaded: ExactRows = {
+      table,
+      version,
+      rows,
+      dimensions,
+      vectors,
+      scan,
+      norms,
+      int8,
+      rowIds,
+      sortedIds,
+      storedFloats,
+      bytes,
+    };
     this.invalidate(namespace);
     this.entries.set(namespace, loaded);
     this.used += bytes;
@@ -255,48 +280,137 @@ export class ExactCache {
 }
 
 /**
+ * The stored vector of the row of LanceDB's `_rowid` when the rows are held as float32 exactly as stored, or
+ * null (held as int8, the column widened, or no such row at the rows' version).
+ */
+export function storedVector(rows: ExactRows, rowId: bigint): Float32Array | null {
+  if (rows.int8 || !rows.storedFloats) return null;
+  const { rowIds } = rows;
+  let position = -1;
+  if (rows.sortedIds) {
+    let low = 0;
+    let high = rows.rows - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      const id = rowIds[middle];
+      if (id === rowId) {
+        position = middle;
+        break;
+      }
+      if (id < rowId) low = middle + 1;
+      else high = middle - 1;
+    }
+  } else position = rowIds.subarray(0, rows.rows).indexOf(rowId);
+  if (position < 0) return null;
+  return rows.vectors.subarray(position * rows.dimensions, (position + 1) * rows.dimensions);
+}
+
+/** The dot product of the row at `offset` and `q`, in double precision: the one sum every exact score uses. */
+function dotAt(vectors: Float32Array, offset: number, q: Float32Array, dimensions: number): number {
+  let dot = 0;
+  let d = 0;
+  for (; d + 4 <= dimensions; d += 4) {
+    dot += vectors[offset + d] * q[d] + vectors[offset + d + 1] * q[d + 1] +
+      vectors[offset + d + 2] * q[d + 2] + vectors[offset + d + 3] * q[d + 3];
+  }
+  for (; d < dimensions; d++) dot += vectors[offset + d] * q[d];
+  return dot;
+}
+
+/** The best rows by score, best first; ties keep the earlier row (rows are offered in increasing order). */
+class BestRows {
+  readonly scores: Float64Array;
+  readonly rows: Int32Array;
+  filled = 0;
+  private worst = -Infinity;
+
+  constructor(readonly size: number) {
+    this.scores = new Float64Array(size).fill(-Infinity);
+    this.rows = new Int32Array(size).fill(-1);
+  }
+
+  offer(row: number, score: number): void {
+    const { size, scores, rows } = this;
+    if (this.filled === size && score <= this.worst) return;
+    // Insertion into the sorted best list (small: topK or the fusion depth).
+    let at = this.filled < size ? this.filled++ : size - 1;
+    while (at > 0 && scores[at - 1] < score) {
+      scores[at] = scores[at - 1];
+      rows[at] = rows[at - 1];
+      at--;
+    }
+    scores[at] = score;
+    rows[at] = row;
+    this.worst = this.filled === size ? scores[size - 1] : -Infinity;
+  }
+}
+
+/** A row's exact score: its cosine with the query, 0 when either has length 0 (as LanceDB's NaN distance). */
+function scoreOf(rows: ExactRows, row: number, q: Float32Array, queryNorm: number): number {
+  const norm = rows.norms[row] * queryNorm;
+  // Ranked by the cosine itself (as LanceDB ranks by distance); the score is clamped when reported.
+  return norm === 0 ? 0 : dotAt(rows.vectors, row * rows.dimensions, q, rows.dimensions) / norm;
+}
+
+/**
+ * The rows that may rank among the `size` best, in increasing order, from the SIMD pass's float32 sums: every
+ * row whose cosine from its sum is within twice the sum's error bound of the `size`-th best such cosine (a row of
+ * the exact best has an exact cosine at least the `size`-th best's, which is at least that cosine minus the
+ * bound). Null when the pass cannot decide (a sum not finite, a length too small for the bound) or would leave
+ * too many rows: the plain scan then scores every row.
+ */
+export function candidateRows(
+  rows: ExactRows,
+  q: Float32Array,
+  queryNorm: number,
+  size: number,
+): Int32Array | null {
+  if (!rows.scan || !(queryNorm > 1e-18) || !Number.isFinite(queryNorm)) return null;
+  const { norms } = rows;
+  const dots = rows.scan.dotProducts(q, rows.rows);
+  const best = new BestRows(size);
+  for (let row = 0; row < rows.rows; row++) {
+    const norm = norms[row] * queryNorm;
+    const score = norm === 0 ? 0 : dots[row] / norm;
+    if (!Number.isFinite(score) || (norm !== 0 && norm < 1e-18)) return null;
+    best.offer(row, score);
+  }
+  const threshold = best.scores[best.filled - 1] - 2 * floatScanError(rows.dimensions);
+  const most = Math.max(4 * size, rows.rows >> 3);
+  const picked = new Int32Array(most);
+  let count = 0;
+  for (let row = 0; row < rows.rows; row++) {
+    const norm = norms[row] * queryNorm;
+    if ((norm === 0 ? 0 : dots[row] / norm) < threshold) continue;
+    if (count === most) return null;
+    picked[count++] = row;
+  }
+  return picked.subarray(0, count);
+}
+
+/**
  * The `limit` rows closest to `query` by cosine similarity, best first: an exact scan. A row or query of length
- * 0 scores 0, as LanceDB's NaN distance does through `similarityOf`.
+ * 0 scores 0, as LanceDB's NaN distance does through `similarityOf`. With the rows in WebAssembly memory
+ * (float_scan.ts) only the rows its SIMD pass finds near the best are scored: the same hits and scores.
  */
 export function exactSearch(rows: ExactRows, query: ArrayLike<number>, limit: number): ExactHit[] {
-  const { dimensions, vectors, norms } = rows;
+  const { dimensions } = rows;
   const q = Float32Array.from(query);
   let queryNorm = 0;
   for (let d = 0; d < dimensions; d++) queryNorm += q[d] * q[d];
   queryNorm = Math.sqrt(queryNorm);
   const size = Math.min(limit, rows.rows);
   if (size <= 0) return [];
-  const bestScores = new Float64Array(size).fill(-Infinity);
-  const bestRows = new Int32Array(size).fill(-1);
-  let worst = -Infinity;
-  let filled = 0;
-  for (let row = 0; row < rows.rows; row++) {
-    const offset = row * dimensions;
-    let dot = 0;
-    let d = 0;
-    for (; d + 4 <= dimensions; d += 4) {
-      dot += vectors[offset + d] * q[d] + vectors[offset + d + 1] * q[d + 1] +
-        vectors[offset + d + 2] * q[d + 2] + vectors[offset + d + 3] * q[d + 3];
-    }
-    for (; d < dimensions; d++) dot += vectors[offset + d] * q[d];
-    const norm = norms[row] * queryNorm;
-    // Ranked by the cosine itself (as LanceDB ranks by distance); the score is clamped when reported.
-    const score = norm === 0 ? 0 : dot / norm;
-    if (filled === size && score <= worst) continue;
-    // Insertion into the sorted best list (small: topK or the fusion depth).
-    let at = filled < size ? filled++ : size - 1;
-    while (at > 0 && bestScores[at - 1] < score) {
-      bestScores[at] = bestScores[at - 1];
-      bestRows[at] = bestRows[at - 1];
-      at--;
-    }
-    bestScores[at] = score;
-    bestRows[at] = row;
-    worst = filled === size ? bestScores[size - 1] : -Infinity;
+  const best = new BestRows(size);
+  const candidates = candidateRows(rows, q, queryNorm, size);
+  if (candidates) {
+    for (const row of candidates) best.offer(row, scoreOf(rows, row, q, queryNorm));
+  } else {
+    for (let row = 0; row < rows.rows; row++) best.offer(row, scoreOf(rows, row, q, queryNorm));
   }
   const hits: ExactHit[] = [];
-  for (let index = 0; index < filled; index++) {
-    hits.push({ rowId: rows.rowIds[bestRows[index]], score: Math.min(1, Math.max(0, bestScores[index])) });
+  for (let index = 0; index < best.filled; index++) {
+    hits.push({ rowId: rows.rowIds[best.rows[index]], score: Math.min(1, Math.max(0, best.scores[index])) });
   }
   return hits;
 }

@@ -97,6 +97,36 @@ Deno.test("LanceDB exact cache: an add or a delete is seen by the next search, w
   });
 });
 
+Deno.test("LanceDB exact cache: a hybrid search with the vectors in memory ranks and scores as LanceDB alone does", async () => {
+  await withStores(async (cached, plain) => {
+    const words = ["heron", "river", "lantern", "granite", "orchard", "violin", "harbour", "meadow"];
+    const rows = records(vectors(300, 7), "a").map((row, index) => ({
+      ...row,
+      text: Array.from({ length: 12 }, (_, at) => words[(index * 5 + at * 3 + (index % 7)) % words.length])
+        .join(" "),
+    }));
+    await cached.upsert("ws", rows);
+    await plain.upsert("ws", rows);
+    await cached.search("ws", vectors(1, 8)[0], { topK: 1 });
+    assert.equal(cached.heldInMemory("ws"), "float32");
+    for (const [index, query] of vectors(6, 9).entries()) {
+      const text = `where does the ${words[index]} meet the ${words[index + 2]}`;
+      const mine = await cached.rankings("ws", query, text, 40);
+      const lance = await plain.rankings("ws", query, text, 40);
+      assert.equal(mine.byText.length, 40);
+      // The text side: the same hits, BM25 scores and similarities (from the vectors in memory), to the last bit.
+      assert.deepEqual(mine.byText, lance.byText);
+      assert.deepEqual(mine.textScores, lance.textScores);
+      // The vector side: LanceDB's distances are float32, the scan's cosines double.
+      assert.deepEqual(mine.byVector.map((hit) => hit.id), lance.byVector.map((hit) => hit.id));
+      const ids = async (store: LanceStore) =>
+        (await store.search("ws", query, { topK: 4, text })).map((hit) => hit.id);
+      assert.deepEqual(await ids(cached), await ids(plain));
+    }
+    assert.equal(cached.exactCacheState().loads, 1);
+  });
+});
+
 Deno.test("LanceDB exact cache: a table over the memory budget is searched through LanceDB, with the same hits", async () => {
   await withStores(async (cached, plain) => {
     const rows = records(vectors(200, 5), "a");

@@ -12,7 +12,7 @@ import {
   type VectorStore,
 } from "../types.ts";
 import { ANN_MIN_EF, ANN_REFINE_FACTOR } from "./ann.ts";
-import { type ExactCache, type ExactHit, type ExactRows, exactSearch } from "./exact_cache.ts";
+import { type ExactCache, type ExactHit, type ExactRows, exactSearch, storedVector } from "./exact_cache.ts";
 import { rerankDepth } from "./int8_scan.ts";
 import type { LanceMaintenance } from "./maintenance.ts";
 import type { LanceTables, TableState } from "./tables.ts";
@@ -137,19 +137,24 @@ async function takeHits(table: Table, best: ExactHit[]): Promise<VectorHit[]> {
 }
 
 /**
- * The closest chunks by cosine similarity: by a scan of the table's vectors in memory (exact_cache.ts) when they
- * fit, else through the ANN index when the table has one. A table without an index waits for its rows to be
- * read; one with an index is answered by it until they are (they are read in the background).
+ * The table's vectors in memory for a search: a table without an ANN index waits for its rows to be read; one
+ * with an index is answered by it until they are (they are read in the background). Null when they do not fit.
+ */
+function heldRows(cache: ExactCache, namespace: string, table: Table, state: TableState) {
+  return state.ann ? cache.ready(namespace, table) : cache.rows(namespace, table);
+}
+
+/**
+ * The closest chunks by cosine similarity: by a scan of the table's vectors in memory (`cached`, exact_cache.ts)
+ * when they fit, else through the ANN index when the table has one, else by LanceDB's own scan.
  */
 async function vectorSide(
-  cache: ExactCache,
-  namespace: string,
   table: Table,
   state: TableState,
+  cached: ExactRows | null,
   vector: number[],
   limit: number,
 ): Promise<VectorHit[]> {
-  const cached = state.ann ? await cache.ready(namespace, table) : await cache.rows(namespace, table);
   if (cached?.int8) return await int8Side(table, cached, vector, limit);
   if (cached) return await takeHits(table, exactSearch(cached, vector, limit));
   let query = table.vectorSearch(vector).distanceType("cosine").select([...HIT_COLUMNS, "_distance"])
@@ -163,32 +168,47 @@ async function vectorSide(
   return rows.map((row) => hitOf(row, similarityOf(Number(row._distance))));
 }
 
-/** The best chunks by BM25 on their words; none when the full-text search fails. */
+/**
+ * The best rows by BM25 on their words (with `_score`), started at once; `reading` resolves once LanceDB's
+ * threads read them (started_query.ts). With `withVectors` false the rows come without their vectors but with
+ * their `_rowid`: a table whose vectors are in memory as float32 has them there (`textSide`), and a take of
+ * 40 rows' vectors cost about as much as the full-text search itself (issue 21).
+ */
+function textRows(table: Table, text: string, limit: number, withVectors: boolean) {
+  const query = table.query().fullTextSearch(text, { columns: ["text"] }).limit(limit);
+  // LanceDB orders rows of equal BM25 score differently with other projections (even between two runs of one
+  // query, at times): "_rowid" first kept the evaluation's rankings as they were with the vectors' projection.
+  return startQuery(
+    query.select(withVectors ? [...HIT_COLUMNS, "vector", "_score"] : ["_rowid", ...HIT_COLUMNS, "_score"]),
+  );
+}
+
+/**
+ * The text side's hits and BM25 scores from its rows. The threshold judges every hit by its vector similarity,
+ * so a chunk found by its words gets one too: from the row's vector, or the one in memory at the row's `_rowid`
+ * (taken from LanceDB when not there: the rows in memory are of another version).
+ */
 async function textSide(
-  log: Logger | undefined,
-  namespace: string,
   table: Table,
+  cached: ExactRows | null,
   vector: number[],
-  text: string,
-  limit: number,
-  reading?: (started: Promise<void>) => void,
+  rows: Row[],
 ): Promise<{ hits: VectorHit[]; scores: number[] }> {
-  try {
-    const query = startQuery(
-      table.query().fullTextSearch(text, { columns: ["text"] }).select([...HIT_COLUMNS, "vector", "_score"])
-        .limit(limit),
-    );
-    reading?.(query.reading);
-    const rows = await query.rows;
-    // The threshold judges every hit by its vector similarity, so a chunk found by its words gets one too.
-    return {
-      hits: rows.map((row) => hitOf(row, cosineSimilarity(vector, vectorOf(row.vector)))),
-      scores: rows.map((row) => Number(row._score)),
-    };
-  } catch (error) {
-    log?.warn("Full-text search failed; searching by vector only", { namespace, error: String(error) });
-    return { hits: [], scores: [] };
+  const vectors = rows.map((row) =>
+    row.vector !== undefined
+      ? vectorOf(row.vector)
+      : cached && storedVector(cached, BigInt(row._rowid as bigint))
+  );
+  const missing = rows.flatMap((row, index) => vectors[index] ? [] : [BigInt(row._rowid as bigint)]);
+  if (missing.length > 0) {
+    const taken: Row[] = await table.takeRowIds(missing).select(["vector"]).withRowId().toArray();
+    const byRowId = new Map(taken.map((row) => [BigInt(row._rowid as bigint), vectorOf(row.vector)]));
+    rows.forEach((row, index) => (vectors[index] ??= byRowId.get(BigInt(row._rowid as bigint)) ?? []));
   }
+  return {
+    hits: rows.map((row, index) => hitOf(row, cosineSimilarity(vector, vectors[index] ?? []))),
+    scores: rows.map((row) => Number(row._score)),
+  };
 }
 
 /** The store's calls over its tables (connection handling, tables.ts) and their maintenance (maintenance.ts). */
@@ -267,7 +287,14 @@ export class LanceVectorStore implements LanceStore {
     if (!text || !state.fts) {
       return await this.tables.reading(
         state,
-        (handle) => vectorSide(this.cache, namespace, handle, state, vector, options.topK),
+        async (handle) =>
+          vectorSide(
+            handle,
+            state,
+            await heldRows(this.cache, namespace, handle, state),
+            vector,
+            options.topK,
+          ),
       );
     }
     const { byVector, byText, textScores } = await this.rankings(
@@ -287,18 +314,30 @@ export class LanceVectorStore implements LanceStore {
     if (!state) return { byVector: [], byText: [], textScores: [] };
     const words = fullTextQuery(text);
     return await this.tables.reading(state, async (handle) => {
-      let textReading = Promise.resolve();
-      const textRanking = words && state.fts
-        ? textSide(this.log, namespace, handle, vector, words, depth, (reading) => (textReading = reading))
-        : Promise.resolve({ hits: [], scores: [] });
+      const held = this.cache.holds(namespace);
+      const text = words && state.fts ? textRows(handle, words, depth, held !== "float32") : null;
+      text?.rows.catch(() => {});
       // A scan of the vectors in memory holds this thread: it starts once LanceDB's threads read the text side.
-      if (this.cache.holds(namespace)) await textReading;
-      const [byVector, byText] = await Promise.all([
-        vectorSide(this.cache, namespace, handle, state, vector, depth),
-        textRanking,
+      if (held && text) await text.reading;
+      const cached = await heldRows(this.cache, namespace, handle, state);
+      const [byVector, rows] = await Promise.all([
+        vectorSide(handle, state, cached, vector, depth),
+        text?.rows.catch((error) => this.textFailed(namespace, error)) ?? [],
       ]);
+      let byText = { hits: [] as VectorHit[], scores: [] as number[] };
+      try {
+        byText = await textSide(handle, cached, vector, rows);
+      } catch (error) {
+        this.textFailed(namespace, error);
+      }
       return { byVector, byText: byText.hits, textScores: byText.scores };
     });
+  }
+
+  /** A failed full-text search: logged, and the search goes on by vector only. */
+  private textFailed(namespace: string, error: unknown): Row[] {
+    this.log?.warn("Full-text search failed; searching by vector only", { namespace, error: String(error) });
+    return [];
   }
 
   async count(namespace: string): Promise<number> {

@@ -17,15 +17,51 @@ const POS_LETTER: Record<string, Pos> = { n: "noun", v: "verb", a: "adj", s: "ad
 const SINGLE = /^[a-z]+$/;
 /** WordNet's lexicographer files by number (lexnames). */
 export const LEXFILES: Record<number, string> = {
-  0: "adj.all", 1: "adj.pert", 2: "adv.all", 3: "noun.Tops", 4: "noun.act", 5: "noun.animal", 6: "noun.artifact",
-  7: "noun.attribute", 8: "noun.body", 9: "noun.cognition", 10: "noun.communication", 11: "noun.event",
-  12: "noun.feeling", 13: "noun.food", 14: "noun.group", 15: "noun.location", 16: "noun.motive", 17: "noun.object",
-  18: "noun.person", 19: "noun.phenomenon", 20: "noun.plant", 21: "noun.possession", 22: "noun.process",
-  23: "noun.quantity", 24: "noun.relation", 25: "noun.shape", 26: "noun.state", 27: "noun.substance",
-  28: "noun.time", 29: "verb.body", 30: "verb.change", 31: "verb.cognition", 32: "verb.communication",
-  33: "verb.competition", 34: "verb.consumption", 35: "verb.contact", 36: "verb.creation", 37: "verb.emotion",
-  38: "verb.motion", 39: "verb.perception", 40: "verb.possession", 41: "verb.social", 42: "verb.stative",
-  43: "verb.weather", 44: "adj.ppl",
+  0: "adj.all",
+  1: "adj.pert",
+  2: "adv.all",
+  3: "noun.Tops",
+  4: "noun.act",
+  5: "noun.animal",
+  6: "noun.artifact",
+  7: "noun.attribute",
+  8: "noun.body",
+  9: "noun.cognition",
+  10: "noun.communication",
+  11: "noun.event",
+  12: "noun.feeling",
+  13: "noun.food",
+  14: "noun.group",
+  15: "noun.location",
+  16: "noun.motive",
+  17: "noun.object",
+  18: "noun.person",
+  19: "noun.phenomenon",
+  20: "noun.plant",
+  21: "noun.possession",
+  22: "noun.process",
+  23: "noun.quantity",
+  24: "noun.relation",
+  25: "noun.shape",
+  26: "noun.state",
+  27: "noun.substance",
+  28: "noun.time",
+  29: "verb.body",
+  30: "verb.change",
+  31: "verb.cognition",
+  32: "verb.communication",
+  33: "verb.competition",
+  34: "verb.consumption",
+  35: "verb.contact",
+  36: "verb.creation",
+  37: "verb.emotion",
+  38: "verb.motion",
+  39: "verb.perception",
+  40: "verb.possession",
+  41: "verb.social",
+  42: "verb.stative",
+  43: "verb.weather",
+  44: "adj.ppl",
 };
 
 /** One link of the table: a word, a related form, how they are related. */
@@ -46,8 +82,12 @@ export interface Link {
 /** Every link WordNet gives between single words (lower case, letters only). */
 export async function wordNetLinks(): Promise<{ links: Link[]; version: string; licence: string }> {
   const wordnet = (await import(WORDNET)).default as { path: string; version: string };
-  const exceptionsDir = new URL("./data/", import.meta.resolve(EXCEPTIONS).replace(/index\.js$/, "")).pathname;
-  const synsets = new Map<string, { words: string[]; lexfile: string; pointers: [string, string, number, number][] }>();
+  const exceptionsDir =
+    new URL("./data/", import.meta.resolve(EXCEPTIONS).replace(/index\.js$/, "")).pathname;
+  const synsets = new Map<
+    string,
+    { words: string[]; lexfile: string; pointers: [string, string, number, number][] }
+  >();
   for (const pos of POS) {
     for (const line of (await Deno.readTextFile(`${wordnet.path}/data.${pos}`)).split("\n")) {
       if (!line || line.startsWith(" ")) continue;
@@ -55,7 +95,9 @@ export async function wordNetLinks(): Promise<{ links: Link[]; version: string; 
       const count = parseInt(fields[3], 16);
       const words: string[] = [];
       let at = 4;
-      for (let index = 0; index < count; index++, at += 2) words.push(fields[at].replace(/\(.*\)$/, "").toLowerCase());
+      for (let index = 0; index < count; index++, at += 2) {
+        words.push(fields[at].replace(/\(.*\)$/, "").toLowerCase());
+      }
       const pointers: [string, string, number, number][] = [];
       const pointerCount = Number(fields[at++]);
       for (let index = 0; index < pointerCount; index++, at += 4) {
@@ -144,7 +186,8 @@ export function keeps(link: Link, choice: Choice): boolean {
   if (link.kind === "exc") return choice.exceptions.has(link.pos);
   if (link.tagged < choice.minTagged || link.sense > choice.senses) return false;
   if (link.kind === "\\") return link.pos === "adj"; // "French" → "France"; an adverb's adjective shares its stem
-  return choice.lexfiles.has(link.lexfile) || (choice.lexfiles.has("verb.") && link.lexfile.startsWith("verb."));
+  return choice.lexfiles.has(link.lexfile) ||
+    (choice.lexfiles.has("verb.") && link.lexfile.startsWith("verb."));
 }
 
 /** The table's text: one line per Porter stem of a word, then its forms whose stems differ. */
@@ -158,7 +201,9 @@ export function tableOf(links: readonly Link[], choice: Choice): string {
     if (!forms) related.set(key, forms = new Set());
     forms.add(link.form);
   }
-  return [...related].sort(([a], [b]) => a < b ? -1 : 1).map(([stem, forms]) => `${stem} ${[...forms].sort().join(" ")}`)
+  return [...related].sort(([a], [b]) => a < b ? -1 : 1).map(([stem, forms]) =>
+    `${stem} ${[...forms].sort().join(" ")}`
+  )
     .join("\n");
 }
 

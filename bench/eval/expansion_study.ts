@@ -5,14 +5,18 @@
 //   deno run -A bench/eval/expansion_study.ts        (FRESH=1 rebuilds the cache)
 import { fileURLToPath } from "node:url";
 import { nativeEmbedder } from "../../server/providers/embedders/native.ts";
-import { fuseHybrid, type FusionOptions } from "../../server/providers/vectors/fusion.ts";
-import {
-  parseWordForms,
-  relatedForms,
-  type WordForms,
-} from "../../server/providers/vectors/word_forms.ts";
+import { fuseHybrid, type FusionOptions, questionStems } from "../../server/providers/vectors/fusion.ts";
+import { stemOf, wordsOf } from "../../server/providers/vectors/words.ts";
+import { parseWordForms, relatedForms, type WordForms } from "../../server/providers/vectors/word_forms.ts";
 import { chunkHeader } from "../../server/documents/chunker.ts";
-import { CHOSEN, type Choice, LEXFILES, type Link, tableOf, wordNetLinks } from "../../scripts/build_word_forms.ts";
+import {
+  type Choice,
+  CHOSEN,
+  LEXFILES,
+  type Link,
+  tableOf,
+  wordNetLinks,
+} from "../../scripts/build_word_forms.ts";
 import type { VectorHit } from "../../server/providers/vectors/types.ts";
 import { closeSet, indexSet, scoreRankings } from "./eval.ts";
 import { type EvalSet, readSet } from "./sets.ts";
@@ -103,7 +107,10 @@ export function mergedTextSide(
     for (const [id, bm25, cosine] of cached.forms[form] ?? []) {
       const seen = merged.get(id);
       if (seen) seen.score += weight * bm25;
-      else merged.set(id, { hit: { id, score: cosine, text: texts.get(id) } as VectorHit, score: weight * bm25 });
+      else {merged.set(id, {
+          hit: { id, score: cosine, text: texts.get(id) } as VectorHit,
+          score: weight * bm25,
+        });}
     }
   }
   const ranked = [...merged.values()].sort((a, b) => b.score - a.score).slice(0, DEPTH);
@@ -121,7 +128,10 @@ if (import.meta.main) {
   const { links } = await wordNetLinks();
   const prepared = [];
   for (const name of SETS) prepared.push({ name, ...(await cachedSet(name, links)) });
-  const row = (label: string, rank: (question: string, cached: CachedQuestion, texts: Map<string, string>) => string[]) => {
+  const row = (
+    label: string,
+    rank: (question: string, cached: CachedQuestion, texts: Map<string, string>) => string[],
+  ) => {
     const cells = prepared.map(({ set, cached, texts }) =>
       fmt(scoreRankings(cached.map((c, index) => rank(set.questions[index].text, c, texts)), set.questions))
     );
@@ -137,29 +147,100 @@ if (import.meta.main) {
     ["chosen", CHOSEN],
   ];
   const extra = Deno.env.get("CHOICES");
-  if (extra) for (const [label, choice] of Object.entries(JSON.parse(extra) as Record<string, Record<string, unknown>>)) {
-    choices.push([label, {
-      ...CHOSEN,
-      ...choice,
-      lexfiles: new Set((choice.lexfiles as string[] | undefined) ?? CHOSEN.lexfiles),
-      exceptions: new Set((choice.exceptions as Choice["exceptions"] extends ReadonlySet<infer P> ? P[] : never) ?? CHOSEN.exceptions),
-    } as Choice]);
-  }
-  const shares = (Deno.env.get("SHARES") ?? "0.25,0.5,0.75,1").split(",").map(Number);
-  for (const [label, choice] of choices) {
-    const forms = parseWordForms(tableOf(links, choice));
-    for (const share of shares) {
-      row(`hybrid, ${label} forms in sentences/title at ${share}`, (q, c) =>
-        fuse(c, q, { relatedForms: relatedForms(q, forms), relatedShare: share }));
-      row(`hybrid + ${label} forms 0.2 and in sentences/title at ${share}`, (q, c, t) =>
-        fuse(mergedTextSide(q, c, forms, 0.2, t), q, { relatedForms: relatedForms(q, forms), relatedShare: share }));
+  if (extra) {
+    for (
+      const [label, choice] of Object.entries(JSON.parse(extra) as Record<string, Record<string, unknown>>)
+    ) {
+      choices.push([label, {
+        ...CHOSEN,
+        ...choice,
+        lexfiles: new Set((choice.lexfiles as string[] | undefined) ?? CHOSEN.lexfiles),
+        exceptions: new Set(
+          (choice.exceptions as Choice["exceptions"] extends ReadonlySet<infer P> ? P[] : never) ??
+            CHOSEN.exceptions,
+        ),
+      } as Choice]);
     }
   }
+  if (!Deno.env.get("ONLY_PREFIX")) {
+    const shares = (Deno.env.get("SHARES") ?? "0.25,0.5,0.75,1").split(",").map(Number);
+    for (const [label, choice] of choices) {
+      const forms = parseWordForms(tableOf(links, choice));
+      for (const share of shares) {
+        row(
+          `hybrid, ${label} forms in sentences/title at ${share}`,
+          (q, c) => fuse(c, q, { relatedForms: relatedForms(q, forms), relatedShare: share }),
+        );
+        row(
+          `hybrid + ${label} forms 0.2 and in sentences/title at ${share}`,
+          (q, c, t) =>
+            fuse(mergedTextSide(q, c, forms, 0.2, t), q, {
+              relatedForms: relatedForms(q, forms),
+              relatedShare: share,
+            }),
+        );
+      }
+    }
+  }
+  // Stem-prefix forms: words of the candidates whose stems extend a question stem of 4+ letters or that it extends
+  // ("marri" / "marriag", "compos" / "composit"), found at query time in the candidates' own texts.
+  const prefixForms = (question: string, c: CachedQuestion, min: number) => {
+    const stems = questionStems(question).filter((stem) => stem.length >= min);
+    const found = new Set<string>();
+    for (const hit of [...c.byVector, ...c.byText].slice(0, 80)) {
+      for (const word of wordsOf(hit.text ?? "")) {
+        const stem = stemOf(word);
+        if (stem.length < min) continue;
+        for (const own of stems) {
+          if (stem !== own && (stem.startsWith(own) || own.startsWith(stem))) found.add(word);
+        }
+      }
+    }
+    return [...found];
+  };
+  const chosenForms = parseWordForms(tableOf(links, CHOSEN));
+  if (Deno.env.get("GRID")) {
+    for (const share of [0.3, 0.4, 0.5, 0.6]) {
+      row(
+        `hybrid, chosen forms in sentences/title at ${share}`,
+        (q, c) => fuse(c, q, { relatedForms: relatedForms(q, chosenForms), relatedShare: share }),
+      );
+      row(
+        `hybrid, prefix 5+ and chosen forms in sentences/title at ${share}`,
+        (q, c) =>
+          fuse(c, q, {
+            relatedForms: [...prefixForms(q, c, 5), ...relatedForms(q, chosenForms)],
+            relatedShare: share,
+          }),
+      );
+    }
+    Deno.exit(0);
+  }
+  for (const min of [4, 5, 6]) {
+    for (const share of [0.25, 0.5]) {
+      row(
+        `hybrid, prefix forms (${min}+ letters) in sentences/title at ${share}`,
+        (q, c) => fuse(c, q, { relatedForms: prefixForms(q, c, min), relatedShare: share }),
+      );
+      row(
+        `hybrid, prefix ${min}+ and chosen forms in sentences/title at ${share}`,
+        (q, c) =>
+          fuse(c, q, {
+            relatedForms: [...prefixForms(q, c, min), ...relatedForms(q, chosenForms)],
+            relatedShare: share,
+          }),
+      );
+    }
+  }
+  if (Deno.env.get("ONLY_PREFIX")) Deno.exit(0);
   const weights = (Deno.env.get("WEIGHTS") ?? "0.1,0.2,0.3,0.5").split(",").map(Number);
   for (const [label, choice] of choices) {
     const forms = parseWordForms(tableOf(links, choice));
     for (const weight of weights) {
-      row(`BM25 + ${label} forms ${weight}`, (q, c, t) => mergedTextSide(q, c, forms, weight, t).byText.map((h) => h.id));
+      row(
+        `BM25 + ${label} forms ${weight}`,
+        (q, c, t) => mergedTextSide(q, c, forms, weight, t).byText.map((h) => h.id),
+      );
       row(`hybrid + ${label} forms ${weight}`, (q, c, t) => fuse(mergedTextSide(q, c, forms, weight, t), q));
     }
   }

@@ -102,6 +102,14 @@ export const ANSWER_TYPE_WEIGHT = 0.25;
  * from 0.345 to 0.385 (second round); 0.4 gains squad-b more but loses Rust headings (bench/eval/README.md).
  */
 export const TITLE_WEIGHT = 0.2;
+/**
+ * The share of its IDF that a word form related to a question word ("marriage" for "marry", "France" for
+ * "French", "sell" for "sold": word_forms.ts, from WordNet) counts for in the best sentence and title scores. 0:
+ * off by default. Issue 20's fourth round (bench/eval/README.md) measured 0.25-0.5 within two questions of 400
+ * either way on every set; 0.5 gained a question on each SQuAD set at recall@4 but lost one of the Rust headings
+ * at recall@10, so by the rule of the earlier rounds it is not the default.
+ */
+export const RELATED_SHARE = 0;
 /** The phrase score is read for this many of the best candidates by the two sides (at least twice `topK`). */
 export const PHRASE_CANDIDATES = 20;
 /** Two question words count as a phrase in a chunk when at most this many positions apart (a stop word between). */
@@ -127,7 +135,7 @@ export interface FusionOptions {
    * sentence and title scores at `relatedShare` of their IDF (none by default).
    */
   relatedForms?: readonly string[];
-  /** The share of its IDF a related form counts for in the sentence and title scores (0 turns them off). */
+  /** The share of its IDF a related form counts for in the sentence and title scores (0 turns them off). Default `RELATED_SHARE`. */
   relatedShare?: number;
   /** The question; without it there is no phrase score. */
   question?: string;
@@ -329,11 +337,14 @@ export function titleScores(
 export function relatedStems(stems: readonly string[], forms: readonly string[], share: number) {
   if (share <= 0 || forms.length === 0) return null;
   const own = new Set(stems);
-  const related = new Set(forms.map((form) => stemOf(foldAccents(form.toLowerCase()))).filter((stem) => !own.has(stem)));
+  const related = new Set(
+    forms.map((form) => stemOf(foldAccents(form.toLowerCase()))).filter((stem) => !own.has(stem)),
+  );
   if (related.size === 0) return null;
   return {
     stems: [...related],
-    weigh: (idf: (stem: string) => number) => (stem: string) => related.has(stem) ? share * idf(stem) : idf(stem),
+    weigh: (idf: (stem: string) => number) => (stem: string) =>
+      related.has(stem) ? share * idf(stem) : idf(stem),
   };
 }
 
@@ -399,7 +410,7 @@ export function fuseHybrid<T extends { id: string; score: number; text?: string 
     const headTexts = texts(head);
     if (pairs.length > 0) add(headTexts.map((text) => phraseMatches(pairs, text)), phraseWeight);
     if (stems.length > 0) {
-      const related = relatedStems(stems, options.relatedForms ?? [], options.relatedShare ?? 0);
+      const related = relatedStems(stems, options.relatedForms ?? [], options.relatedShare ?? RELATED_SHARE);
       const counted = related ? [...stems, ...related.stems] : stems;
       const poolIdf = candidateIdf(counted, [...headTexts, ...texts(scored.slice(head.length))]);
       const idf = related ? related.weigh(poolIdf) : poolIdf;

@@ -1,6 +1,7 @@
 // Related word forms for a question's words (issue 20, fourth round): the passage that answers "Whom did she
 // marry?" often says "marriage", and "a French king" is in "the King of France". Neither BM25 (stemmed) nor the
 // built-in embedder joins such forms, so the hybrid search also looks for them, at a low weight.
+import { type FusionOptions, RELATED_SHARE } from "./fusion.ts";
 import { stemOf, STOPWORDS, wordsOf } from "./words.ts";
 
 /** At most this many related forms are added to a question (a long paste stays one cheap query). */
@@ -41,4 +42,13 @@ export function relatedForms(question: string, forms: WordForms, max = MAX_RELAT
     }
   }
   return [...added];
+}
+
+/**
+ * The fusion options of a hybrid search with the question's related forms added when the weights count them
+ * (`relatedShare`, default `RELATED_SHARE`); the table is read only then.
+ */
+export async function withRelatedForms(question: string, options: FusionOptions): Promise<FusionOptions> {
+  if ((options.relatedShare ?? RELATED_SHARE) <= 0 || options.relatedForms) return options;
+  return { ...options, relatedForms: relatedForms(question, await wordForms()) };
 }

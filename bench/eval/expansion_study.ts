@@ -19,7 +19,7 @@ import {
 } from "../../scripts/build_word_forms.ts";
 import type { VectorHit } from "../../server/providers/vectors/types.ts";
 import { closeSet, indexSet, scoreRankings } from "./eval.ts";
-import { type EvalSet, readSet } from "./sets.ts";
+import { readSet } from "./sets.ts";
 
 Deno.env.set("LANCEDB_LOG", "error");
 const DATA = fileURLToPath(new URL("./data/", import.meta.url));
@@ -126,7 +126,7 @@ const fmt = (s: { recall: number[]; mrr: number }) =>
 
 if (import.meta.main) {
   const { links } = await wordNetLinks();
-  const prepared = [];
+  const prepared: ({ name: string } & Awaited<ReturnType<typeof cachedSet>>)[] = [];
   for (const name of SETS) prepared.push({ name, ...(await cachedSet(name, links)) });
   const row = (
     label: string,

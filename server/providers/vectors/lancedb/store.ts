@@ -3,6 +3,7 @@ import type { Table } from "@lancedb/lancedb";
 import type { Table as ArrowTable } from "apache-arrow";
 import type { Logger } from "../../../log.ts";
 import { fullTextQuery, fuseHybrid, fusionDepth } from "../fusion.ts";
+import { withRelatedForms } from "../word_forms.ts";
 import {
   cosineSimilarity,
   type SearchOptions,
@@ -303,10 +304,8 @@ export class LanceVectorStore implements LanceStore {
       text,
       fusionDepth(options.topK),
     );
-    return fuseHybrid(byVector, byText, textScores, options.topK, {
-      ...options.fusion,
-      question: options.text,
-    });
+    const fusion = await withRelatedForms(options.text ?? "", { ...options.fusion, question: options.text });
+    return fuseHybrid(byVector, byText, textScores, options.topK, fusion);
   }
 
   async rankings(namespace: string, vector: number[], text: string, depth: number): Promise<Rankings> {

@@ -30,6 +30,45 @@ export const EXTERNAL: { pattern: string; why: string }[] = [
   { pattern: "@audio/*", why: "audio-decode's optional decoders" },
 ];
 
+/**
+ * Packages the server imports on first use (`import("pkg")`) stay outside too, loaded as from source. Bundled,
+ * a CommonJS package imported that way keeps only its default export (esbuild: "import() of CommonJS gives
+ * default"), where Deno also gives its named ones: `const { Readability } = await import(...)` got undefined
+ * and every web page was read whole, navigation included. Loaded on first use, they cost a start nothing; ES
+ * module packages imported that way (drizzle's driver, the SDKs) are bundled as the rest.
+ */
+export function lazilyImportedPackages(): string[] {
+  const found = new Set<string>();
+  const scan = (path: string) => {
+    for (const entry of Deno.readDirSync(path)) {
+      const child = `${path}/${entry.name}`;
+      if (entry.isDirectory) scan(child);
+      else if (/\.tsx?$/.test(entry.name) && !notBundled(child)) {
+        for (const match of Deno.readTextFileSync(child).matchAll(/\bimport\(\s*"([^".][^"]*)"\s*\)/g)) {
+          const parts = match[1].replace(/^npm:/, "").split("/");
+          found.add(parts[0].startsWith("@") ? `${parts[0]}/${parts[1]}` : parts[0]);
+        }
+      }
+    }
+  };
+  for (const folder of ["server", "shared", "db"]) scan(`${root}/${folder}`);
+  return [...found].filter((name) => !name.startsWith("node:") && isCommonJs(name)).sort();
+}
+
+/** Whether a package in node_modules ships CommonJS only (no ES module entry for an `import`). */
+function isCommonJs(name: string): boolean {
+  let manifest: { type?: string; module?: string; exports?: unknown };
+  try {
+    manifest = JSON.parse(Deno.readTextFileSync(`${root}/node_modules/${name}/package.json`));
+  } catch {
+    return true; // not installed here: left outside, as from source
+  }
+  const hasImportCondition = (exports: unknown): boolean =>
+    typeof exports === "object" && exports !== null &&
+    Object.entries(exports).some(([key, value]) => key === "import" || hasImportCondition(value));
+  return manifest.type !== "module" && !manifest.module && !hasImportCondition(manifest.exports);
+}
+
 /** Files of no part in the bundle: tests and test helpers. */
 const notBundled = (path: string) => /_test\.tsx?$|\/testing\//.test(path);
 
@@ -72,6 +111,7 @@ export function bundleArgs(outdir: string): string[] {
     "--node-modules-dir=manual",
     `--outdir=${outdir}`,
     ...EXTERNAL.map((external) => `--external=${external.pattern}`),
+    ...lazilyImportedPackages().flatMap((name) => [`--external=${name}`, `--external=${name}/*`]),
     ENTRY,
   ];
 }

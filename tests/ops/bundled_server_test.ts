@@ -6,6 +6,8 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { buildServer, SERVER_BUNDLE, serverIsStale } from "../../scripts/build_server.ts";
 import { startServerProcess } from "../../server/testing/process.ts";
+import { parseFile } from "../../server/documents/parse_worker.ts";
+import { buildEpub, buildOdt, buildPptx, buildXlsx } from "../../server/documents/parsers/test_files.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -94,6 +96,53 @@ Deno.test({
       const workers = descendants(server.pid).filter((line) => line.includes("parse-worker"));
       assert.ok(workers.length >= 1, "No parse worker is running.");
       assert.ok(workers.every((line) => line.includes(SERVER_BUNDLE)), workers.join("\n"));
+
+      // Every parser gives the bundled server the text it gives from source: a package imported on first use
+      // must keep its named exports (a bundled CommonJS one once lost them, and Readability never ran).
+      const fixtures = `${ROOT}tests/fixtures/documents/`;
+      const samples: [string, Uint8Array][] = [
+        ...[
+          "handler.html",
+          "tables.docx",
+          "footnotes.docx",
+          "airline-safety.csv",
+          "pdflatex-4-pages.pdf",
+          "eip-2488.md",
+        ]
+          .map((name): [string, Uint8Array] => [name, Deno.readFileSync(`${fixtures}${name}`)]),
+        ["deck.pptx", await buildPptx([["Herons fish at dawn."], ["Egrets follow them."]])],
+        ["sheet.xlsx", await buildXlsx([{ name: "Birds", rows: [["name", "wings"], ["heron", 2]] }])],
+        ["notes.odt", await buildOdt(["Herons nest in colonies."])],
+        [
+          "book.epub",
+          await buildEpub({
+            title: "Herons",
+            author: "A. Birder",
+            chapters: [{
+              file: "one.xhtml",
+              html: "<html><body><h1>One</h1><p>Herons wait.</p></body></html>",
+            }],
+          }),
+        ],
+      ];
+      for (const [name, bytes] of samples) {
+        const upload = new FormData();
+        upload.append("file", new File([new Uint8Array(bytes)], name));
+        const answer = await (await fetch(`${server.url}/api/workspace/herons/upload`, {
+          method: "POST",
+          body: upload,
+        })).json();
+        assert.equal(answer.success, true, `${name}: ${JSON.stringify(answer)}`);
+        const location: string = answer.documents[0].location;
+        const stored = JSON.parse(await Deno.readTextFile(`${storage}/documents/${location}`));
+        const limits = { timeoutSeconds: 60, memoryMb: 512, maxTextChars: 16 * 1024 * 1024 };
+        const fromSource = await parseFile({ name, bytes }, limits);
+        assert.equal(
+          stored.pageContent,
+          fromSource.text,
+          `${name}: the bundle's text differs from the source's`,
+        );
+      }
 
       // Through the developer API, itself a chunk loaded on its first call.
       const made = await (await fetch(`${server.url}/api/system/generate-api-key`, {

@@ -3,37 +3,21 @@
 // their reasons (the corpus holds corrupt, encrypted and empty files on purpose). Then the same uploads in this
 // process with an embedder that costs nothing (one constant vector): parse + split + store alone. Each goal of
 // issue 21 is printed beside its figure. BENCH_PHASES=server or =store runs one of the two.
-import { fileURLToPath } from "node:url";
 import { startServerProcess } from "../server/testing/process.ts";
 import { asLecternTask } from "./server_command.ts";
 import { createTestApp } from "../server/testing/test_app.ts";
 import type { Embedder } from "../server/providers/embedders/types.ts";
 import { closeParseWorkers } from "../server/documents/parse_worker.ts";
+import { CORPUS, corpusFiles, corpusOrSkip } from "./corpus.ts";
 
-const CORPUS = fileURLToPath(new URL("../../shared/corpus/", import.meta.url));
 const CONCURRENCY = Number(Deno.env.get("BENCH_CONCURRENCY") ?? 2);
 const LIMIT = Number(Deno.env.get("BENCH_FILES") ?? Infinity);
-/** BENCH_STRIDE=n takes every n-th file of the corpus (a sample of every kind, for a loaded machine). */
-const STRIDE = Math.max(1, Number(Deno.env.get("BENCH_STRIDE") ?? 1));
 /** Seconds to wait after the ingest before the server's memory is read again (what it keeps, not its peak). */
 const SETTLE_SECONDS = Number(Deno.env.get("BENCH_SETTLE_SECONDS") ?? 10);
 
-try {
-  Deno.statSync(CORPUS);
-} catch {
-  console.log(`Ingest benchmark skipped: ${CORPUS} is not here (it lives beside the project in ../shared).`);
-  Deno.exit(0);
-}
+corpusOrSkip("Ingest benchmark");
 
-function* walk(directory: string): Generator<string> {
-  for (const entry of [...Deno.readDirSync(directory)].sort((a, b) => a.name.localeCompare(b.name))) {
-    const path = `${directory}/${entry.name}`;
-    if (entry.isDirectory && entry.name !== "LICENSES") yield* walk(path);
-    else if (entry.isFile && !["SOURCE.md", "MANIFEST.tsv"].includes(entry.name)) yield path;
-  }
-}
-
-const files = [...walk(CORPUS.replace(/\/$/, ""))].filter((_, index) => index % STRIDE === 0).slice(0, LIMIT);
+const files = corpusFiles().slice(0, LIMIT);
 const PHASES = Deno.env.get("BENCH_PHASES") ?? "server,store";
 const goals: string[] = [];
 const goal = (metric: string, figure: string, target: string, met: boolean) =>

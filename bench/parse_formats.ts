@@ -3,36 +3,21 @@
 // is parsed with parseDocument, split as the ingest splits it (1,000 characters, overlap 20) and given the
 // token estimate and word count the store computes. Prints files/s, chunks/s and milliseconds per format.
 // BENCH_DUMP=<dir> writes each file's parsed text there (to compare two versions of a parser).
-import { fileURLToPath } from "node:url";
 import { parseDocument } from "../server/documents/parsers/index.ts";
 import { splitText } from "../server/documents/chunker.ts";
 import { estimateTokens } from "../server/documents/tokens.ts";
 import { wordCount } from "../server/documents/store.ts";
 import { extensionOf } from "../server/documents/text.ts";
 import process from "node:process";
+import { CORPUS, corpusFiles, corpusOrSkip } from "./corpus.ts";
 
-const CORPUS = fileURLToPath(new URL("../../shared/corpus/", import.meta.url));
-const STRIDE = Math.max(1, Number(Deno.env.get("BENCH_STRIDE") ?? 1));
 const ONLY = Deno.env.get("BENCH_FORMAT");
 const DUMP = Deno.env.get("BENCH_DUMP");
 const ROUNDS = Math.max(1, Number(Deno.env.get("BENCH_ROUNDS") ?? 1));
 
-try {
-  Deno.statSync(CORPUS);
-} catch {
-  console.log(`Parse benchmark skipped: ${CORPUS} is not here (it lives beside the project in ../shared).`);
-  Deno.exit(0);
-}
+corpusOrSkip("Parse benchmark");
 
-function* walk(directory: string): Generator<string> {
-  for (const entry of [...Deno.readDirSync(directory)].sort((a, b) => a.name.localeCompare(b.name))) {
-    const path = `${directory}/${entry.name}`;
-    if (entry.isDirectory && entry.name !== "LICENSES") yield* walk(path);
-    else if (entry.isFile && !["SOURCE.md", "MANIFEST.tsv"].includes(entry.name)) yield path;
-  }
-}
-
-const files = [...walk(CORPUS.replace(/\/$/, ""))].filter((_, index) => index % STRIDE === 0)
+const files = corpusFiles()
   .filter((path) => !ONLY || extensionOf(path) === `.${ONLY}`);
 const inputs = files.map((path) => ({ path, bytes: Deno.readFileSync(path) }));
 if (DUMP) Deno.mkdirSync(DUMP, { recursive: true });

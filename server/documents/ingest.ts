@@ -148,15 +148,7 @@ export function embeddedChunkBatches(
     const pieces = await splitText(document.pageContent, settings);
     if (pieces.length === 0) throw new Error(`${document.title} has no text to embed`);
     const pages = new ChunkPages(document.pageContent, document.pageBreaks);
-    let writer: CacheWriter | null = await cache.writer(key).catch((error) => {
-      deps.log.warn("Cannot write the vector cache", { location, error: messageOf(error) });
-      return null;
-    });
-    const dropCache = (error: unknown) => {
-      deps.log.warn("Cannot write the vector cache", { location, error: messageOf(error) });
-      writer?.abort();
-      writer = null;
-    };
+    const entry = await CacheEntry.open(cache, key, deps.log, location);
     try {
       for (let start = 0; start < pieces.length; start += size) {
         const batch = pieces.slice(start, start + size);
@@ -171,13 +163,12 @@ export function embeddedChunkBatches(
           const page = pages.pageOf(batch[index]);
           return { text, vector: vectors[index], ...(page === undefined ? {} : { page }) };
         });
-        if (writer) await writer.add(chunks).catch(dropCache);
+        await entry.write((writer) => writer.add(chunks));
         yield chunks;
       }
-      if (writer) await writer.commit().catch(dropCache);
-      writer = null;
+      await entry.commit();
     } finally {
-      writer?.abort();
+      entry.abort();
     }
   }
   const iterable = batches();
@@ -187,6 +178,52 @@ export function embeddedChunkBatches(
     },
     [Symbol.asyncIterator]: () => iterable,
   };
+}
+
+/**
+ * A document's vector cache entry while it is written beside its embedding: a failure to write it is logged and
+ * drops the entry, never the embedding.
+ */
+class CacheEntry {
+  private constructor(
+    private writer: CacheWriter | null,
+    private readonly log: Pick<Logger, "warn">,
+    private readonly location: string,
+  ) {}
+
+  static async open(
+    cache: VectorCache,
+    key: Parameters<VectorCache["writer"]>[0],
+    log: Pick<Logger, "warn">,
+    location: string,
+  ): Promise<CacheEntry> {
+    const entry = new CacheEntry(null, log, location);
+    entry.writer = await cache.writer(key).catch((error) => entry.warn(error));
+    return entry;
+  }
+
+  private warn(error: unknown): null {
+    this.log.warn("Cannot write the vector cache", { location: this.location, error: messageOf(error) });
+    return null;
+  }
+
+  async write(step: (writer: CacheWriter) => Promise<void>): Promise<void> {
+    if (!this.writer) return;
+    await step(this.writer).catch((error) => {
+      this.warn(error);
+      this.abort();
+    });
+  }
+
+  async commit(): Promise<void> {
+    await this.write((writer) => writer.commit());
+    this.writer = null;
+  }
+
+  abort(): void {
+    this.writer?.abort();
+    this.writer = null;
+  }
 }
 
 /**
@@ -216,17 +253,9 @@ async function* preparedChunkBatches(
   // The worker encoded the cache entry's chunks: their bytes go to the file as they are. The same chunks
   // added to a second workspace have written their entry already.
   const cacheText = prepared.takeCacheText();
-  let writer: CacheWriter | null = !cacheText ? null : await cache.writer(key).catch((error) => {
-    deps.log.warn("Cannot write the vector cache", { location, error: messageOf(error) });
-    return null;
-  });
-  const dropCache = (error: unknown) => {
-    deps.log.warn("Cannot write the vector cache", { location, error: messageOf(error) });
-    writer?.abort();
-    writer = null;
-  };
+  const entry = cacheText ? await CacheEntry.open(cache, key, deps.log, location) : null;
   try {
-    if (writer && cacheText) await writer.addEncoded(cacheText).catch(dropCache);
+    if (entry && cacheText) await entry.write((writer) => writer.addEncoded(cacheText));
     for (let start = 0; start < total; start += size) {
       options.signal?.throwIfAborted();
       const chunks = [];
@@ -236,10 +265,9 @@ async function* preparedChunkBatches(
       options.onProgress?.(start + chunks.length, total);
       yield chunks;
     }
-    if (writer) await writer.commit().catch(dropCache);
-    writer = null;
+    await entry?.commit();
   } finally {
-    writer?.abort();
+    entry?.abort();
   }
 }
 

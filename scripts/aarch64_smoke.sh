@@ -40,6 +40,17 @@ QEMU="$(command -v qemu-aarch64-static)"
 export QEMU_LD_PREFIX="$SYSROOT"
 step "qemu-user-static and the arm64 runtime libraries are installed"
 
+# 1b. The emulated server starts its parse workers with its own aarch64 Deno: the kernel runs them through qemu
+#     once binfmt_misc knows aarch64 executables (a registration for this boot; left as it is when one exists).
+if [ ! -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ]; then
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  [ -e /proc/sys/fs/binfmt_misc/register ] || $SUDO mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
+  printf '%s' ':qemu-aarch64:M::\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\xb7\x00:\xff\xff\xff\xff\xff\xff\xff\x00\xff\xff\xff\xff\xff\xff\xff\xff\xfe\xff\xff\xff:'"$QEMU"':F' |
+    $SUDO tee /proc/sys/fs/binfmt_misc/register >/dev/null
+fi
+step "aarch64 executables run through qemu (binfmt_misc)"
+
 # 2. The aarch64 Deno, the same version as the host's, from the npm registry.
 mkdir -p "$WORK/deno-arm64"
 ARM_DENO="$WORK/deno-arm64/package/deno"

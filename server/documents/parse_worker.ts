@@ -83,6 +83,9 @@ const ENV_KEPT = [
   "USERPROFILE",
   "LOCALAPPDATA",
   "APPDATA",
+  // A server run under qemu's user-mode emulation (another CPU's build of Deno) starts its workers under the
+  // same emulation, which finds that CPU's C library through this prefix (scripts/aarch64_smoke.sh).
+  "QEMU_LD_PREFIX",
 ];
 
 function workerEnv(memoryMb: number): Record<string, string> {

@@ -9,18 +9,26 @@ export interface PromptVariables {
   custom?: Readonly<Record<string, string>>;
 }
 
+// Made once, on the first chat: toLocaleDateString/toLocaleTimeString build a new ICU formatter on every call
+// (milliseconds each), and the first formatter loads ICU's data, which a server start does not need.
+let formats:
+  | { date: Intl.DateTimeFormat; time: Intl.DateTimeFormat; time24: Intl.DateTimeFormat }
+  | undefined;
+const dateFormats = () =>
+  formats ??= {
+    date: new Intl.DateTimeFormat("en-US", { year: "numeric", month: "long", day: "numeric" }),
+    time: new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit" }),
+    time24: new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit" }),
+  };
+
 /** The built-in variables of one chat: `{date} {time} {datetime} {time_24} {datetime_24}`, `{user.*}`,
  * `{workspace.*}`. */
-// Made once: toLocaleDateString/toLocaleTimeString build a new ICU formatter on every call (milliseconds each).
-const DATE = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "long", day: "numeric" });
-const TIME = new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit" });
-const TIME_24 = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit" });
-
 export function builtInValues(variables: Omit<PromptVariables, "custom">): Record<string, string> {
   const { now } = variables;
-  const date = DATE.format(now);
-  const time = TIME.format(now);
-  const time24 = TIME_24.format(now);
+  const format = dateFormats();
+  const date = format.date.format(now);
+  const time = format.time.format(now);
+  const time24 = format.time24.format(now);
   return {
     date,
     time,

@@ -5,22 +5,11 @@
 // float32 sum of n products is within (n + 1) × 2⁻²⁴ × |row| × |query| of the exact one (the usual bound of
 // recursive summation), and every row whose sum could rank it among the best, by that bound, is scored again.
 // At 10k rows of 384 dimensions on 2 cores the pass took about a quarter of the plain scan's time (issue 21).
-import { decodeBase64 } from "../../../encoding.ts";
+import { wasmModuleOnce } from "./wasm_module.ts";
 import { FLOAT_SCAN_WASM } from "./float_scan_wasm.ts";
 
-let compiled: WebAssembly.Module | null | undefined;
-
 /** The scan's module, compiled once; null where WebAssembly SIMD is not supported. */
-function scanModule(): WebAssembly.Module | null {
-  if (compiled === undefined) {
-    try {
-      compiled = new WebAssembly.Module(new Uint8Array(decodeBase64(FLOAT_SCAN_WASM)));
-    } catch {
-      compiled = null;
-    }
-  }
-  return compiled;
-}
+const scanModule = wasmModuleOnce(FLOAT_SCAN_WASM);
 
 /**
  * Room for `capacity` rows of `dimensions` float32 values in a WebAssembly instance of their own (freed with the

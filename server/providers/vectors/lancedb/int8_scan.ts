@@ -3,25 +3,14 @@
 // 2 cores where LanceDB's IVF_HNSW_SQ index answers in about 15 ms. The scan only picks candidates: the best
 // of them are then scored again with their float vectors, so the hits and scores are the exact search's
 // unless a true hit ranked below every candidate (measured recall@10 against exact search: see bench/retrieval.ts).
-import { decodeBase64 } from "../../../encoding.ts";
+import { wasmModuleOnce } from "./wasm_module.ts";
 import { INT8_SCAN_WASM } from "./int8_scan_wasm.ts";
 
 /** The query's int16 scale: products with int8 rows stay within int32 up to 4,096 dimensions. */
 const QUERY_SCALE = 16_383;
 
-let compiled: WebAssembly.Module | null | undefined;
-
 /** The scan's module, compiled once; null where WebAssembly SIMD is not supported. */
-function scanModule(): WebAssembly.Module | null {
-  if (compiled === undefined) {
-    try {
-      compiled = new WebAssembly.Module(new Uint8Array(decodeBase64(INT8_SCAN_WASM)));
-    } catch {
-      compiled = null;
-    }
-  }
-  return compiled;
-}
+const scanModule = wasmModuleOnce(INT8_SCAN_WASM);
 
 /**
  * How many candidates of the quantised scan are scored again with their float vectors for `limit` hits. On 100k

@@ -23,6 +23,7 @@ import { loadedImports, STAGING_FOLDER } from "./connectors/staging.ts";
 import { EmbedProgress } from "./embedding/progress.ts";
 import { sweepParsedFiles } from "./attachments/service.ts";
 import { JobRunner } from "./jobs/runner.ts";
+import { chatsStarting } from "./jobs/chat_window.ts";
 import { ABANDONED_WRITE_MS, maintenanceJob } from "./jobs/maintenance.ts";
 
 /** Whether a folder exists and holds anything. */
@@ -77,6 +78,8 @@ export async function boot(
     log,
     replicaId,
     leaseMs: config.jobs.leaseSeconds * 1000,
+    // A round's database writes wait (a moment at most) for the chats starting to have asked their model.
+    busy: () => chatsStarting() > 0,
   });
   try {
     const keys = await loadInstanceKeys(paths.keys);

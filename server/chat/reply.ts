@@ -15,6 +15,7 @@ import { rewriteQuery } from "./rewrite.ts";
 import { mark } from "../http/timing.ts";
 import type { StartSlot } from "./admission.ts";
 import { type Ended, prepareTurn, type ReplyInput, type Turn } from "./turn.ts";
+import { chatStarting } from "../jobs/chat_window.ts";
 
 export type { ReplyInput } from "./turn.ts";
 
@@ -38,6 +39,8 @@ export async function* streamReply(
     throw error;
   }
   mark("admitted");
+  // Until the model is asked, background jobs hold their database writes back (jobs/chat_window.ts).
+  const starting = chatStarting();
   try {
     const turn = await prepareTurn(deps, input, crypto.randomUUID());
     if ("ended" in turn) {
@@ -66,8 +69,12 @@ export async function* streamReply(
     const prompt = await promptFor(deps, turn, retrieved);
     mark("prompt");
     // The slot is given back once the model has been asked, before the answer's first chunk.
-    yield* streamAnswer(deps, turn, prompt, signal, slot.release);
+    yield* streamAnswer(deps, turn, prompt, signal, () => {
+      starting.end();
+      slot.release();
+    });
   } finally {
+    starting.end();
     slot.release();
   }
 }

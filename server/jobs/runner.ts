@@ -23,7 +23,15 @@ export interface JobRunnerOptions {
   /** How long a lease lasts without renewal; it is renewed every third of it. */
   leaseMs: number;
   now?: () => number;
+  /**
+   * Whether the server is busy with work a round should not land in (chats starting: chat_window.ts). A timed
+   * round waits while it is, checking every BUSY_CHECK_MS, for at most `maxDeferMs`; then it runs anyway.
+   */
+  busy?: () => boolean;
 }
+
+/** How often a deferred round looks whether the server is still busy. */
+export const BUSY_CHECK_MS = 5;
 
 const LEADER = "leader";
 
@@ -42,6 +50,7 @@ export class JobRunner {
   readonly #onLead: (() => Promise<void>)[] = [];
   readonly #onLose: (() => Promise<void>)[] = [];
   readonly #now: () => number;
+  readonly #serverBusy: () => boolean;
   #leader = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #controller = new AbortController();
@@ -55,6 +64,7 @@ export class JobRunner {
     this.replicaId = options.replicaId;
     this.leaseMs = options.leaseMs;
     this.#now = options.now ?? Date.now;
+    this.#serverBusy = options.busy ?? (() => false);
   }
 
   /** Whether this replica holds the lease now (it runs the database-wide jobs). */
@@ -65,6 +75,14 @@ export class JobRunner {
   /** How often the lease is renewed and jobs looked at. */
   get tickMs(): number {
     return Math.max(100, Math.min(5_000, Math.floor(this.leaseMs / 3)));
+  }
+
+  /**
+   * How long a timed round waits at most for the server not to be busy: a tenth of the lease (the lease, renewed
+   * every third of it, then still has more than half of its time left), at most a second.
+   */
+  get maxDeferMs(): number {
+    return Math.min(1_000, Math.floor(this.leaseMs / 10));
   }
 
   register(job: Job): void {
@@ -129,11 +147,20 @@ export class JobRunner {
   #schedule() {
     if (this.#controller.signal.aborted) return;
     this.#timer = setTimeout(async () => {
+      await this.#quiet();
       await this.tick().catch((error) =>
         this.#log.error("The job runner failed", { error: messageOf(error) })
       );
       this.#schedule();
     }, this.tickMs);
+  }
+
+  /** Resolves once the server is not busy, or after maxDeferMs, or at stop(). */
+  async #quiet(): Promise<void> {
+    const until = performance.now() + this.maxDeferMs;
+    while (this.#serverBusy() && performance.now() < until && !this.#controller.signal.aborted) {
+      await new Promise((resolve) => setTimeout(resolve, BUSY_CHECK_MS));
+    }
   }
 
   async #renew(take = false): Promise<void> {

@@ -164,3 +164,75 @@ Deno.test("job runner: with a database file of its own, a restarted server takes
     }
   });
 });
+
+/** Resolves once `done()` holds, checking every 10 ms (fails after 20 s: a round that never came). */
+async function until(done: () => boolean, what: string) {
+  const started = Date.now();
+  while (!done()) {
+    if (Date.now() - started > 20_000) throw new Error(`Never happened: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+Deno.test("job runner: a timed round waits while the server is busy (chats starting), then renews the lease", async () => {
+  await withDatabase(async (open) => {
+    const events: string[] = [];
+    let checks = 0;
+    const runner = new JobRunner({
+      db: (await open()).db,
+      log: silentLogger,
+      replicaId: "a",
+      leaseMs: 10_000,
+      now: () => {
+        events.push("round");
+        return Date.now();
+      },
+      busy: () => {
+        const busy = ++checks <= 3;
+        events.push(busy ? "busy" : "quiet");
+        return busy;
+      },
+    });
+    try {
+      await runner.start();
+      assert.deepEqual(events, ["round"], "the first try for the lease at start does not wait");
+      await until(() => events.length >= 6, "the timed round");
+      assert.deepEqual(events.slice(0, 6), ["round", "busy", "busy", "busy", "quiet", "round"]);
+      assert.equal(runner.isLeader, true);
+    } finally {
+      await runner.stop();
+    }
+  });
+});
+
+Deno.test("job runner: a round waits a tenth of the lease at most for the server to be quiet", async () => {
+  await withDatabase(async (open) => {
+    const { db } = await open();
+    let checks = 0;
+    let rounds = 0;
+    const runner = new JobRunner({
+      db,
+      log: silentLogger,
+      replicaId: "a",
+      leaseMs: 600,
+      now: () => {
+        rounds++;
+        return Date.now();
+      },
+      busy: () => {
+        checks++;
+        return true;
+      },
+    });
+    try {
+      assert.equal(runner.maxDeferMs, 60);
+      await runner.start();
+      await until(() => rounds >= 3, "two timed rounds while always busy");
+      assert.ok(checks >= 2, `the rounds waited for the server first (${checks} checks)`);
+      const [lease] = await db.select().from(jobLeases).where(eq(jobLeases.name, "leader"));
+      assert.equal(lease.owner, "a");
+    } finally {
+      await runner.stop();
+    }
+  });
+});

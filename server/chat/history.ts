@@ -78,7 +78,7 @@ function scopeFilter(scope: ChatScope): SQL {
   return and(...conditions)!;
 }
 
-export function parseResponse(row: ChatRow): StoredResponse | null {
+export function parseResponse(row: Pick<ChatRow, "response">): StoredResponse | null {
   try {
     const parsed = JSON.parse(row.response);
     return typeof parsed?.text === "string" ? parsed as StoredResponse : null;
@@ -87,36 +87,104 @@ export function parseResponse(row: ChatRow): StoredResponse | null {
   }
 }
 
-/**
- * The last `limit` visible chats, oldest first; a limit of 0 means no history (the reference's 0 means 20).
- */
-export async function recentChats(deps: Deps, scope: ChatScope, limit: number): Promise<ChatRow[]> {
-  if (limit <= 0) return [];
-  // One query per shape of scope (default thread or not, API session or not, one user's or all), built once.
+/** The shape of a scope (default thread or not, API session or not, one user's or all): one query for each. */
+function shapeOf(scope: ChatScope) {
   const thread = scope.threadId !== null;
   const session = scope.apiSessionId !== null && scope.apiSessionId !== undefined;
   const user = scope.actor.multiUser && scope.actor.userId !== null;
-  const query = prepared(deps.db, `recent chats ${thread} ${session} ${user}`, (db) => {
-    const conditions = [
-      eq(workspaceChats.workspaceId, sql.placeholder("workspaceId")),
-      thread ? eq(workspaceChats.threadId, sql.placeholder("threadId")) : isNull(workspaceChats.threadId),
-      session
-        ? eq(workspaceChats.apiSessionId, sql.placeholder("apiSessionId"))
-        : isNull(workspaceChats.apiSessionId),
-      eq(workspaceChats.include, true),
-    ];
-    if (user) conditions.push(eq(workspaceChats.userId, sql.placeholder("userId")));
-    return db.select().from(workspaceChats).where(and(...conditions)).orderBy(desc(workspaceChats.id))
-      .limit(sql.placeholder("limit")).prepare();
-  });
-  const rows = await query.all({
+  return { name: `${thread} ${session} ${user}`, thread, session, user };
+}
+
+/** The conditions of a scope's shape, its values as placeholders (`recentParams`). */
+function recentConditions({ thread, session, user }: ReturnType<typeof shapeOf>): SQL {
+  const conditions = [
+    eq(workspaceChats.workspaceId, sql.placeholder("workspaceId")),
+    thread ? eq(workspaceChats.threadId, sql.placeholder("threadId")) : isNull(workspaceChats.threadId),
+    session
+      ? eq(workspaceChats.apiSessionId, sql.placeholder("apiSessionId"))
+      : isNull(workspaceChats.apiSessionId),
+    eq(workspaceChats.include, true),
+  ];
+  if (user) conditions.push(eq(workspaceChats.userId, sql.placeholder("userId")));
+  return and(...conditions)!;
+}
+
+function recentParams(scope: ChatScope, limit: number) {
+  return {
     workspaceId: scope.workspaceId,
     threadId: scope.threadId,
     apiSessionId: scope.apiSessionId ?? null,
     userId: scope.actor.userId,
     limit,
-  });
+  };
+}
+
+/**
+ * The last `limit` visible chats, oldest first; a limit of 0 means no history (the reference's 0 means 20).
+ */
+export async function recentChats(deps: Deps, scope: ChatScope, limit: number): Promise<ChatRow[]> {
+  if (limit <= 0) return [];
+  const shape = shapeOf(scope);
+  const query = prepared(
+    deps.db,
+    `recent chats ${shape.name}`,
+    (db) =>
+      db.select().from(workspaceChats).where(recentConditions(shape)).orderBy(desc(workspaceChats.id))
+        .limit(sql.placeholder("limit")).prepare(),
+  );
+  const rows = await query.all(recentParams(scope, limit));
   return rows.reverse();
+}
+
+/** Answers parsed lately, by chat id, with the stored JSON they were parsed from; the oldest leaves first. */
+const parsedAnswers = new Map<number, { json: string; response: StoredResponse }>();
+const PARSED_KEPT = 2_000;
+
+/**
+ * A stored answer, parsed once while it is recent: a thread's history is read again with every message (twenty
+ * answers of a few kB each, their citations' texts included, about 0.7 ms of JSON.parse per chat under load).
+ * The JSON read is compared with the one parsed, so an answer edited, or a row of another database with the same
+ * id, is parsed again. The answer returned is shared: its readers never change it.
+ */
+function parsedAnswer(id: number, json: string): StoredResponse | null {
+  const kept = parsedAnswers.get(id);
+  if (kept && kept.json === json) return kept.response;
+  const response = parseResponse({ response: json });
+  if (!response) return null;
+  if (kept) parsedAnswers.delete(id);
+  else if (parsedAnswers.size >= PARSED_KEPT) parsedAnswers.delete(parsedAnswers.keys().next().value!);
+  parsedAnswers.set(id, { json, response });
+  return response;
+}
+
+/**
+ * The exchanges a chat's model sees again: the last `limit` visible chats whose answer can be read, oldest
+ * first (only the columns needed; each answer parsed once while it is recent). The answers are shared: read
+ * them, never change them.
+ */
+export async function recentExchanges(
+  deps: Deps,
+  scope: ChatScope,
+  limit: number,
+): Promise<StoredExchange[]> {
+  if (limit <= 0) return [];
+  const shape = shapeOf(scope);
+  const query = prepared(
+    deps.db,
+    `recent exchanges ${shape.name}`,
+    (db) =>
+      db.select({ id: workspaceChats.id, prompt: workspaceChats.prompt, response: workspaceChats.response })
+        .from(workspaceChats).where(recentConditions(shape)).orderBy(desc(workspaceChats.id))
+        .limit(sql.placeholder("limit")).prepare(),
+  );
+  const rows = await query.all(recentParams(scope, limit));
+  const exchanges: StoredExchange[] = [];
+  for (let index = rows.length - 1; index >= 0; index--) {
+    const row = rows[index];
+    const response = parsedAnswer(row.id, row.response);
+    if (response) exchanges.push({ prompt: row.prompt, response });
+  }
+  return exchanges;
 }
 
 /**

@@ -13,8 +13,7 @@ import {
   type ChatScope,
   chatsInLastDay,
   type ChatStore,
-  parseResponse,
-  recentChats,
+  recentExchanges,
   type StoredResponse,
 } from "./history.ts";
 import type { HistoryTurn } from "./prompt.ts";
@@ -148,14 +147,11 @@ export async function prepareTurn(deps: Deps, input: ReplyInput, uuid: string): 
   }
   mark("model");
 
-  const stored = conversation ? [] : input.store ? await input.store.recent() : (await recentChats(
-    deps,
-    scope,
-    workspace.openAiHistory,
-  )).flatMap((row) => {
-    const response = parseResponse(row);
-    return response ? [{ prompt: row.prompt, response }] : [];
-  });
+  const stored = conversation
+    ? []
+    : input.store
+    ? await input.store.recent()
+    : await recentExchanges(deps, scope, workspace.openAiHistory);
   mark("history");
   return {
     uuid,

@@ -5,7 +5,9 @@
 // Each line shows its goal (issue 21) and a floor measured in the same run: a plain JS scan of 10k × 384 float32
 // vectors for the first, the LLM's own gap between tokens for the second.
 // A follow-up's search-query rewrite (server/chat/rewrite.ts) is answered at once with the message, as the
-// fake's default does: its round trip counts as the server's.
+// fake's default does: its round trip counts as the server's. Rightly so: the model's own time is nil here, so
+// what is left is the server's work for that call (the SDK building the request, fetch, reading the stream: 2-3
+// ms of CPU per call under load) and the loopback's, which a user waits for as for any other step.
 import { echoReply, startFakeOpenAi } from "../server/testing/fake_openai.ts";
 import { startServerProcess } from "../server/testing/process.ts";
 import { asLecternTask } from "./server_command.ts";

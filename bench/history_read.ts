@@ -16,7 +16,9 @@ function cpuMs(): number {
 }
 
 await using app = await createTestApp();
-const created = await app.json<{ workspace: { id: number } }>("/api/workspace/new", { json: { name: "History" } });
+const created = await app.json<{ workspace: { id: number } }>("/api/workspace/new", {
+  json: { name: "History" },
+});
 const actor = { multiUser: false, userId: null, role: "admin" } as unknown as Actor;
 const scope = { workspaceId: created.body.workspace.id, threadId: null, actor };
 const chunk = (index: number) => `Section ${index}. ${"river heron lantern granite orchard ".repeat(28)}`;

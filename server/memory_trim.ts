@@ -72,7 +72,7 @@ export function startMemoryTrim(
     low = rss();
     return returned;
   };
-  const timers: number[] = [];
+  const timers: ReturnType<typeof setInterval>[] = [];
   const turns = { trimmed: 0, skipped: 0, grown: 0 };
   if (library) {
     const handle = setInterval(() => {

@@ -92,11 +92,14 @@ async function serverPhase() {
       fileBackedAfterMiB: Number(status("RssFile").toFixed(0)),
       settledRssMiB: 0,
       settledAnonymousMiB: 0,
+      /** The peak again after the settling time: maintenance and the reads that follow it come after the ingest. */
+      settledPeakRssMiB: 0,
       maintenanceWarnings: 0,
     };
     await new Promise((resolve) => setTimeout(resolve, SETTLE_SECONDS * 1000));
     figures.settledRssMiB = Number(status("VmRSS").toFixed(0));
     figures.settledAnonymousMiB = Number(status("RssAnon").toFixed(0));
+    figures.settledPeakRssMiB = Number(status("VmHWM").toFixed(0));
     const warnings = server.output().split("\n").filter((line) => / WARN .*[Vv]ector/.test(line));
     figures.maintenanceWarnings = warnings.length;
     console.log(
@@ -104,7 +107,8 @@ async function serverPhase() {
         `${figures.filesPerSecond} files/s, ${figures.chunks} chunks (${figures.chunksPerSecond} chunks/s), ` +
         `peak RSS ${figures.peakRssMiB} MiB (${figures.rssAfterMiB} MiB after: ` +
         `${figures.anonymousAfterMiB} anonymous, ${figures.fileBackedAfterMiB} mapped files; ` +
-        `${figures.settledRssMiB} MiB, ${figures.settledAnonymousMiB} anonymous, ${SETTLE_SECONDS} s later), ` +
+        `${figures.settledRssMiB} MiB, ${figures.settledAnonymousMiB} anonymous, ${SETTLE_SECONDS} s later, ` +
+        `peak ${figures.settledPeakRssMiB} MiB by then), ` +
         `${CONCURRENCY} uploads at a time`,
     );
     if (warnings.length) {

@@ -43,6 +43,11 @@ const EnvSchema = z.object({
   CHAT_STARTS_AT_ONCE: integerString("CHAT_STARTS_AT_ONCE", 1, 10_000).default(CHAT_STARTS_AT_ONCE),
   /** How often freed native memory is handed back to the system (glibc's malloc_trim); 0 turns it off. */
   MEMORY_TRIM_SECONDS: integerString("MEMORY_TRIM_SECONDS", 0, 86_400).default(30),
+  /**
+   * Between those turns, a trim as soon as the resident memory has grown this many MiB above its low point since
+   * the last trim (server/memory_trim.ts); 0 turns it off.
+   */
+  MEMORY_TRIM_GROWTH_MB: integerString("MEMORY_TRIM_GROWTH_MB", 0, 65_536).default(32),
   /** Development: re-read the client manifest on every page so `vite build --watch` output is picked up. */
   LECTERN_DEV: flag("LECTERN_DEV"),
   /** Lets an admin issue single-use login links (simple SSO). */
@@ -133,6 +138,8 @@ export interface Config {
   maxUploadBytes: number;
   parse: { timeoutSeconds: number; memoryMb: number; maxTextMb: number };
   memoryTrimSeconds: number;
+  /** MiB of growth of the resident memory that trims before the next turn; 0: none. */
+  memoryTrimGrowthMb: number;
   /** Seconds a chat waits for the language model's next words before stopping the answer. */
   llmTimeoutSeconds: number;
   /** Chats starting at once at most (server/chat/admission.ts); the others wait their turn. */
@@ -215,6 +222,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       maxTextMb: values.PARSE_MAX_TEXT_MB,
     }),
     memoryTrimSeconds: values.MEMORY_TRIM_SECONDS,
+    memoryTrimGrowthMb: values.MEMORY_TRIM_GROWTH_MB,
     llmTimeoutSeconds: values.LLM_TIMEOUT_SECONDS,
     chatStartsAtOnce: values.CHAT_STARTS_AT_ONCE,
     dev: values.LECTERN_DEV,

@@ -70,6 +70,16 @@ Deno.test("loadConfig() bounds parsing: PARSE_TIMEOUT_SECONDS, PARSE_MEMORY_MB a
   );
 });
 
+Deno.test("loadConfig() reads MEMORY_TRIM_GROWTH_MB: 32 by default, 0 turns the early trim off, words are refused", () => {
+  assert.equal(loadConfig({}).memoryTrimGrowthMb, 32);
+  assert.equal(loadConfig({ MEMORY_TRIM_GROWTH_MB: "0" }).memoryTrimGrowthMb, 0);
+  assert.equal(loadConfig({ MEMORY_TRIM_GROWTH_MB: "64" }).memoryTrimGrowthMb, 64);
+  assert.throws(
+    () => loadConfig({ MEMORY_TRIM_GROWTH_MB: "lots" }),
+    /MEMORY_TRIM_GROWTH_MB must be a whole number/,
+  );
+});
+
 Deno.test("loadConfig() reads MEMORY_TRIM_SECONDS: 30 by default, 0 turns trimming off, words are refused", () => {
   assert.equal(loadConfig({}).memoryTrimSeconds, 30);
   assert.equal(loadConfig({ MEMORY_TRIM_SECONDS: "0" }).memoryTrimSeconds, 0);

@@ -12,9 +12,9 @@ if (Deno.args[0] === "parse-worker") {
   // LanceDB's native logger reads LANCEDB_LOG when it loads; keep its warnings out of the log by default.
   if (!Deno.env.get("LANCEDB_LOG")) Deno.env.set("LANCEDB_LOG", "error");
 
-  const { defaultNodeEnv, limitMallocArenas, startMemoryTrace } = await import("./memory.ts");
+  const { defaultNodeEnv, startMemoryTrace, tuneMalloc } = await import("./memory.ts");
   defaultNodeEnv();
-  limitMallocArenas();
+  tuneMalloc();
   const trace = Deno.env.get("MEM_TRACE");
   if (trace) startMemoryTrace(trace);
   const { runCli } = await import("./cli/main.ts");

@@ -1,25 +1,49 @@
 // The server process's memory: fewer malloc arenas for the native libraries' threads, and an optional trace.
 
-/** glibc's mallopt parameter M_ARENA_MAX. */
+/** glibc's mallopt parameters. */
+const M_TRIM_THRESHOLD = -1;
+const M_MMAP_THRESHOLD = -3;
 const M_ARENA_MAX = -8;
 
 /**
- * Caps glibc's malloc arenas at two. LanceDB writes from many native threads, and glibc gives each contending
- * thread an arena of its own (up to 8 per core), each keeping the memory it freed: on the corpus ingest that
- * was about 70 MiB of the server's peak (issue 21). An operator's MALLOC_ARENA_MAX wins; elsewhere than Linux
- * with glibc, or without the permission to load it, nothing changes.
+ * The allocator settings the server makes, each unless the operator set it (its environment variable, or its
+ * glibc tunable in GLIBC_TUNABLES):
+ * - at most two malloc arenas. LanceDB writes from many native threads, and glibc gives each contending thread
+ *   an arena of its own (up to 8 per core), each keeping the memory it freed: on the corpus ingest that was about
+ *   70 MiB of the server's peak (issue 21);
+ * - blocks of 256 KiB and more in mappings of their own, which go back to the system when freed (glibc's own
+ *   threshold rises to 32 MiB as large blocks are freed, after which they stay in the arenas);
+ * - the top of an arena given back once 1 MiB of it is free (128 KiB by default, also raised with the above).
  */
-export function limitMallocArenas(): boolean {
-  if (Deno.build.os !== "linux" || Deno.env.get("MALLOC_ARENA_MAX")) return false;
+export function mallocSettings(env: Pick<Deno.Env, "get"> = Deno.env): [number, number][] {
+  const tunables = env.get("GLIBC_TUNABLES") ?? "";
+  const operator = (variable: string, tunable: string) =>
+    env.get(variable) !== undefined || tunables.includes(`glibc.malloc.${tunable}=`);
+  const settings: [number, number][] = [];
+  if (!operator("MALLOC_ARENA_MAX", "arena_max")) settings.push([M_ARENA_MAX, 2]);
+  if (!operator("MALLOC_MMAP_THRESHOLD_", "mmap_threshold")) settings.push([M_MMAP_THRESHOLD, 256 * 1024]);
+  if (!operator("MALLOC_TRIM_THRESHOLD_", "trim_threshold")) settings.push([M_TRIM_THRESHOLD, 1024 * 1024]);
+  return settings;
+}
+
+/**
+ * Makes `mallocSettings` with glibc's mallopt; elsewhere than Linux with glibc, or without the permission to load
+ * it, nothing changes. Returns how many settings were made.
+ */
+export function tuneMalloc(): number {
+  if (Deno.build.os !== "linux") return 0;
   try {
     // Never a permission prompt: only when loading native code is allowed already (`-A`, `--allow-ffi`).
-    if (Deno.permissions.querySync({ name: "ffi" }).state !== "granted") return false;
+    if (Deno.permissions.querySync({ name: "ffi" }).state !== "granted") return 0;
     const libc = Deno.dlopen("libc.so.6", { mallopt: { parameters: ["i32", "i32"], result: "i32" } });
-    const done = libc.symbols.mallopt(M_ARENA_MAX, 2) === 1;
+    let made = 0;
+    for (const [parameter, value] of mallocSettings()) {
+      if (libc.symbols.mallopt(parameter, value) === 1) made++;
+    }
     libc.close();
-    return done;
+    return made;
   } catch {
-    return false;
+    return 0;
   }
 }
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { defaultNodeEnv } from "./memory.ts";
+import { defaultNodeEnv, mallocSettings } from "./memory.ts";
 import { startServerProcess } from "./testing/process.ts";
 
 function fakeEnv(values: Record<string, string>) {
@@ -10,6 +10,20 @@ function fakeEnv(values: Record<string, string>) {
     set: (name: string, value: string) => void env.set(name, value),
   };
 }
+
+Deno.test("malloc: two arenas, blocks from 256 KiB mapped apart, a 1 MiB trim threshold; an operator's settings win", () => {
+  const env = (values: Record<string, string>) => ({ get: (name: string) => values[name] });
+  // mallopt's M_ARENA_MAX, M_MMAP_THRESHOLD and M_TRIM_THRESHOLD.
+  assert.deepEqual(mallocSettings(env({})), [[-8, 2], [-3, 262_144], [-1, 1_048_576]]);
+  assert.deepEqual(mallocSettings(env({ MALLOC_ARENA_MAX: "4", MALLOC_TRIM_THRESHOLD_: "0" })), [[
+    -3,
+    262_144,
+  ]]);
+  assert.deepEqual(
+    mallocSettings(env({ GLIBC_TUNABLES: "glibc.malloc.mmap_threshold=65536:glibc.malloc.arena_max=1" })),
+    [[-1, 1_048_576]],
+  );
+});
 
 Deno.test("NODE_ENV defaults to production, so React renders pages with its production build", () => {
   const env = fakeEnv({});

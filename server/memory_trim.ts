@@ -1,17 +1,38 @@
 /**
  * Hands freed native memory back to the system. glibc's allocator keeps what LanceDB's worker threads free in
- * per-thread arenas; after the corpus ingest benchmark `malloc_trim(0)` returned 90–150 MB of them. On other C libraries (musl, macOS) the symbol is absent and nothing runs.
+ * per-thread arenas; after the corpus ingest benchmark `malloc_trim(0)` returned 90–150 MB of them. On other C
+ * libraries (musl, macOS) the symbol is absent and nothing runs.
  */
 
 export interface MemoryTrimmer {
   /** Whether this system's C library has malloc_trim. */
   readonly available: boolean;
-  /** The timer's turns so far: trimmed, and skipped because the server was busy. */
-  readonly turns: { trimmed: number; skipped: number };
+  /**
+   * The turns so far: trimmed by the timer, skipped because the server was busy, and trimmed early because the
+   * resident memory grew by `growthBytes` since the last trim (or its lowest point since).
+   */
+  readonly turns: { trimmed: number; skipped: number; grown: number };
   /** Trims now; true when memory was returned to the system. */
   trim(): boolean;
   stop(): void;
 }
+
+export interface MemoryTrimOptions {
+  /** Growth of the resident memory above its low point since the last trim that trims at once; 0 turns it off. */
+  growthBytes?: number;
+  /** How often the resident memory is read for that (milliseconds). */
+  checkMs?: number;
+  /** The process's resident memory in bytes (tests pass their own). */
+  rss?: () => number;
+}
+
+/**
+ * An ingest's native memory churns: LanceDB's writer threads allocate and free tens of megabytes per commit, and
+ * what they free stays in glibc's arenas until a trim. On the corpus benchmark the 30 s timer alone let the
+ * server's anonymous memory reach about 300 MiB between two turns, of which a trim returned 100 (issue 21).
+ */
+export const TRIM_GROWTH_BYTES = 32 * 1024 * 1024;
+export const TRIM_CHECK_MS = 1_000;
 
 const SYMBOLS = { malloc_trim: { parameters: ["usize"], result: "i32" } } as const;
 
@@ -28,16 +49,31 @@ function openTrim(): Deno.DynamicLibrary<typeof SYMBOLS> | null {
 }
 
 /**
- * Trims every `intervalSeconds` (0 turns it off). The timer never keeps the process alive. `busy` says when to
- * skip a turn: malloc_trim walks every arena on the JS thread (hundreds of milliseconds with a large heap), a
- * pause every open answer stream would show as a gap between its chunks; the next quiet turn trims.
+ * Trims every `intervalSeconds` (0 turns it off), and between those turns as soon as the resident memory has
+ * grown by `growthBytes` above its low point since the last trim (read every `checkMs`). The timers never keep
+ * the process alive. `busy` says when to skip a turn: malloc_trim walks every arena on the JS thread (hundreds of
+ * milliseconds with a large heap), a pause every open answer stream would show as a gap between its chunks; the
+ * next quiet turn trims.
  */
-export function startMemoryTrim(intervalSeconds: number, busy: () => boolean = () => false): MemoryTrimmer {
+export function startMemoryTrim(
+  intervalSeconds: number,
+  busy: () => boolean = () => false,
+  options: MemoryTrimOptions = {},
+): MemoryTrimmer {
   let library = intervalSeconds > 0 ? openTrim() : null;
   const available = library !== null;
-  const trim = () => library !== null && library.symbols.malloc_trim(0n) === 1;
-  let timer: ReturnType<typeof setInterval> | undefined;
-  const turns = { trimmed: 0, skipped: 0 };
+  const rss = options.rss ?? (() => Deno.memoryUsage().rss);
+  const growth = options.growthBytes ?? TRIM_GROWTH_BYTES;
+  /** The lowest resident memory since the last trim. */
+  let low = Infinity;
+  const trim = () => {
+    if (library === null) return false;
+    const returned = library.symbols.malloc_trim(0n) === 1;
+    low = rss();
+    return returned;
+  };
+  const timers: ReturnType<typeof setInterval>[] = [];
+  const turns = { trimmed: 0, skipped: 0, grown: 0 };
   if (library) {
     const handle = setInterval(() => {
       if (busy()) {
@@ -48,15 +84,27 @@ export function startMemoryTrim(intervalSeconds: number, busy: () => boolean = (
       trim();
     }, intervalSeconds * 1000);
     Deno.unrefTimer(handle);
-    timer = handle;
+    timers.push(handle);
+    if (growth > 0) {
+      low = rss();
+      const check = setInterval(() => {
+        const now = rss();
+        if (now < low) low = now;
+        else if (now - low >= growth && !busy()) {
+          turns.grown++;
+          trim();
+        }
+      }, options.checkMs ?? TRIM_CHECK_MS);
+      Deno.unrefTimer(check);
+      timers.push(check);
+    }
   }
   return {
     available,
     turns,
     trim,
     stop() {
-      if (timer !== undefined) clearInterval(timer);
-      timer = undefined;
+      for (const timer of timers.splice(0)) clearInterval(timer);
       library?.close();
       library = null;
     },

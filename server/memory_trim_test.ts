@@ -50,3 +50,63 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "memory trim: resident memory grown by the threshold above its low point trims at once, not while busy",
+  ignore: !glibc,
+  async fn() {
+    let rss = 1000;
+    let busy = false;
+    let reads = 0;
+    const trimmer = startMemoryTrim(3600, () => busy, {
+      growthBytes: 100,
+      checkMs: 10,
+      rss: () => (reads++, rss),
+    });
+    /** Waits until the memory has been read twice more (a whole check has seen the figure set before). */
+    const turn = async () => {
+      const until = reads + 2;
+      while (reads < until) await new Promise((resolve) => setTimeout(resolve, 10));
+    };
+    try {
+      rss = 1099;
+      await turn();
+      assert.equal(trimmer.turns.grown, 0, "99 bytes above the low point: no trim");
+      rss = 900; // a new low point
+      await turn();
+      rss = 1050;
+      await turn();
+      assert.equal(trimmer.turns.grown, 1, "150 bytes above the low point of 900: one trim");
+      // After the trim the low point is the memory read then (1050): the same figure trims no more.
+      await turn();
+      assert.equal(trimmer.turns.grown, 1);
+      busy = true;
+      rss = 2000;
+      await turn();
+      assert.equal(trimmer.turns.grown, 1, "no trim while answers stream");
+      busy = false;
+      while (trimmer.turns.grown === 1) await turn();
+      assert.equal(trimmer.turns.grown, 2);
+      assert.equal(trimmer.turns.trimmed, 0, "the hourly timer has not turned");
+    } finally {
+      trimmer.stop();
+    }
+  },
+});
+
+Deno.test({
+  name: "memory trim: a growth of 0 turns the early trim off",
+  ignore: !glibc,
+  async fn() {
+    let rss = 1000;
+    const trimmer = startMemoryTrim(3600, () => false, { growthBytes: 0, checkMs: 10, rss: () => rss });
+    try {
+      rss = 10_000_000;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(trimmer.turns.grown, 0);
+    } finally {
+      trimmer.stop();
+    }
+  },
+});

@@ -35,7 +35,9 @@ export async function serve(): Promise<void> {
   const { deps, close } = await boot(config);
   const app = createApp(deps);
   // Not while answers stream: the trim pauses the JS thread (server/memory_trim.ts).
-  const memoryTrim = startMemoryTrim(config.memoryTrimSeconds, () => deps.streams.size > 0);
+  const memoryTrim = startMemoryTrim(config.memoryTrimSeconds, () => deps.streams.size > 0, {
+    growthBytes: config.memoryTrimGrowthMb * 1024 * 1024,
+  });
   // `lectern` commands find the running server here (server/cli/control.ts).
   const control = await startControlSocket(deps);
   const shutdown = new AbortController();

@@ -1,9 +1,12 @@
 // Builds the client with Vite. With --if-stale it builds only when dist/ is missing or older than a source.
 import { fileURLToPath } from "node:url";
+import { listSources, sourcesNewerThan, writeSourceList } from "./source_times.ts";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
+const root = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
 const manifest = `${root}/dist/static/.vite/manifest.json`;
 const SOURCES = ["client", "shared", "vite.config.ts", "vite.widget.config.ts", "deno.json", "package.json"];
+/** The list of the client build's sources (scripts/source_times.ts), outside dist/static (which is served). */
+const SOURCE_LIST = `${root}/dist/client_sources.json`;
 
 /** The embeddable chat widget (client/embed/widget.ts), built on its own by vite.widget.config.ts. */
 export const WIDGET_FILE = `${root}/dist/static/embed/lectern-chat-widget.min.js`;
@@ -33,17 +36,6 @@ export async function copyDocsViewer(): Promise<void> {
   }
 }
 
-/** The newest modification time under `path` (synchronous calls: `deno task start` waits on this walk). */
-function newestSourceTime(path: string): number {
-  const info = Deno.statSync(path);
-  if (!info.isDirectory) return info.mtime?.getTime() ?? 0;
-  let newest = info.mtime?.getTime() ?? 0;
-  for (const entry of Deno.readDirSync(path)) {
-    newest = Math.max(newest, newestSourceTime(`${path}/${entry.name}`));
-  }
-  return newest;
-}
-
 async function exists(path: string): Promise<boolean> {
   try {
     await Deno.stat(path);
@@ -64,10 +56,7 @@ export async function clientIsStale(): Promise<boolean> {
     if (!(await exists(`${DOCS_VIEWER_DIR}/${file}`))) return true;
   }
   if (!(await exists(WIDGET_FILE))) return true;
-  for (const source of SOURCES) {
-    if (newestSourceTime(`${root}/${source}`) > built) return true;
-  }
-  return false;
+  return sourcesNewerThan(built, root, SOURCES, SOURCE_LIST);
 }
 
 /** Vite resolves the client's packages from node_modules, which a fresh clone does not have yet. */
@@ -99,11 +88,14 @@ async function vite(args: string[]): Promise<void> {
 }
 
 export async function buildClient(extraArgs: string[] = []): Promise<void> {
+  // Listed before building: a source changed while the client is built is newer than the build.
+  const sources = listSources(root, SOURCES);
   await installPackages();
   await vite(extraArgs);
   // After the main build, which empties dist/static.
   await vite(["--config", "vite.widget.config.ts"]);
   await copyDocsViewer();
+  writeSourceList(SOURCE_LIST, sources);
 }
 
 if (import.meta.main) {

@@ -7,12 +7,16 @@
 //
 //   deno run -A scripts/build_server.ts [--if-stale]
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { listSources, sourcesNewerThan, writeSourceList } from "./source_times.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
 export const SERVER_DIST = `${root}/dist/server`;
 /** The bundle's entry module, which `deno task start` and `deno task lectern` run. */
 export const SERVER_BUNDLE = `${SERVER_DIST}/bundle_main.js`;
 const ENTRY = "server/bundle_main.ts";
+/** The list of the bundle's sources (scripts/source_times.ts), which the staleness check stats. */
+const SOURCE_LIST_NAME = "sources.json";
+const SOURCE_LIST = `${SERVER_DIST}/${SOURCE_LIST_NAME}`;
 
 /** What the bundle is made of (the server imports client/ modules to render pages). */
 const SOURCES = ["server", "shared", "db", "client", "deno.json", "deno.lock", "scripts/build_server.ts"];
@@ -72,17 +76,6 @@ function isCommonJs(name: string): boolean {
 /** Files of no part in the bundle: tests and test helpers. */
 const notBundled = (path: string) => /_test\.tsx?$|\/testing\//.test(path);
 
-/** The newest modification time of the files under `path` (synchronous calls: a start waits on this walk). */
-function newestSourceTime(path: string): number {
-  const info = Deno.statSync(path);
-  if (!info.isDirectory) return notBundled(path) ? 0 : info.mtime?.getTime() ?? 0;
-  let newest = 0;
-  for (const entry of Deno.readDirSync(path)) {
-    newest = Math.max(newest, newestSourceTime(`${path}/${entry.name}`));
-  }
-  return newest;
-}
-
 /** Whether the bundle is missing or older than one of its sources. */
 export async function serverIsStale(): Promise<boolean> {
   let built: number;
@@ -91,14 +84,7 @@ export async function serverIsStale(): Promise<boolean> {
   } catch {
     return true;
   }
-  for (const source of SOURCES) {
-    try {
-      if (newestSourceTime(`${root}/${source}`) > built) return true;
-    } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
-    }
-  }
-  return false;
+  return sourcesNewerThan(built, root, SOURCES, SOURCE_LIST);
 }
 
 /** The arguments given to `deno` to bundle the server into `outdir`. */
@@ -130,6 +116,8 @@ const BUILDS_FILE = "builds.json";
  */
 export async function buildServer(): Promise<boolean> {
   const staging = `${SERVER_DIST}.new`;
+  // Listed before bundling: a source changed while the bundle is made is newer than the bundle.
+  const sources = listSources(root, SOURCES);
   await Deno.remove(staging, { recursive: true }).catch(() => {});
   const { code } = await new Deno.Command(Deno.execPath(), {
     args: bundleArgs(staging),
@@ -148,6 +136,7 @@ export async function buildServer(): Promise<boolean> {
   for (const name of files) {
     if (name !== entry) await Deno.rename(`${staging}/${name}`, `${SERVER_DIST}/${name}`);
   }
+  writeSourceList(SOURCE_LIST, sources);
   await Deno.rename(`${staging}/${entry}`, SERVER_BUNDLE);
   await Deno.remove(staging, { recursive: true }).catch(() => {});
   await keepLastBuilds(SERVER_DIST, files);
@@ -164,7 +153,7 @@ export async function keepLastBuilds(dir: string, files: string[]): Promise<void
     // No record yet (or an unreadable one): only this build's files are known.
   }
   builds = [files, ...builds].slice(0, BUILDS_KEPT);
-  const kept = new Set([BUILDS_FILE, ...builds.flat()]);
+  const kept = new Set([BUILDS_FILE, SOURCE_LIST_NAME, ...builds.flat()]);
   await Deno.writeTextFile(`${dir}/${BUILDS_FILE}`, JSON.stringify(builds));
   for (const file of Deno.readDirSync(dir)) {
     if (!kept.has(file.name)) await Deno.remove(`${dir}/${file.name}`, { recursive: true });

@@ -1,7 +1,7 @@
 // One backup file: a gzip'd tar with manifest.json first, then the storage folder's files under storage/.
 // The snapshot is staged inside the storage folder (the database through VACUUM INTO, every other file hard-linked,
 // or copied where links cannot be made), so the live folder can change while the archive is being written.
-import { createHash } from "node:crypto";
+import { createHash } from "../hash.ts";
 import { dirname, join, relative, sep } from "node:path";
 import { createTarPacker, type TarPackController } from "modern-tar";
 import { z } from "zod";

@@ -1,5 +1,5 @@
 // Restoring a backup file: unpacked and checked in a new folder beside the storage, swapped in only when whole.
-import { createHash } from "node:crypto";
+import { createHash } from "../hash.ts";
 import { basename, dirname, join } from "node:path";
 import { createTarDecoder, type ParsedTarEntry } from "modern-tar";
 import {

@@ -10,7 +10,7 @@
 //
 // One request per connection: a JSON line in; a JSON line out (`{ok:true,…}` or `{ok:false,message}`), followed,
 // for a backup, by the archive's bytes until the server closes the connection.
-import { createHash } from "node:crypto";
+import { createHash } from "../hash.ts";
 import { join, resolve } from "node:path";
 import type { Deps } from "../deps.ts";
 import { messageOf } from "../errors.ts";

@@ -1,6 +1,6 @@
 // The text splitter and the chunk header, with nothing else imported: the parse worker splits (and, for the
 // built-in lexical embedder, embeds) in its own process with these, and the server with the same code.
-import { createHash } from "node:crypto";
+import { createHash } from "../hash.ts";
 
 export interface SplitOptions {
   /**

@@ -1,5 +1,5 @@
 import { Buffer } from "node:buffer";
-import { createHash } from "node:crypto";
+import { createHash } from "../hash.ts";
 import { join } from "node:path";
 import { writeFileAtomic } from "../storage.ts";
 

@@ -4,6 +4,9 @@
 import assert from "node:assert/strict";
 import { startServerProcess } from "../../server/testing/process.ts";
 
+/** Node built-ins a start does not use, loaded on first use (server/hash.ts, system/status.ts, agents' sql_db.ts). */
+const DEFERRED_BUILTINS = ["node:crypto", "node:fs/promises", "node:sqlite"];
+
 /** The native libraries (.node, .so) mapped into a process. */
 function nativeLibraries(pid: number): string[] {
   const maps = Deno.readTextFileSync(`/proc/${pid}/maps`);
@@ -59,4 +62,46 @@ Deno.test({
       await Deno.remove(storage, { recursive: true });
     }
   },
+});
+
+interface GraphModule {
+  specifier: string;
+  dependencies?: { isDynamic?: boolean; code?: { specifier: string } }[];
+}
+
+Deno.test("the modules a server start evaluates import no Node built-in that a start does not use", async () => {
+  // server/serve.ts and what it imports statically: what every start evaluates (main.ts and cli/main.ts load
+  // it with `import()`, as it loads what is lazy).
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", "server/serve.ts"],
+    cwd: new URL("../../", import.meta.url),
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  assert.equal(output.code, 0);
+  const graph = JSON.parse(new TextDecoder().decode(output.stdout)) as {
+    roots: string[];
+    modules: GraphModule[];
+    redirects: Record<string, string>;
+  };
+  const modules = new Map(graph.modules.map((module) => [module.specifier, module]));
+  const evaluated = new Set<string>();
+  const builtins = new Map<string, string>();
+  const pending = [...graph.roots];
+  while (pending.length > 0) {
+    const specifier = pending.pop()!;
+    if (evaluated.has(specifier)) continue;
+    evaluated.add(specifier);
+    for (const dependency of modules.get(specifier)?.dependencies ?? []) {
+      if (dependency.isDynamic || !dependency.code) continue;
+      const target = dependency.code.specifier;
+      if (target.startsWith("node:")) builtins.set(target, specifier);
+      else pending.push(graph.redirects[target] ?? target);
+    }
+  }
+  assert.ok(evaluated.size > 100, `only ${evaluated.size} modules: the walk is wrong`);
+  assert.ok(builtins.has("node:path"), "node:path, which a start uses, was not found: the walk is wrong");
+  for (const builtin of DEFERRED_BUILTINS) {
+    assert.ok(!builtins.has(builtin), `${builtins.get(builtin)} imports ${builtin} when the server starts`);
+  }
 });

@@ -1,6 +1,5 @@
 // One SQL query on a database file opened read-only (run in sql_worker.ts, which the caller ends at its time limit).
-// @ts-ignore: the Node type definitions the whole project checks with (from an npm package) lack node:sqlite.
-import { DatabaseSync as NodeDatabaseSync } from "node:sqlite";
+import process from "node:process";
 import { resolve, sep } from "node:path";
 import type { Deps } from "../../deps.ts";
 
@@ -15,10 +14,16 @@ interface DatabaseSync {
   setAuthorizer(callback: (action: number) => number): void;
   close(): void;
 }
-const DatabaseSync = NodeDatabaseSync as unknown as new (
-  path: string,
-  options: { readOnly: boolean },
-) => DatabaseSync;
+type DatabaseSyncClass = new (path: string, options: { readOnly: boolean }) => DatabaseSync;
+
+/** node:sqlite's DatabaseSync, loaded on first use rather than with this module, which every start evaluates. */
+let databaseSync: DatabaseSyncClass | undefined;
+function loadDatabaseSync(): DatabaseSyncClass {
+  // The Node type definitions the whole project checks with (from an npm package) lack node:sqlite.
+  databaseSync ??=
+    (process.getBuiltinModule("node:sqlite") as { DatabaseSync: DatabaseSyncClass }).DatabaseSync;
+  return databaseSync;
+}
 
 /** SQLite's authorizer codes (the type definitions here lack them). */
 const SQLITE_OK = 0;
@@ -37,7 +42,7 @@ export type SqlAnswer =
 
 /** Opens the file read-only (SQLite refuses every write) with ATTACH refused, so no other file can be read. */
 export function openReadOnly(path: string): DatabaseSync {
-  const db = new DatabaseSync(path, { readOnly: true });
+  const db = new (loadDatabaseSync())(path, { readOnly: true });
   db.setAuthorizer((action) => action === SQLITE_ATTACH ? SQLITE_DENY : SQLITE_OK);
   return db;
 }

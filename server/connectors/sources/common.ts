@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash } from "../../hash.ts";
 import { ConnectorError } from "../source.ts";
 
 /** A document's version from its text: equal text, equal version (a second import skips it). */

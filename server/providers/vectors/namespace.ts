@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash } from "../../hash.ts";
 import type { Embedder } from "../embedders/types.ts";
 
 /** Every namespace of one workspace starts with this. */

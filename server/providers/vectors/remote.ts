@@ -1,7 +1,7 @@
 // The HTTP side shared by the vector database adapters that run as their own server or service (Qdrant,
 // Pinecone, Weaviate, Milvus, Zilliz, Astra DB): one JSON request per call, through the URL guard, with every
 // failure turned into a ProviderError whose message is a sentence naming the database and its address.
-import { createHash } from "node:crypto";
+import { createHash } from "../../hash.ts";
 import { messageOf, ProviderError } from "../../errors.ts";
 import { guardedFetch, type UrlGuardOptions } from "../../http/url_guard.ts";
 

@@ -9,7 +9,7 @@
 import { echoReply, startFakeOpenAi } from "../server/testing/fake_openai.ts";
 import { startServerProcess } from "../server/testing/process.ts";
 import { asLecternTask } from "./server_command.ts";
-import { cpuSeconds, LatenessSampler, percentile } from "./load.ts";
+import { cpuSeconds, cpuSecondsByThread, LatenessSampler, percentile, threadCpuSince } from "./load.ts";
 
 const CHUNKS = Number(Deno.env.get("BENCH_CHUNKS") ?? 10_000);
 const TTFT_RUNS = Number(Deno.env.get("BENCH_TTFT_RUNS") ?? 40);
@@ -290,6 +290,8 @@ try {
   let complete = 0;
   const concurrencyStarted = performance.now();
   const cpuBefore = { server: cpuSeconds(server.pid), bench: cpuSeconds("self") };
+  // A thread's CPU is not all the JS thread's: LanceDB's, libSQL's and V8's own threads count in the process's.
+  const threadsBefore = cpuSecondsByThread(server.pid);
   // How late this process's event loop (the clients' reading) and the fake LLM's ran during the burst.
   const benchLateness = new LatenessSampler();
   await burstLlm?.start();
@@ -371,6 +373,7 @@ try {
     serverSeconds: Number((cpuSeconds(server.pid) - cpuBefore.server).toFixed(1)),
     benchSeconds: Number((cpuSeconds("self") - cpuBefore.bench).toFixed(1)),
     fakeLlmSeconds: lateness.fakeLlm ? Number(lateness.fakeLlm.cpuSeconds.toFixed(1)) : null,
+    serverThreads: threadCpuSince(threadsBefore, cpuSecondsByThread(server.pid)),
   };
 
   // The floor: a plain scan of as many 384-d float32 vectors for the 10 best, in this process.
@@ -457,6 +460,9 @@ try {
 } finally {
   server.child.kill("SIGTERM");
   await server.exited();
+  // BENCH_SERVER_OUTPUT=<file>: the server's whole output (its log; V8's --trace-gc lines through BENCH_V8_FLAGS).
+  const outputFile = Deno.env.get("BENCH_SERVER_OUTPUT");
+  if (outputFile) await Deno.writeTextFile(outputFile, server.output());
   await llm.close();
   await Deno.remove(storage, { recursive: true });
 }

@@ -40,3 +40,34 @@ export class LatenessSampler {
     };
   }
 }
+
+/** CPU seconds a process's threads have used so far, summed by thread name (the JS thread is the process's own). */
+export function cpuSecondsByThread(pid: number): Map<string, number> {
+  const byName = new Map<string, number>();
+  for (const task of Deno.readDirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${pid}/task/${task.name}/stat`);
+      const name = Number(task.name) === pid
+        ? "main (JS)"
+        : stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
+      byName.set(name, (byName.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100);
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return byName;
+}
+
+/** The CPU seconds each thread name used between two readings, largest first, those under 0.05 s left out. */
+export function threadCpuSince(
+  before: Map<string, number>,
+  after: Map<string, number>,
+): Record<string, number> {
+  return Object.fromEntries(
+    [...after].map(([name, seconds]) =>
+      [name, Number((seconds - (before.get(name) ?? 0)).toFixed(2))] as const
+    )
+      .filter(([, seconds]) => seconds >= 0.05).sort((a, b) => b[1] - a[1]),
+  );
+}

@@ -11,23 +11,21 @@
 import { echoReply, startFakeOpenAi } from "../server/testing/fake_openai.ts";
 import { startServerProcess } from "../server/testing/process.ts";
 import { asLecternTask } from "./server_command.ts";
+import { cpuSeconds, cpuSecondsByThread, LatenessSampler, percentile, threadCpuSince } from "./load.ts";
 
 const CHUNKS = Number(Deno.env.get("BENCH_CHUNKS") ?? 10_000);
 const TTFT_RUNS = Number(Deno.env.get("BENCH_TTFT_RUNS") ?? 40);
 const CONCURRENT = Number(Deno.env.get("BENCH_CONCURRENT") ?? 500);
 const TOKENS = 40;
 const TOKEN_GAP_MS = 25;
-
-/** CPU seconds (user + system) a process has used so far. */
-function cpuSeconds(pid: number | "self"): number {
-  const fields = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-};
+// BENCH_PARTS=2 runs the concurrent streams alone (no 10k-chunk workspace first).
+const PARTS = (Deno.env.get("BENCH_PARTS") ?? "1,2").split(",").map(Number);
+// The concurrent streams' fake LLM runs in a process of its own (bench/fake_llm_process.ts): in this process its
+// timers waited behind the 500 clients' reading, and the gaps it sent grew with the bench's own load.
+// BENCH_FAKE_IN_PROCESS=1 keeps it here (as before), BENCH_CLIENT_STREAMS=1 reads as the clients did before
+// (through a TextDecoderStream, frames split per read): for comparing figures with earlier runs.
+const FAKE_IN_PROCESS = Deno.env.get("BENCH_FAKE_IN_PROCESS") === "1";
+const CLIENT_STREAMS = Deno.env.get("BENCH_CLIENT_STREAMS") === "1";
 
 async function post(url: string, body: unknown) {
   const response = await fetch(url, { method: "POST", body: JSON.stringify(body) });
@@ -158,82 +156,140 @@ const server = await startServerProcess(
   undefined,
   { wrap: asLecternTask },
 );
-try {
-  await post(`${server.url}/api/system/update-env`, {
-    LLMProvider: "generic-openai",
-    GenericOpenAiBasePath: llm.baseURL,
-    GenericOpenAiModelPref: "fake-model",
-    GenericOpenAiTokenLimit: "8192",
-    GenericOpenAiMaxTokens: "256",
-    EmbeddingEngine: "native",
-    VectorDB: "lancedb",
-  });
+/** The fake LLM of the concurrent streams in its own process: its URL, and its lateness and CPU on request. */
+async function fakeLlmProcess() {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      new URL("./fake_llm_process.ts", import.meta.url).pathname,
+      String(TOKENS),
+      String(TOKEN_GAP_MS),
+    ],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let pending = "";
+  const nextLine = async (): Promise<Record<string, unknown>> => {
+    while (!pending.includes("\n")) {
+      const { value, done } = await lines.read();
+      if (done) throw new Error("The fake LLM process ended.");
+      pending += value;
+    }
+    const at = pending.indexOf("\n");
+    const line = pending.slice(0, at);
+    pending = pending.slice(at + 1);
+    return JSON.parse(line);
+  };
+  const stdin = child.stdin.getWriter();
+  const say = (command: string) => stdin.write(new TextEncoder().encode(`${command}\n`));
+  const { baseURL } = await nextLine() as { baseURL: string };
+  return {
+    baseURL,
+    start: () => say("start"),
+    async stop() {
+      await say("stop");
+      return await nextLine() as { lateMs: { p50: number; p99: number; max: number }; cpuSeconds: number };
+    },
+    async close() {
+      await stdin.close();
+      await child.status;
+      await lines.cancel().catch(() => {});
+    },
+  };
+}
 
-  // 1. A workspace of CHUNKS chunks.
-  await post(`${server.url}/api/workspace/new`, { name: "Big" });
-  const form = new FormData();
-  form.append("file", new File([corpus(CHUNKS)], "big.txt"));
-  const ingestStarted = performance.now();
-  const upload =
-    await (await fetch(`${server.url}/api/workspace/big/upload-and-embed`, { method: "POST", body: form }))
-      .json();
-  if (!upload.success) throw new Error(`The upload failed: ${upload.error}`);
-  const ingestSeconds = (performance.now() - ingestStarted) / 1000;
-  const vectors = await (await fetch(`${server.url}/api/system/system-vectors?slug=big`)).json();
+const llmSettings = (baseURL: string) => ({
+  LLMProvider: "generic-openai",
+  GenericOpenAiBasePath: baseURL,
+  GenericOpenAiModelPref: "fake-model",
+  GenericOpenAiTokenLimit: "8192",
+  GenericOpenAiMaxTokens: "256",
+  EmbeddingEngine: "native",
+  VectorDB: "lancedb",
+});
+
+try {
+  await post(`${server.url}/api/system/update-env`, llmSettings(llm.baseURL));
 
   const serverShare: number[] = [];
-  // One chat right after the upload: it loads the vector store, the tokenizer and the SDK, while the upload's
-  // maintenance (compaction, full-text indexing of the new rows, in a process of its own) is about to run.
-  const firstSent = performance.now();
-  const firstReceived = requestReceived.length;
-  const firstText = await (await fetch(`${server.url}/api/workspace/big/stream-chat`, {
-    method: "POST",
-    body: '{"message":"warm up"}',
-  }))
-    .text();
-  const firstChatMs = requestReceived.length > firstReceived && firstText.includes('"textResponseChunk"')
-    ? requestReceived[firstReceived] - firstSent
-    : NaN;
-  // The figures are for a settled server: the upload's maintenance has ended (until then a search reads the
-  // rows not yet in the full-text index one by one, and the maintenance process holds a core).
-  const settleMs = await untilMaintenanceEnded(server.pid);
-  await (await fetch(`${server.url}/api/workspace/big/stream-chat`, {
-    method: "POST",
-    body: '{"message":"warm up again"}',
-  })).text();
-  // The server's CPU time over the measured chats (whole chats: their starts, streaming and saving), per chat:
-  // under load, a steadier figure than the times.
-  const chatsCpuBefore = cpuSeconds(server.pid);
-  for (let run = 0; run < TTFT_RUNS; run++) {
-    const sent = performance.now();
-    const received = requestReceived.length;
-    const response = await fetch(`${server.url}/api/workspace/big/stream-chat`, {
-      method: "POST",
-      body: JSON.stringify({ message: `Where does the heron meet the river in section ${run * 37}?` }),
-    });
-    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let text = "";
-    let first = 0;
-    while (true) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      text += value;
-      if (!first && text.includes('"textResponseChunk"')) first = performance.now();
-    }
-    // The fake waits TOKEN_GAP_MS before its first token: that wait is the LLM's, not the server's.
-    const llmOwn = TOKEN_GAP_MS;
-    const fakeGotRequest = requestReceived[received];
-    serverShare.push((fakeGotRequest - sent) + (first - fakeGotRequest - llmOwn));
-  }
+  let ingestSeconds = NaN;
+  let firstChatMs = NaN;
+  let settleMs = NaN;
+  let cpuMsPerChat = NaN;
+  let vectors = { vectorCount: 0 };
+  if (PARTS.includes(1)) {
+    // 1. A workspace of CHUNKS chunks.
+    await post(`${server.url}/api/workspace/new`, { name: "Big" });
+    const form = new FormData();
+    form.append("file", new File([corpus(CHUNKS)], "big.txt"));
+    const ingestStarted = performance.now();
+    const upload =
+      await (await fetch(`${server.url}/api/workspace/big/upload-and-embed`, { method: "POST", body: form }))
+        .json();
+    if (!upload.success) throw new Error(`The upload failed: ${upload.error}`);
+    ingestSeconds = (performance.now() - ingestStarted) / 1000;
+    vectors = await (await fetch(`${server.url}/api/system/system-vectors?slug=big`)).json();
 
-  const cpuMsPerChat = ((cpuSeconds(server.pid) - chatsCpuBefore) * 1000) / TTFT_RUNS;
-  if (TIMING) printTimings(server.output(), serverShare);
+    // One chat right after the upload: it loads the vector store, the tokenizer and the SDK, while the upload's
+    // maintenance (compaction, full-text indexing of the new rows, in a process of its own) is about to run.
+    const firstSent = performance.now();
+    const firstReceived = requestReceived.length;
+    const firstText = await (await fetch(`${server.url}/api/workspace/big/stream-chat`, {
+      method: "POST",
+      body: '{"message":"warm up"}',
+    }))
+      .text();
+    firstChatMs = requestReceived.length > firstReceived && firstText.includes('"textResponseChunk"')
+      ? requestReceived[firstReceived] - firstSent
+      : NaN;
+    // The figures are for a settled server: the upload's maintenance has ended (until then a search reads the
+    // rows not yet in the full-text index one by one, and the maintenance process holds a core).
+    settleMs = await untilMaintenanceEnded(server.pid);
+    await (await fetch(`${server.url}/api/workspace/big/stream-chat`, {
+      method: "POST",
+      body: '{"message":"warm up again"}',
+    })).text();
+    // The server's CPU time over the measured chats (whole chats: their starts, streaming and saving), per chat:
+    // under load, a steadier figure than the times.
+    const chatsCpuBefore = cpuSeconds(server.pid);
+    for (let run = 0; run < TTFT_RUNS; run++) {
+      const sent = performance.now();
+      const received = requestReceived.length;
+      const response = await fetch(`${server.url}/api/workspace/big/stream-chat`, {
+        method: "POST",
+        body: JSON.stringify({ message: `Where does the heron meet the river in section ${run * 37}?` }),
+      });
+      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let text = "";
+      let first = 0;
+      while (true) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += value;
+        if (!first && text.includes('"textResponseChunk"')) first = performance.now();
+      }
+      // The fake waits TOKEN_GAP_MS before its first token: that wait is the LLM's, not the server's.
+      const llmOwn = TOKEN_GAP_MS;
+      const fakeGotRequest = requestReceived[received];
+      serverShare.push((fakeGotRequest - sent) + (first - fakeGotRequest - llmOwn));
+    }
+
+    cpuMsPerChat = ((cpuSeconds(server.pid) - chatsCpuBefore) * 1000) / TTFT_RUNS;
+    if (TIMING) printTimings(server.output(), serverShare);
+  }
 
   // 2. CONCURRENT streams at once, in a small workspace.
   await post(`${server.url}/api/workspace/new`, { name: "Small" });
   const small = new FormData();
   small.append("file", new File(["Herons wait by the river for fish."], "small.txt"));
   await fetch(`${server.url}/api/workspace/small/upload-and-embed`, { method: "POST", body: small });
+  const burstLlm = FAKE_IN_PROCESS ? null : await fakeLlmProcess();
+  if (burstLlm) await post(`${server.url}/api/system/update-env`, llmSettings(burstLlm.baseURL));
+  // Every stream gets its tokens t0 … t39 in order: one missing or out of place is an error.
+  let disorders = 0;
   const gaps: number[] = [];
   // Each stream's time from sending to its first chunk (chats wait their turn to start: server/chat/admission.ts).
   const burstTtft: number[] = [];
@@ -241,6 +297,11 @@ try {
   let complete = 0;
   const concurrencyStarted = performance.now();
   const cpuBefore = { server: cpuSeconds(server.pid), bench: cpuSeconds("self") };
+  // A thread's CPU is not all the JS thread's: LanceDB's, libSQL's and V8's own threads count in the process's.
+  const threadsBefore = cpuSecondsByThread(server.pid);
+  // How late this process's event loop (the clients' reading) and the fake LLM's ran during the burst.
+  const benchLateness = new LatenessSampler();
+  await burstLlm?.start();
   // The server's resident memory before the burst and at its highest during it (sampled every 100 ms).
   const rssMiB = () =>
     Number(/VmRSS:\s+(\d+) kB/.exec(Deno.readTextFileSync(`/proc/${server.pid}/status`))?.[1] ?? NaN) / 1024;
@@ -255,25 +316,51 @@ try {
         body: JSON.stringify({ message: `question ${index}` }),
       });
       if (!response.ok) throw new Error(`status ${response.status}`);
-      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
       let last = 0;
-      let buffer = "";
       let chunks = 0;
-      while (true) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buffer += value;
-        const frames = buffer.split("\n\n");
-        buffer = frames.pop() ?? "";
-        for (const frame of frames) {
-          if (!frame.includes('"textResponseChunk"')) continue;
-          const now = performance.now();
-          if (last) gaps.push(now - last);
-          else burstTtft.push(now - sent);
-          last = now;
-          chunks++;
+      let tokens = 0;
+      /** A frame as it arrives: its time, and its token in order. */
+      const seen = (frame: string) => {
+        if (!frame.includes('"textResponseChunk"')) return;
+        const now = performance.now();
+        if (last) gaps.push(now - last);
+        else burstTtft.push(now - sent);
+        last = now;
+        chunks++;
+        if (!frame.includes('"textResponse":""')) {
+          if (!frame.includes(`"textResponse":"t${tokens} "`)) disorders++;
+          tokens++;
+        }
+      };
+      if (CLIENT_STREAMS) {
+        const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+        let buffer = "";
+        while (true) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buffer += value;
+          const frames = buffer.split("\n\n");
+          buffer = frames.pop() ?? "";
+          for (const frame of frames) seen(frame);
+        }
+      } else {
+        // One decoder and the bytes as they come: no stream stage between the socket and the frames.
+        const reader = response.body!.getReader();
+        const decoder = new TextDecoder();
+        let buffer = "";
+        while (true) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buffer += decoder.decode(value, { stream: true });
+          let from = 0;
+          for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n", from)) {
+            seen(buffer.slice(from, end));
+            from = end + 2;
+          }
+          if (from) buffer = buffer.slice(from);
         }
       }
+      if (tokens !== TOKENS) throw new Error(`${tokens} tokens`);
       if (chunks < TOKENS) throw new Error(`only ${chunks} chunks`);
       complete++;
     } catch {
@@ -282,6 +369,8 @@ try {
   }));
   const concurrencySeconds = (performance.now() - concurrencyStarted) / 1000;
   clearInterval(rssSampler);
+  const lateness = { benchMs: benchLateness.stop(), fakeLlm: await burstLlm?.stop() };
+  await burstLlm?.close();
   if (TIMING) {
     console.log("Steps of the concurrent chats (time since the step before):");
     printTimings(server.output(), burstTtft, "small");
@@ -290,6 +379,8 @@ try {
   const cpu = {
     serverSeconds: Number((cpuSeconds(server.pid) - cpuBefore.server).toFixed(1)),
     benchSeconds: Number((cpuSeconds("self") - cpuBefore.bench).toFixed(1)),
+    fakeLlmSeconds: lateness.fakeLlm ? Number(lateness.fakeLlm.cpuSeconds.toFixed(1)) : null,
+    serverThreads: threadCpuSince(threadsBefore, cpuSecondsByThread(server.pid)),
   };
 
   // The floor: a plain scan of as many 384-d float32 vectors for the 10 best, in this process.
@@ -319,8 +410,8 @@ try {
     firstChatAfterUploadMs: Number(firstChatMs.toFixed(1)),
     settleSeconds: Number((settleMs / 1000).toFixed(1)),
     serverShareOfTtftMs: {
-      p50: Number(percentile(serverShare, 50).toFixed(1)),
-      p95: Number(percentile(serverShare, 95).toFixed(1)),
+      p50: Number(percentile(serverShare, 50)?.toFixed(1)),
+      p95: Number(percentile(serverShare, 95)?.toFixed(1)),
       max: Number(Math.max(...serverShare).toFixed(1)),
     },
     serverCpuMsPerChat: Number(cpuMsPerChat.toFixed(1)),
@@ -328,6 +419,10 @@ try {
       streams: CONCURRENT,
       complete,
       errors,
+      outOfOrder: disorders,
+      fakeLlmInBench: FAKE_IN_PROCESS,
+      clientStreams: CLIENT_STREAMS,
+      eventLoopLateMs: { bench: lateness.benchMs, fakeLlm: lateness.fakeLlm?.lateMs ?? null },
       seconds: Number(concurrencySeconds.toFixed(1)),
       cpu,
       chunkGapMs: {
@@ -343,30 +438,40 @@ try {
       },
     },
   };
+  if (PARTS.includes(1)) {
+    console.log(
+      `Workspace of ${figures.chunks} chunks (ingested in ${figures.ingestSeconds} s with the built-in embedder)`,
+    );
+    console.log(
+      `First chat right after the upload: ${figures.firstChatAfterUploadMs} ms from sending to the LLM's request ` +
+        `(cold: loads the SDK, the tokenizer and the vectors); the upload's maintenance then ran for ` +
+        `${figures.settleSeconds} s before the chats measured below`,
+    );
+    console.log(
+      `Server's share of time to first token over ${TTFT_RUNS} chats: p50 ${figures.serverShareOfTtftMs.p50} ms, p95 ${figures.serverShareOfTtftMs.p95} ms ` +
+        `(goal ≤ 15 / 30 ms; floor: a plain JS scan of ${CHUNKS} × 384 float32 vectors, ${floorScanMs} ms); ` +
+        `the server's CPU per chat ${figures.serverCpuMsPerChat} ms`,
+    );
+  }
   console.log(
-    `Workspace of ${figures.chunks} chunks (ingested in ${figures.ingestSeconds} s with the built-in embedder)`,
-  );
-  console.log(
-    `First chat right after the upload: ${figures.firstChatAfterUploadMs} ms from sending to the LLM's request ` +
-      `(cold: loads the SDK, the tokenizer and the vectors); the upload's maintenance then ran for ` +
-      `${figures.settleSeconds} s before the chats measured below`,
-  );
-  console.log(
-    `Server's share of time to first token over ${TTFT_RUNS} chats: p50 ${figures.serverShareOfTtftMs.p50} ms, p95 ${figures.serverShareOfTtftMs.p95} ms ` +
-      `(goal ≤ 15 / 30 ms; floor: a plain JS scan of ${CHUNKS} × 384 float32 vectors, ${floorScanMs} ms); ` +
-      `the server's CPU per chat ${figures.serverCpuMsPerChat} ms`,
-  );
-  console.log(
-    `${CONCURRENT} concurrent streams: ${complete} complete, ${errors} errors in ${figures.concurrent.seconds} s; ` +
+    `${CONCURRENT} concurrent streams: ${complete} complete, ${errors} errors (${disorders} tokens out of order) in ${figures.concurrent.seconds} s; ` +
       `gap between chunks p50 ${figures.concurrent.chunkGapMs.p50} ms, p99 ${figures.concurrent.chunkGapMs.p99} ms ` +
       `(goal: 0 errors, p99 ≤ 100 ms; floor: the LLM sends one every ${TOKEN_GAP_MS} ms); first chunk after ` +
       `p50 ${figures.concurrent.firstChunkMs.p50} ms, p99 ${figures.concurrent.firstChunkMs.p99} ms; CPU meanwhile: ` +
-      `server ${cpu.serverSeconds} s, this process (clients and fake LLM) ${cpu.benchSeconds} s`,
+      `server ${cpu.serverSeconds} s, ` +
+      (FAKE_IN_PROCESS
+        ? `this process (clients and fake LLM) ${cpu.benchSeconds} s`
+        : `this process (clients) ${cpu.benchSeconds} s, the fake LLM's ${cpu.fakeLlmSeconds} s`) +
+      `; event loop late p99 ${lateness.benchMs.p99} ms in this process` +
+      (lateness.fakeLlm ? `, ${lateness.fakeLlm.lateMs.p99} ms in the fake LLM's` : ""),
   );
   console.log(JSON.stringify({ benchmark: "chat", ...figures }));
 } finally {
   server.child.kill("SIGTERM");
   await server.exited();
+  // BENCH_SERVER_OUTPUT=<file>: the server's whole output (its log; V8's --trace-gc lines through BENCH_V8_FLAGS).
+  const outputFile = Deno.env.get("BENCH_SERVER_OUTPUT");
+  if (outputFile) await Deno.writeTextFile(outputFile, server.output());
   await llm.close();
   await Deno.remove(storage, { recursive: true });
 }

@@ -166,11 +166,24 @@ async function storePhase() {
   try {
     await app.json("/api/workspace/new", { json: { name: "Corpus" } });
     const cpuBefore = cpuAccount();
+    // BENCH_CPU_PROFILE=<file>: the main thread's JavaScript profile of the uploads (a .cpuprofile).
+    const profilePath = Deno.env.get("BENCH_CPU_PROFILE");
+    const inspector = profilePath ? new (await import("node:inspector/promises")).Session() : null;
+    if (inspector) {
+      inspector.connect();
+      await inspector.post("Profiler.enable");
+      await inspector.post("Profiler.start");
+    }
     const started = performance.now();
     const { accepted, refused } = await uploadAll((form) =>
       app.request("/api/workspace/corpus/upload-and-embed", { method: "POST", body: form })
     );
     const seconds = (performance.now() - started) / 1000;
+    if (inspector && profilePath) {
+      const { profile } = await inspector.post("Profiler.stop");
+      Deno.writeTextFileSync(profilePath, JSON.stringify(profile));
+      inspector.disconnect();
+    }
     const vectors = (await app.json<{ vectorCount: number }>("/api/system/system-vectors?slug=corpus")).body;
     const chunksPerSecond = Math.round(vectors.vectorCount / seconds);
     // The workers' processor time counts once they have ended.
@@ -191,7 +204,12 @@ async function storePhase() {
     );
     if (refused.length) console.log(`Refused (${refused.length}):\n  ${refused.slice(0, 40).join("\n  ")}`);
     console.log(
-      JSON.stringify({ benchmark: "ingest-store", seconds: Number(seconds.toFixed(1)), chunksPerSecond, ...cpu }),
+      JSON.stringify({
+        benchmark: "ingest-store",
+        seconds: Number(seconds.toFixed(1)),
+        chunksPerSecond,
+        ...cpu,
+      }),
     );
     goal(
       "parse + split + store, embedder excluded",

@@ -292,6 +292,8 @@ export async function addDocuments(
     prepared?: Map<string, PreparedDocument>;
     /** Writes committed with a document's own (its library row, its events): see withPendingVectors. */
     riders?: Map<string, CommitRiders>;
+    /** Documents the caller holds already (just written): not read back from their files. */
+    documents?: Map<string, DocumentJson>;
   } = {},
 ): Promise<EmbedOutcome> {
   const unique = [...new Set(locations)];
@@ -315,6 +317,7 @@ async function embedEach(
     signal?: AbortSignal;
     prepared?: Map<string, PreparedDocument>;
     riders?: Map<string, CommitRiders>;
+    documents?: Map<string, DocumentJson>;
   },
 ): Promise<EmbedOutcome> {
   const failures: string[] = [];
@@ -341,7 +344,8 @@ async function embedEach(
         continue;
       }
       const prepared = options.prepared?.get(location);
-      const document = prepared?.document ?? await deps.documents.read(location);
+      const document = prepared?.document ?? options.documents?.get(location) ??
+        await deps.documents.read(location);
       await embedDocument(deps, embedder, namespace, {
         docId,
         workspaceId: workspace.id,

@@ -83,6 +83,7 @@ export function documentRoutes(deps: Deps) {
           outcome = await addDocuments(deps, workspace, [document.location], {
             prepared: prepared && new Map([[document.location, prepared]]),
             riders: new Map([[document.location, riders]]),
+            documents: new Map([[document.location, save.document]]),
           });
         } finally {
           prepared?.release();

@@ -79,30 +79,33 @@ export function documentRoutes(deps: Deps) {
           written: { before: false, after: false },
         };
         let outcome: EmbedOutcome | undefined;
+        let failure: { error: unknown } | null = null;
         try {
           outcome = await addDocuments(deps, workspace, [document.location], {
             prepared: prepared && new Map([[document.location, prepared]]),
             riders: new Map([[document.location, riders]]),
             documents: new Map([[document.location, save.document]]),
           });
-        } finally {
-          prepared?.release();
-          if (!riders.written.before) {
-            try {
-              await deps.documents.commitPrepared(save);
-            } catch (error) {
-              await received.discard();
-              throw error;
-            }
-          }
-          // The upload and what became of its embedding are one write (one commit instead of two).
-          if (!riders.written.after) {
-            await logEvents(deps, [
-              uploaded,
-              ...(outcome ? workspaceDocumentsEvents(workspace, { outcome }, userId) : []),
-            ]);
+        } catch (error) {
+          failure = { error };
+        }
+        prepared?.release();
+        if (!riders.written.before) {
+          try {
+            await deps.documents.commitPrepared(save);
+          } catch (error) {
+            await received.discard();
+            throw error;
           }
         }
+        // The upload and what became of its embedding are one write (one commit instead of two).
+        if (!riders.written.after) {
+          await logEvents(deps, [
+            uploaded,
+            ...(outcome ? workspaceDocumentsEvents(workspace, { outcome }, userId) : []),
+          ]);
+        }
+        if (failure || !outcome) throw failure?.error;
         if (outcome.failures.length > 0) {
           return c.json({ success: false, error: outcome.failures.join("\n"), document: null }, 502);
         }

@@ -133,7 +133,7 @@ Deno.test("an embedder failing in the middle of a book leaves none of its vector
   );
   const events = (await app.deps.db.select().from(eventLogs)).map((
     row,
-  ) => [row.event, JSON.parse(row.metadata)]);
+  ) => [row.event, JSON.parse(row.metadata ?? "{}")]);
   assert.deepEqual(events.slice(-2), [
     ["document_uploaded", { documentName: "book.txt" }],
     ["workspace_documents_added", { workspaceName: "Books", numberOfDocumentsAdded: 0, failed: 1 }],

@@ -148,26 +148,72 @@ function constantEmbedder(): Embedder {
   };
 }
 
+/**
+ * Processor seconds of this process (every thread), of its main thread alone (the server's JavaScript, and SQLite,
+ * whose local client runs there), and of its ended children (the parse workers, once closed).
+ */
+function cpuAccount() {
+  const ticks = (path: string, fields: number[]) => {
+    const parts = Deno.readTextFileSync(path).split(") ")[1].split(" ");
+    return fields.reduce((sum, field) => sum + Number(parts[field]), 0) / 100;
+  };
+  return {
+    process: ticks("/proc/self/stat", [11, 12]),
+    mainThread: ticks(`/proc/self/task/${Deno.pid}/stat`, [11, 12]),
+    workers: ticks("/proc/self/stat", [13, 14]),
+  };
+}
+
 async function storePhase() {
   const embedder = constantEmbedder();
   const app = await createTestApp({ providers: { embedder: () => embedder, targetEmbedder: () => null } });
   try {
     await app.json("/api/workspace/new", { json: { name: "Corpus" } });
+    const cpuBefore = cpuAccount();
+    // BENCH_CPU_PROFILE=<file>: the main thread's JavaScript profile of the uploads (a .cpuprofile).
+    const profilePath = Deno.env.get("BENCH_CPU_PROFILE");
+    const inspector = profilePath ? new (await import("node:inspector/promises")).Session() : null;
+    if (inspector) {
+      inspector.connect();
+      await inspector.post("Profiler.enable");
+      await inspector.post("Profiler.start");
+    }
     const started = performance.now();
     const { accepted, refused } = await uploadAll((form) =>
       app.request("/api/workspace/corpus/upload-and-embed", { method: "POST", body: form })
     );
     const seconds = (performance.now() - started) / 1000;
+    if (inspector && profilePath) {
+      const { profile } = await inspector.post("Profiler.stop");
+      Deno.writeTextFileSync(profilePath, JSON.stringify(profile));
+      inspector.disconnect();
+    }
     const vectors = (await app.json<{ vectorCount: number }>("/api/system/system-vectors?slug=corpus")).body;
     const chunksPerSecond = Math.round(vectors.vectorCount / seconds);
+    // The workers' processor time counts once they have ended.
+    await closeParseWorkers();
+    const cpuAfter = cpuAccount();
+    const cpu = {
+      mainThreadSeconds: Number((cpuAfter.mainThread - cpuBefore.mainThread).toFixed(1)),
+      otherThreadsSeconds: Number(
+        (cpuAfter.process - cpuBefore.process - (cpuAfter.mainThread - cpuBefore.mainThread)).toFixed(1),
+      ),
+      workersSeconds: Number((cpuAfter.workers - cpuBefore.workers).toFixed(1)),
+    };
     console.log(
       `Parse + split + store (no embedder, in process): ${accepted} of ${files.length} files, ` +
         `${vectors.vectorCount} chunks in ${seconds.toFixed(1)} s (${chunksPerSecond} chunks/s), ` +
-        `${refused.length} refused`,
+        `${refused.length} refused; processor time: main thread ${cpu.mainThreadSeconds} s, ` +
+        `other threads ${cpu.otherThreadsSeconds} s, parse workers ${cpu.workersSeconds} s`,
     );
     if (refused.length) console.log(`Refused (${refused.length}):\n  ${refused.slice(0, 40).join("\n  ")}`);
     console.log(
-      JSON.stringify({ benchmark: "ingest-store", seconds: Number(seconds.toFixed(1)), chunksPerSecond }),
+      JSON.stringify({
+        benchmark: "ingest-store",
+        seconds: Number(seconds.toFixed(1)),
+        chunksPerSecond,
+        ...cpu,
+      }),
     );
     goal(
       "parse + split + store, embedder excluded",

@@ -12,7 +12,7 @@ import type { WorkspaceRow } from "../workspaces/present.ts";
 import { findWorkspace } from "../workspaces/service.ts";
 import { addDocuments, type PreparedDocument } from "../documents/ingest.ts";
 import { fetchLinkDocument, saveLinkDocument } from "../documents/links.ts";
-import { activeEmbedder, receiveUploadToEmbed } from "../documents/upload.ts";
+import { activeEmbedder, receiveAndSaveToEmbed } from "../documents/upload.ts";
 import { saveRawText } from "../documents/raw_text.ts";
 import {
   createFolder,
@@ -156,7 +156,7 @@ async function uploadFile(deps: Deps, c: V1Context, folder?: string) {
     c,
     targets,
     // The worker makes the chunks only when they will be embedded.
-    () => receiveUploadToEmbed(deps, c.req.raw, fields, targets.length > 0 ? activeEmbedder(deps) : null),
+    () => receiveAndSaveToEmbed(deps, c.req.raw, fields, targets.length > 0 ? activeEmbedder(deps) : null),
     "api_document_uploaded",
     {
       documentName: name,

@@ -11,7 +11,7 @@ import type { WorkspaceRow } from "../workspaces/present.ts";
 import { chunkHeader, chunkSettings, splitText } from "./chunker.ts";
 import { type DocumentJson, type DocumentStore, metadataOf } from "./store.ts";
 import { ChunkPages } from "./split.ts";
-import { withPendingVectors } from "./pending_vectors.ts";
+import { type CommitRiders, withPendingVectors } from "./pending_vectors.ts";
 import { type CachedChunk, type CacheWriter, contentHash, VectorCache } from "./vector_cache.ts";
 import type { EmbedBatch, EmbedProgress } from "../embedding/progress.ts";
 import type { PreparedChunks } from "./prepared_chunks.ts";
@@ -287,7 +287,14 @@ export async function addDocuments(
   deps: IngestDeps,
   workspace: WorkspaceRow,
   locations: string[],
-  options: { signal?: AbortSignal; prepared?: Map<string, PreparedDocument> } = {},
+  options: {
+    signal?: AbortSignal;
+    prepared?: Map<string, PreparedDocument>;
+    /** Writes committed with a document's own (its library row, its events): see withPendingVectors. */
+    riders?: Map<string, CommitRiders>;
+    /** Documents the caller holds already (just written): not read back from their files. */
+    documents?: Map<string, DocumentJson>;
+  } = {},
 ): Promise<EmbedOutcome> {
   const unique = [...new Set(locations)];
   if (unique.length === 0) return { added: 0, failures: [] };
@@ -306,7 +313,12 @@ async function embedEach(
   workspace: WorkspaceRow,
   locations: string[],
   progress: EmbedBatch,
-  options: { signal?: AbortSignal; prepared?: Map<string, PreparedDocument> },
+  options: {
+    signal?: AbortSignal;
+    prepared?: Map<string, PreparedDocument>;
+    riders?: Map<string, CommitRiders>;
+    documents?: Map<string, DocumentJson>;
+  },
 ): Promise<EmbedOutcome> {
   const failures: string[] = [];
   let added = 0;
@@ -332,13 +344,15 @@ async function embedEach(
         continue;
       }
       const prepared = options.prepared?.get(location);
-      const document = prepared?.document ?? await deps.documents.read(location);
+      const document = prepared?.document ?? options.documents?.get(location) ??
+        await deps.documents.read(location);
       await embedDocument(deps, embedder, namespace, {
         docId,
         workspaceId: workspace.id,
         location,
         document,
         prepared: prepared?.chunks,
+        riders: options.riders?.get(location),
         signal: options.signal,
         onProgress: (processed, total) => progress.chunks(location, processed, total),
       });
@@ -375,6 +389,8 @@ export async function embedDocument(
     document: DocumentJson;
     /** The document's chunks as the parse worker made them; used when they are what `embedder` would make. */
     prepared?: PreparedChunks;
+    /** Writes committed with the document's record and with its row (withPendingVectors). */
+    riders?: CommitRiders;
     signal?: AbortSignal;
     onProgress?: ChunkProgress;
   },
@@ -428,7 +444,7 @@ export async function embedDocument(
         docpath: location,
         workspaceId: target.workspaceId,
         metadata: JSON.stringify(metadata),
-      }));
+      }), target.riders);
   } catch (error) {
     if (written) await deps.vectors.deleteDocuments(namespace, [docId]).catch(() => {});
     throw error;

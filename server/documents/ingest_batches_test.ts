@@ -1,7 +1,7 @@
 // The batched ingest (issue 21): a book is split, embedded and written a batch at a time, and is still all or
 // nothing in the workspace.
 import assert from "node:assert/strict";
-import { pendingVectors, workspaceDocuments } from "../../db/schema.ts";
+import { documents, eventLogs, pendingVectors, workspaceDocuments } from "../../db/schema.ts";
 import { createTestApp, type TestApp } from "../testing/test_app.ts";
 import type { Embedder } from "../providers/embedders/types.ts";
 import { embedLexical } from "../providers/embedders/native.ts";
@@ -125,6 +125,19 @@ Deno.test("an embedder failing in the middle of a book leaves none of its vector
     "the short document's row only",
   );
   assert.equal(leftInCache(app).length, 1, "only the short document's entry");
+  // The upload itself stays in the library (its row rode with the embedding's first commit), and its events
+  // say what became of it.
+  assert.deepEqual(
+    (await app.deps.db.select({ title: documents.title }).from(documents)).map((row) => row.title).sort(),
+    ["book.txt", "short.txt"],
+  );
+  const events = (await app.deps.db.select().from(eventLogs)).map((
+    row,
+  ) => [row.event, JSON.parse(row.metadata ?? "{}")]);
+  assert.deepEqual(events.slice(-2), [
+    ["document_uploaded", { documentName: "book.txt" }],
+    ["workspace_documents_added", { workspaceName: "Books", numberOfDocumentsAdded: 0, failed: 1 }],
+  ]);
 
   // Embedded again, it is whole.
   const retried = await uploadAndEmbed(app, "book.txt", bookText(1500));
@@ -136,6 +149,27 @@ Deno.test("an embedder failing in the middle of a book leaves none of its vector
     1,
     "the failed document's record stays for the next start's sweep, the finished ones' went",
   );
+});
+
+Deno.test("uploads embedded at once share commits: each is listed, embedded and logged, no record left", async () => {
+  const embedder = countingEmbedder();
+  await using app = await createTestApp({
+    providers: { embedder: () => embedder, targetEmbedder: () => null },
+  });
+  await app.json("/api/workspace/new", { json: { name: "Books" } });
+  const names = Array.from({ length: 6 }, (_, index) => `note-${index}.txt`);
+  const answers = await Promise.all(names.map((name) => uploadAndEmbed(app, name, `Herons, note ${name}.`)));
+  assert.deepEqual(answers.map((answer) => answer.body.success), names.map(() => true));
+  const titles = (await app.deps.db.select({ title: documents.title }).from(documents)).map((row) =>
+    row.title
+  );
+  assert.deepEqual(titles.sort(), names);
+  assert.equal((await app.deps.db.select().from(workspaceDocuments)).length, names.length);
+  assert.equal(await app.deps.vectors.count(await namespaceOf(app, embedder)), names.length);
+  assert.deepEqual(await app.deps.db.select().from(pendingVectors), []);
+  const events = (await app.deps.db.select().from(eventLogs)).map((row) => row.event);
+  assert.equal(events.filter((event) => event === "document_uploaded").length, names.length);
+  assert.equal(events.filter((event) => event === "workspace_documents_added").length, names.length);
 });
 
 Deno.test("an acknowledged upload survives a restart whole", async () => {

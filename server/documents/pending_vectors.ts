@@ -5,6 +5,7 @@ import type { Database } from "../../db/client.ts";
 import type { Logger } from "../log.ts";
 import type { VectorStore } from "../providers/vectors/types.ts";
 import { messageOf } from "../errors.ts";
+import { groupCommit } from "../../db/group_commit.ts";
 
 /** This process's mark on the rows it writes: a row with another mark was left by a process that died. */
 const BOOT = crypto.randomUUID();
@@ -18,32 +19,63 @@ export interface PendingVector {
 export type CommitQuery = BatchItem<"sqlite">;
 
 /**
+ * Writes that ride along with withPendingVectors' two commits (each written in the same batch, so a document's
+ * upload costs two commits, not four): `before` with the record (the document's library row), `after` with the
+ * final commit (its events). `written` tells which of them were committed: the caller writes the rest itself.
+ */
+export interface CommitRiders {
+  before: CommitQuery[];
+  after: CommitQuery[];
+  written: { before: boolean; after: boolean };
+}
+
+/**
  * Runs `work` (which writes or deletes the vectors of `entries`) with the entries recorded first, so that a
  * kill -9 in the middle leaves a record of vectors that may be unreferenced; `sweepPendingVectors` deletes those
  * at the next start. When `work` succeeds, `commit` (the document rows that reference the vectors, or their
  * removal) is written in one batch with the record's deletion: both are written or neither. A batch runs its
  * statements in one call, so no other write waits on a transaction held open across awaits. A failing `work`
- * or `commit` leaves the record, so what the caller's own clean-up misses is swept at the next start too.
+ * or `commit` leaves the record, so what the caller's own clean-up misses is swept at the next start too. Both
+ * writes go through the database's group commit (db/group_commit.ts): documents finishing together share a
+ * commit, and each is told only once its own writes are committed.
  */
 export async function withPendingVectors<T>(
   db: Database,
   entries: PendingVector[],
   work: () => Promise<T>,
   commit?: (db: Database) => CommitQuery,
+  riders?: CommitRiders,
 ): Promise<T> {
+  const group = groupCommit(db);
+  const before = riders && !riders.written.before ? riders.before : [];
+  const after = riders && !riders.written.after ? riders.after : [];
   if (entries.length === 0) {
+    if (before.length) {
+      await group.commit(before);
+      riders!.written.before = true;
+    }
     const result = await work();
-    if (commit) await db.batch([commit(db)]);
+    const last = [...(commit ? [commit(db)] : []), ...after];
+    if (last.length) {
+      await group.commit(last);
+      if (riders) riders.written.after = true;
+    }
     return result;
   }
-  const rows = await db.insert(pendingVectors)
+  const record = db.insert(pendingVectors)
     .values(entries.map((entry) => ({ boot: BOOT, namespace: entry.namespace, docId: entry.docId })))
     .returning({ id: pendingVectors.id });
+  const results = await group.commit([...before, record]);
+  if (riders && before.length) riders.written.before = true;
+  const rows = results[results.length - 1] as { id: number }[];
   const result = await work();
   const ids = rows.map((row) => row.id);
-  if (commit) {
-    await db.batch([commit(db), db.delete(pendingVectors).where(inArray(pendingVectors.id, ids))]);
-  } else await db.delete(pendingVectors).where(inArray(pendingVectors.id, ids));
+  await group.commit([
+    ...(commit ? [commit(db)] : []),
+    db.delete(pendingVectors).where(inArray(pendingVectors.id, ids)),
+    ...after,
+  ]);
+  if (riders) riders.written.after = true;
   return result;
 }
 

@@ -12,7 +12,8 @@ import { workspaceDocumentsEvents } from "./events.ts";
 import { fetchLinkDocument, saveLinkDocument } from "./links.ts";
 import { activeEmbedder, receiveUpload, receiveUploadToEmbed } from "./upload.ts";
 import { updateEmbeddings } from "./update_embeddings.ts";
-import { logEvent, logEvents, type LoggedEvent } from "../events/log.ts";
+import { eventsInsert, logEvent, logEvents, type LoggedEvent } from "../events/log.ts";
+import type { CommitRiders } from "./pending_vectors.ts";
 import type { StoredDocument } from "../../shared/api/documents.ts";
 import { DEFAULT_FOLDER } from "./store.ts";
 
@@ -55,26 +56,56 @@ export function documentRoutes(deps: Deps) {
       limit,
       async (c) => {
         const workspace = await requireWorkspaceRole(deps, c.var.actor, c.req.param("slug"), "editor");
-        const { stored: document, prepared } = await receiveUploadToEmbed(
+        const received = await receiveUploadToEmbed(
           deps,
           c.req.raw,
           await readForm(c),
           activeEmbedder(deps),
         );
+        const { save, prepared } = received;
+        const document = save.stored;
         const userId = c.var.actor.userId;
+        const uploaded = uploadEvent(document, userId);
+        // The library row rides with the embedding's first commit, the events with its last (two commits in
+        // all); what the embedding did not write is written after it (pending_vectors.ts's CommitRiders).
+        const riders: CommitRiders = {
+          before: [save.row],
+          after: [
+            eventsInsert(deps, [
+              uploaded,
+              ...workspaceDocumentsEvents(workspace, { outcome: { added: 1, failures: [] } }, userId),
+            ]),
+          ],
+          written: { before: false, after: false },
+        };
         let outcome: EmbedOutcome | undefined;
+        let failure: { error: unknown } | null = null;
         try {
           outcome = await addDocuments(deps, workspace, [document.location], {
             prepared: prepared && new Map([[document.location, prepared]]),
+            riders: new Map([[document.location, riders]]),
+            documents: new Map([[document.location, save.document]]),
           });
-        } finally {
-          prepared?.release();
-          // The upload and what became of its embedding are one write (one commit instead of two).
+        } catch (error) {
+          failure = { error };
+        }
+        prepared?.release();
+        if (!riders.written.before) {
+          try {
+            await deps.documents.commitPrepared(save);
+          } catch (error) {
+            await received.discard();
+            throw error;
+          }
+        }
+        // The upload and what became of its embedding are one write (one commit instead of two).
+        if (!riders.written.after) {
           await logEvents(deps, [
-            uploadEvent(document, userId),
+            uploaded,
             ...(outcome ? workspaceDocumentsEvents(workspace, { outcome }, userId) : []),
           ]);
         }
+        if (failure || !outcome) throw failure?.error;
         if (outcome.failures.length > 0) {
           return c.json({ success: false, error: outcome.failures.join("\n"), document: null }, 502);
         }

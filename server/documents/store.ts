@@ -1,6 +1,8 @@
 import { join, resolve, sep } from "node:path";
 import { eq } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../../db/client.ts";
+import { groupCommit } from "../../db/group_commit.ts";
 import { documents } from "../../db/schema.ts";
 import type { StoredDocument } from "../../shared/api/documents.ts";
 import { fail } from "../errors.ts";
@@ -99,6 +101,16 @@ export interface NewTextDocument {
   uploadName: string;
 }
 
+/** A document whose file is written and whose index row is not yet (DocumentStore.prepare). */
+export interface PreparedSave {
+  stored: StoredDocument;
+  document: DocumentJson;
+  /** The index row's insert, not yet run. */
+  row: BatchItem<"sqlite">;
+  /** Removes the document's file (when its row will not be written). */
+  discard(): Promise<void>;
+}
+
 /** Documents as JSON files under `STORAGE_DIR/documents/<folder>/`, indexed in the `documents` table. */
 export class DocumentStore {
   constructor(private readonly db: Database, private readonly root: string) {}
@@ -133,6 +145,65 @@ export class DocumentStore {
     return (await this.saveDocuments(inputs)).map((saved) => saved.stored);
   }
 
+  /**
+   * Writes a document's file as `save` does, without its index row: the row's insert comes back unrun, for the
+   * caller to commit with its own writes (an upload embedded next: one commit for the row and the vectors'
+   * record). Until it is committed the document is not in the library; `discard` removes the file again.
+   */
+  async prepare(input: NewDocument): Promise<PreparedSave> {
+    const { stored, document, row, path } = await this.writeOne(input);
+    return {
+      stored,
+      document,
+      row: this.db.insert(documents).values(row),
+      discard: () => Deno.remove(path).catch(() => {}),
+    };
+  }
+
+  /** Writes a prepared document's index row (through the group commit: db/group_commit.ts). */
+  async commitPrepared(save: PreparedSave): Promise<void> {
+    await groupCommit(this.db).commit([save.row]);
+  }
+
+  private async writeOne(input: NewDocument) {
+    const id = crypto.randomUUID();
+    const folder = input.folder ?? DEFAULT_FOLDER;
+    const filename = `${documentFileStem(input.fileStem)}-${id}.json`;
+    const location = `${folder}/${filename}`;
+    const path = this.pathOf(location);
+    const document: DocumentJson = {
+      id,
+      url: input.url,
+      title: input.title,
+      docAuthor: input.docAuthor,
+      description: input.description,
+      docSource: input.docSource,
+      chunkSource: input.chunkSource,
+      published: input.published ?? new Date().toLocaleString("en-US"),
+      wordCount: wordCount(input.text),
+      pageContent: input.text,
+      token_count_estimate: input.tokenCountEstimate ?? await estimateTokens(input.text),
+      ...(input.pageBreaks?.length ? { pageBreaks: input.pageBreaks } : {}),
+    };
+    await this.writeDocument(folder, path, JSON.stringify(document, null, 4));
+    const metadata = metadataOf(document);
+    const row: typeof documents.$inferInsert = {
+      location,
+      folder,
+      filename,
+      title: document.title,
+      metadata: JSON.stringify({
+        ...metadata,
+        ...(input.uploadName ? { uploadName: input.uploadName } : {}),
+        ...(input.sourceUrl ? { sourceUrl: input.sourceUrl } : {}),
+        ...(input.connector ? { connector: input.connector } : {}),
+      }),
+      wordCount: document.wordCount,
+      tokenCountEstimate: document.token_count_estimate,
+    };
+    return { stored: { ...metadata, location }, document, row, path };
+  }
+
   private async saveDocuments(
     inputs: NewDocument[],
   ): Promise<{ stored: StoredDocument; document: DocumentJson }[]> {
@@ -142,43 +213,10 @@ export class DocumentStore {
     const saved: { stored: StoredDocument; document: DocumentJson }[] = [];
     try {
       for (const input of inputs) {
-        const id = crypto.randomUUID();
-        const folder = input.folder ?? DEFAULT_FOLDER;
-        const filename = `${documentFileStem(input.fileStem)}-${id}.json`;
-        const location = `${folder}/${filename}`;
-        const path = this.pathOf(location);
-        const document: DocumentJson = {
-          id,
-          url: input.url,
-          title: input.title,
-          docAuthor: input.docAuthor,
-          description: input.description,
-          docSource: input.docSource,
-          chunkSource: input.chunkSource,
-          published: input.published ?? new Date().toLocaleString("en-US"),
-          wordCount: wordCount(input.text),
-          pageContent: input.text,
-          token_count_estimate: input.tokenCountEstimate ?? await estimateTokens(input.text),
-          ...(input.pageBreaks?.length ? { pageBreaks: input.pageBreaks } : {}),
-        };
-        await this.writeDocument(folder, path, JSON.stringify(document, null, 4));
+        const { stored, document, row, path } = await this.writeOne(input);
         written.push(path);
-        const metadata = metadataOf(document);
-        rows.push({
-          location,
-          folder,
-          filename,
-          title: document.title,
-          metadata: JSON.stringify({
-            ...metadata,
-            ...(input.uploadName ? { uploadName: input.uploadName } : {}),
-            ...(input.sourceUrl ? { sourceUrl: input.sourceUrl } : {}),
-            ...(input.connector ? { connector: input.connector } : {}),
-          }),
-          wordCount: document.wordCount,
-          tokenCountEstimate: document.token_count_estimate,
-        });
-        saved.push({ stored: { ...metadata, location }, document });
+        rows.push(row);
+        saved.push({ stored, document });
       }
       await this.db.insert(documents).values(rows);
     } catch (error) {

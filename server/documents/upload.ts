@@ -5,7 +5,7 @@ import { writeFileAtomic } from "../storage.ts";
 import { documentFileStem } from "../workspaces/slug.ts";
 import { type StoredDocument, UploadMetadata } from "../../shared/api/documents.ts";
 import { extensionOf } from "./text.ts";
-import { DEFAULT_FOLDER } from "./store.ts";
+import { DEFAULT_FOLDER, type PreparedSave } from "./store.ts";
 import { holdPreparedSlot, parseAndChunk, type ParsedFile, parseFile, parseLimits } from "./parse_worker.ts";
 import type { Embedder } from "../providers/embedders/types.ts";
 import { isLexicalEmbedder } from "../providers/embedders/native.ts";
@@ -72,7 +72,14 @@ export async function receiveUpload(
   request: Request,
   form: Record<string, unknown>,
 ): Promise<StoredDocument> {
-  return (await receive(deps, request, form, null)).stored;
+  const received = await receive(deps, request, form, null);
+  try {
+    await deps.documents.commitPrepared(received.save);
+  } catch (error) {
+    await received.discard();
+    throw error;
+  }
+  return received.save.stored;
 }
 
 /** The embedder an upload will be embedded with, or null when none is usable (the embedding then says why). */
@@ -85,17 +92,47 @@ export function activeEmbedder(deps: Deps): Embedder | null {
 }
 
 /**
- * `receiveUpload` for an upload embedded next with `embedder`: when it is the built-in lexical embedder, the
- * parse worker also splits the text and embeds the chunks (prepared_chunks.ts), and they come back with the
- * stored document for `addDocuments`; otherwise there are none and the embedding happens as usual.
+ * An upload received for embedding: its document file and original are written, its library row is not yet
+ * (`save.row`): the caller commits it with the embedding's first write (one commit for both), or alone.
+ */
+export interface ReceivedUpload {
+  save: PreparedSave;
+  prepared?: PreparedDocument;
+  /** Removes the document's file and the kept original (when the row could not be written). */
+  discard(): Promise<void>;
+}
+
+/**
+ * `receiveUpload` for an upload embedded next with `embedder`, its library row not yet written (ReceivedUpload):
+ * when the embedder is the built-in lexical embedder, the parse worker also splits the text and embeds the chunks
+ * (prepared_chunks.ts), and they come back with the document for `addDocuments`; otherwise there are none and
+ * the embedding happens as usual.
  */
 export async function receiveUploadToEmbed(
   deps: Deps,
   request: Request,
   form: Record<string, unknown>,
   embedder: Embedder | null,
-): Promise<{ stored: StoredDocument; prepared?: PreparedDocument }> {
+): Promise<ReceivedUpload> {
   return await receive(deps, request, form, embedder && isLexicalEmbedder(embedder) ? embedder : null);
+}
+
+/** `receiveUploadToEmbed` with the library row written at once (for callers that embed it later, or not). */
+export async function receiveAndSaveToEmbed(
+  deps: Deps,
+  request: Request,
+  form: Record<string, unknown>,
+  embedder: Embedder | null,
+): Promise<{ stored: StoredDocument; prepared?: PreparedDocument }> {
+  const received = await receiveUploadToEmbed(deps, request, form, embedder);
+  try {
+    await deps.documents.commitPrepared(received.save);
+  } catch (error) {
+    received.prepared?.release();
+    await received.discard();
+    throw error;
+  }
+  return { stored: received.save.stored, prepared: received.prepared };
 }
 
 async function receive(
@@ -103,7 +140,7 @@ async function receive(
   request: Request,
   form: Record<string, unknown>,
   lexical: Embedder | null,
-): Promise<{ stored: StoredDocument; prepared?: PreparedDocument }> {
+): Promise<ReceivedUpload> {
   const file = form.file;
   if (!(file instanceof File)) {
     fail("invalid_input", 'No file was sent: use a multipart form with the field "file".');
@@ -133,15 +170,29 @@ async function receive(
   // the place is freed once the chunks are written (PreparedDocument.release) or when this fails.
   const release = plan ? await holdPreparedSlot() : () => {};
   let held = false;
+  // The original is kept under a generated name (the user's file name never becomes a path). It is written
+  // (and synced) while the file parses; a file that cannot be read leaves it removed again.
+  const extension = extensionOf(title);
+  const uploadName = `${crypto.randomUUID()}${/^\.[a-z0-9]{1,10}$/.test(extension) ? extension : ""}`;
+  const uploadPath = join(deps.paths.uploads, uploadName);
+  const keeping = writeFileAtomic(uploadPath, bytes).then(() => null, (error: unknown) => ({ error }));
+  const removeOriginal = async () => {
+    await keeping;
+    await Deno.remove(uploadPath).catch(() => {});
+  };
   try {
-    const { document: parsed, chunks } = plan
-      ? await parseToChunks(deps, title, bytes, plan)
-      : { document: await parseUpload(deps, title, bytes), chunks: undefined };
-    // The original is kept under a generated name; the user's file name never becomes a path.
-    const extension = extensionOf(title);
-    const uploadName = `${crypto.randomUUID()}${/^\.[a-z0-9]{1,10}$/.test(extension) ? extension : ""}`;
-    const uploadPath = join(deps.paths.uploads, uploadName);
-    await writeFileAtomic(uploadPath, bytes);
+    let parsedFile: ParsedFile;
+    try {
+      parsedFile = plan
+        ? await parseToChunks(deps, title, bytes, plan)
+        : { document: await parseUpload(deps, title, bytes) };
+    } catch (error) {
+      await removeOriginal();
+      throw error;
+    }
+    const { document: parsed, chunks } = parsedFile;
+    const kept = await keeping;
+    if (kept) throw kept.error;
     deps.log.debug("Upload parsed", {
       name: title,
       bytes: bytes.length,
@@ -149,7 +200,7 @@ async function receive(
       path: new URL(request.url).pathname,
     });
     try {
-      const { stored, document } = await deps.documents.saveDocument({
+      const save = await deps.documents.prepare({
         fileStem: title,
         title: documentTitle,
         url: `file://${documentFileStem(title)}`,
@@ -164,12 +215,17 @@ async function receive(
         folder,
         uploadName,
       });
-      if (!plan || !lexical || !chunks) return { stored };
+      const discard = async () => {
+        await save.discard();
+        await removeOriginal();
+      };
+      if (!plan || !lexical || !chunks) return { save, discard };
       held = true;
       return {
-        stored,
+        save,
+        discard,
         prepared: {
-          document,
+          document: save.document,
           chunks: new PreparedChunks(
             lexical.fingerprint,
             plan,
@@ -181,7 +237,7 @@ async function receive(
         },
       };
     } catch (error) {
-      await Deno.remove(uploadPath).catch(() => {});
+      await removeOriginal();
       throw error;
     }
   } finally {

@@ -140,10 +140,14 @@ export class VectorCache {
    * `abort` removes it. The file is the same JSON `write` makes.
    */
   async writer(key: CacheKey): Promise<CacheWriter> {
-    await Deno.mkdir(this.directory, { recursive: true });
     const path = this.fileFor(key.docpath, key.fingerprint);
     const temporary = `${path}.${crypto.randomUUID()}.tmp`;
-    const file = await Deno.open(temporary, { write: true, createNew: true });
+    // The folder is made when it is missing (not a system call per document).
+    const file = await Deno.open(temporary, { write: true, createNew: true }).catch(async (error) => {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      await Deno.mkdir(this.directory, { recursive: true });
+      return await Deno.open(temporary, { write: true, createNew: true });
+    });
     const encoder = new TextEncoder();
     let open = true;
     let first = true;

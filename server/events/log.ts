@@ -1,6 +1,8 @@
 import { eventLogs } from "../../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { messageOf } from "../errors.ts";
+import type { BatchItem } from "drizzle-orm/batch";
+import { groupCommit } from "../../db/group_commit.ts";
 
 /** The events the server records; the reference's names where it has them. */
 export type EventName =
@@ -80,20 +82,26 @@ export interface LoggedEvent {
   userId?: number | null;
 }
 
+/** The insert of event log rows, in their order, not yet run (for a caller that commits it with its own writes). */
+export function eventsInsert(deps: Pick<Deps, "db">, events: LoggedEvent[]): BatchItem<"sqlite"> {
+  return deps.db.insert(eventLogs).values(
+    events.map(({ event, metadata = {}, userId = null }) => ({
+      event,
+      metadata: JSON.stringify(metadata),
+      userId,
+    })),
+  );
+}
+
 /**
- * Writes event log rows in one statement (one commit, where a row each would wait on the disk once each), in
- * their order; a failure to log is reported but never fails the request.
+ * Writes event log rows in one statement (one commit, where a row each would wait on the disk once each, shared
+ * with other writes made at the same time: db/group_commit.ts), in their order; a failure to log is reported but
+ * never fails the request.
  */
 export async function logEvents(deps: Pick<Deps, "db" | "log">, events: LoggedEvent[]): Promise<void> {
   if (events.length === 0) return;
   try {
-    await deps.db.insert(eventLogs).values(
-      events.map(({ event, metadata = {}, userId = null }) => ({
-        event,
-        metadata: JSON.stringify(metadata),
-        userId,
-      })),
-    );
+    await groupCommit(deps.db).commit([eventsInsert(deps, events)]);
   } catch (error) {
     deps.log.error("Cannot write an event log row", {
       event: events.map((entry) => entry.event).join(", "),

@@ -1,0 +1,82 @@
+// Word vectors for soft matching (issue 20, fifth round): the passage that answers "How much money did it take to
+// make Spectre?" says "budget", and the one for "Whom did she marry?" says "wedding". Neither BM25 nor the
+// built-in embedder joins such words; the hybrid search's re-scoring counts a question word missing from a
+// chunk by its best likeness to the chunk's own words (fusion.ts, `softScores`).
+import { type FusionOptions, SOFT_WEIGHT } from "./fusion.ts";
+
+/** Cosine likeness of two Porter stems' word vectors; 0 when either is not in the table. */
+export interface SoftWords {
+  has(stem: string): boolean;
+  similarity(a: string, b: string): number;
+}
+
+/** A table of int8 word vectors, one row of `dimensions` per stem, compared by cosine. */
+export class SoftWordTable implements SoftWords {
+  private readonly rows = new Map<string, number>();
+  private readonly inverseNorms: Float32Array;
+
+  constructor(
+    stems: readonly string[],
+    private readonly vectors: Int8Array,
+    private readonly dimensions: number,
+  ) {
+    if (vectors.length !== stems.length * dimensions) {
+      throw new Error("The word vector table's size does not match its stems.");
+    }
+    this.inverseNorms = new Float32Array(stems.length);
+    stems.forEach((stem, row) => {
+      this.rows.set(stem, row);
+      let norm = 0;
+      for (let at = row * dimensions; at < (row + 1) * dimensions; at++) norm += vectors[at] * vectors[at];
+      this.inverseNorms[row] = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+    });
+  }
+
+  get size(): number {
+    return this.rows.size;
+  }
+
+  has(stem: string): boolean {
+    return this.rows.has(stem);
+  }
+
+  similarity(a: string, b: string): number {
+    const first = this.rows.get(a);
+    const second = this.rows.get(b);
+    if (first === undefined || second === undefined) return 0;
+    if (first === second) return 1;
+    const vectors = this.vectors;
+    const dimensions = this.dimensions;
+    let dot = 0;
+    for (let at = 0, x = first * dimensions, y = second * dimensions; at < dimensions; at++) {
+      dot += vectors[x + at] * vectors[y + at];
+    }
+    return dot * this.inverseNorms[first] * this.inverseNorms[second];
+  }
+}
+
+/** The table from its module's strings: the stems space-separated, the rows as base64 int8. */
+export function parseSoftWords(stems: string, base64: string, dimensions: number): SoftWordTable {
+  const binary = atob(base64);
+  const vectors = new Int8Array(binary.length);
+  for (let at = 0; at < binary.length; at++) vectors[at] = binary.charCodeAt(at) << 24 >> 24;
+  return new SoftWordTable(stems ? stems.split(" ") : [], vectors, dimensions);
+}
+
+let loading: Promise<SoftWordTable> | undefined;
+
+/**
+ * The shipped table (soft_words_table.ts, from GloVe by scripts/build_soft_words.ts), read on the first hybrid
+ * search that counts it: nothing is loaded at start.
+ */
+export function softWords(): Promise<SoftWordTable> {
+  return loading ??= import("./soft_words_table.ts").then(({ STEMS, VECTORS, DIMENSIONS }) =>
+    parseSoftWords(STEMS, VECTORS, DIMENSIONS)
+  );
+}
+
+/** The fusion options of a hybrid search with the word vectors added when the weights count them. */
+export async function withSoftWords(options: FusionOptions): Promise<FusionOptions> {
+  if ((options.softWeight ?? SOFT_WEIGHT) <= 0 || options.softWords) return options;
+  return { ...options, softWords: await softWords() };
+}

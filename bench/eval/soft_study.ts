@@ -8,7 +8,7 @@
 import { fileURLToPath } from "node:url";
 import { nativeEmbedder } from "../../server/providers/embedders/native.ts";
 import { fuseHybrid, type FusionOptions } from "../../server/providers/vectors/fusion.ts";
-import { softWords } from "../../server/providers/vectors/soft_words.ts";
+import { type SoftWords, softWords, SoftWordTable } from "../../server/providers/vectors/soft_words.ts";
 import type { VectorHit } from "../../server/providers/vectors/types.ts";
 import { closeSet, indexSet, scoreRankings } from "./eval.ts";
 import { readSet } from "./sets.ts";
@@ -57,7 +57,7 @@ const fmt = (s: { recall: number[]; mrr: number }) =>
 
 const prepared: ({ name: string } & Awaited<ReturnType<typeof cachedSides>>)[] = [];
 for (const name of SETS) prepared.push({ name, ...(await cachedSides(name)) });
-const table = await softWords();
+let table: SoftWords = await softWords();
 
 if (Deno.env.get("TIME")) {
   // The fusion's cost per question at top 4 without and with the soft matches: best of 8 interleaved runs.
@@ -129,4 +129,15 @@ const variants: [string, FusionOptions | null][] = Deno.env.get("VARIANTS")
       )
     ),
   ];
-for (const [label, options] of variants) row(label, options);
+if (Deno.env.get("WORDS")) {
+  // WORDS=20000,30000: the variants with tables of other vocabulary sizes, built from the npm package here.
+  const { buildSoftTable, readGlove, DIMENSIONS } = await import("../../scripts/build_soft_words.ts");
+  const glove = await readGlove();
+  for (const words of Deno.env.get("WORDS")!.split(",").map(Number)) {
+    const built = buildSoftTable(glove, words);
+    table = new SoftWordTable(built.stems, built.vectors, DIMENSIONS);
+    for (const [label, options] of variants) {
+      row(`${label}, ${words} words (${built.stems.length} stems)`, options);
+    }
+  }
+} else for (const [label, options] of variants) row(label, options);

@@ -112,14 +112,18 @@ export const TITLE_WEIGHT = 0.2;
  */
 export const RELATED_SHARE = 0;
 /**
- * The soft matches' share: each question stem missing from a chunk counts by its IDF times its best likeness
- * (cosine of word vectors, soft_words.ts) to one of the chunk's stems, when that is at least `SOFT_THRESHOLD`.
+ * The soft matches' share (issue 20, fifth round): each question stem missing from a chunk counts by its IDF
+ * times its best likeness (the cosine of GloVe word vectors, soft_words.ts) to one of the chunk's stems, when
+ * that is at least `SOFT_THRESHOLD` ("budget" for "money", "wedding" for "marry", "font" for "typeface"). With
+ * `SOFT_SENTENCE_SHARE` in the best sentence score too, tuned on squad-a and confirmed on squad-b and the Rust
+ * headings (bench/eval/README.md, `bench/eval/soft_study.ts`): squad-b recall@4 0.882 → 0.895 and recall@1
+ * 0.728 → 0.748, the Rust headings' recall@4 0.660 → 0.675, nothing lost on any set at recall@1/4/10.
  */
-export const SOFT_WEIGHT = 0;
-/** The least likeness of two words' vectors that counts as a soft match. */
-export const SOFT_THRESHOLD = 0.5;
+export const SOFT_WEIGHT = 0.2;
+/** The least likeness of two words' vectors that counts as a soft match (0.5 and 0.7 did worse). */
+export const SOFT_THRESHOLD = 0.6;
 /** The share of its IDF a soft match counts for in the best sentence score, times its likeness (0: off). */
-export const SOFT_SENTENCE_SHARE = 0;
+export const SOFT_SENTENCE_SHARE = 0.25;
 /** The phrase score is read for this many of the best candidates by the two sides (at least twice `topK`). */
 export const PHRASE_CANDIDATES = 20;
 /** Two question words count as a phrase in a chunk when at most this many positions apart (a stop word between). */
@@ -153,7 +157,7 @@ export interface FusionOptions {
   softWeight?: number;
   /** The least likeness that counts (default `SOFT_THRESHOLD`). */
   softThreshold?: number;
-  /** Soft matches in the best sentence score, at this share of their IDF times their likeness (default 0). */
+  /** Soft matches in the best sentence score, at this share of their IDF times their likeness (0 turns it off). */
   softSentenceShare?: number;
   /** The question; without it there is no phrase score. */
   question?: string;

@@ -2,7 +2,7 @@
 // make Spectre?" says "budget", and the one for "Whom did she marry?" says "wedding". Neither BM25 nor the
 // built-in embedder joins such words; the hybrid search's re-scoring counts a question word missing from a
 // chunk by its best likeness to the chunk's own words (fusion.ts, `softScores`).
-import { type FusionOptions, SOFT_WEIGHT } from "./fusion.ts";
+import { type FusionOptions, SOFT_SENTENCE_SHARE, SOFT_WEIGHT } from "./fusion.ts";
 
 /** Cosine likeness of two Porter stems' word vectors; 0 when either is not in the table. */
 export interface SoftWords {
@@ -77,6 +77,8 @@ export function softWords(): Promise<SoftWordTable> {
 
 /** The fusion options of a hybrid search with the word vectors added when the weights count them. */
 export async function withSoftWords(options: FusionOptions): Promise<FusionOptions> {
-  if ((options.softWeight ?? SOFT_WEIGHT) <= 0 || options.softWords) return options;
+  const counted = (options.softWeight ?? SOFT_WEIGHT) > 0 ||
+    (options.softSentenceShare ?? SOFT_SENTENCE_SHARE) > 0;
+  if (!counted || options.softWords) return options;
   return { ...options, softWords: await softWords() };
 }

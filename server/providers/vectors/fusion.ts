@@ -383,17 +383,18 @@ const NON_ASCII = /[^\x00-\x7f]/;
  */
 export function softMatcher(stems: readonly string[], words: SoftWords, threshold: number) {
   const known = stems.filter((stem) => words.has(stem));
+  const compare = words.against(known);
   const own = new Set(stems);
   const read = new Map<string, ReadonlyMap<string, number> | undefined>();
   return (stem: string): ReadonlyMap<string, number> | undefined => {
     if (known.length === 0 || own.has(stem)) return undefined;
     if (read.has(stem)) return read.get(stem);
     let matches: Map<string, number> | undefined;
-    if (words.has(stem)) {
-      for (const question of known) {
-        const likeness = words.similarity(question, stem);
-        if (likeness >= threshold) (matches ??= new Map()).set(question, likeness);
-      }
+    const likeness = compare(stem);
+    if (likeness) {
+      known.forEach((question, index) => {
+        if (likeness[index] >= threshold) (matches ??= new Map()).set(question, likeness[index]);
+      });
     }
     read.set(stem, matches);
     return matches;

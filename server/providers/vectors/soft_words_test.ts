@@ -54,10 +54,9 @@ Deno.test("softScores: a question word the chunk lacks counts by its IDF times i
   const table = tinyTable();
   const stems = ["money", "spectr"].map((word) => stemOf(word));
   const matches = softMatcher(stems, table, 0.6);
-  assert.deepEqual([...matches(stemOf("budget"))!], [[
-    stemOf("money"),
-    table.similarity(stemOf("money"), stemOf("budget")),
-  ]]);
+  const found = [...matches(stemOf("budget"))!];
+  assert.deepEqual(found.map(([stem]) => stem), [stemOf("money")]);
+  assert.ok(Math.abs(found[0][1] - 0.8) < 1e-6, `${found[0][1]}`);
   assert.equal(matches(stemOf("premier")), undefined, "below the threshold");
   assert.equal(
     matches(stemOf("money")),

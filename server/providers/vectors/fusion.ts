@@ -1,4 +1,3 @@
-import type { SoftWords } from "./soft_words.ts";
 import { stemOf, STOPWORDS, wordsOf } from "./words.ts";
 
 /**
@@ -128,6 +127,18 @@ export const SOFT_SENTENCE_SHARE = 0.25;
 export const PHRASE_CANDIDATES = 20;
 /** Two question words count as a phrase in a chunk when at most this many positions apart (a stop word between). */
 export const PHRASE_WINDOW = 3;
+
+/** Cosine likeness of Porter stems' word vectors (soft_words.ts has the shipped table). */
+export interface SoftWords {
+  has(stem: string): boolean;
+  /** The likeness of two stems; 0 when either is not in the table. */
+  similarity(a: string, b: string): number;
+  /**
+   * A comparer of any stem with `stems`: its likeness to each of them, in their order (0 for those the table
+   * lacks), or undefined when the table lacks it. A search compares a few hundred of its chunks' stems so.
+   */
+  against(stems: readonly string[]): (stem: string) => Float32Array | undefined;
+}
 
 export interface FusionOptions {
   /** The BM25 side's share in [0, 1]; the vector side gets the rest. */

@@ -2,19 +2,9 @@
 // make Spectre?" says "budget", and the one for "Whom did she marry?" says "wedding". Neither BM25 nor the
 // built-in embedder joins such words; the hybrid search's re-scoring counts a question word missing from a
 // chunk by its best likeness to the chunk's own words (fusion.ts, `softScores`).
-import { type FusionOptions, SOFT_SENTENCE_SHARE, SOFT_WEIGHT } from "./fusion.ts";
+import { type FusionOptions, SOFT_SENTENCE_SHARE, SOFT_WEIGHT, type SoftWords } from "./fusion.ts";
 
-/** Cosine likeness of Porter stems' word vectors. */
-export interface SoftWords {
-  has(stem: string): boolean;
-  /** The likeness of two stems; 0 when either is not in the table. */
-  similarity(a: string, b: string): number;
-  /**
-   * A comparer of any stem with `stems`: its likeness to each of them, in their order (0 for those the table
-   * lacks), or undefined when the table lacks it. A search compares a few hundred of its chunks' stems so.
-   */
-  against(stems: readonly string[]): (stem: string) => Float32Array | undefined;
-}
+export type { SoftWords };
 
 /** A table of int8 word vectors, one row of `dimensions` per stem, compared by cosine. */
 export class SoftWordTable implements SoftWords {

@@ -16,6 +16,7 @@ import { type LanceStore, openLanceStore } from "../../server/providers/vectors/
 import { fuseHybrid, fusionDepth, reciprocalRankFusion } from "../../server/providers/vectors/fusion.ts";
 import { fusionWeightsFor } from "../../server/providers/vectors/fusion_weights.ts";
 import { relatedForms, wordForms } from "../../server/providers/vectors/word_forms.ts";
+import { softWords } from "../../server/providers/vectors/soft_words.ts";
 import type { VectorHit } from "../../server/providers/vectors/types.ts";
 import { type EvalSet, readSet, SET_NAMES } from "./sets.ts";
 import { evalReranker } from "./reranker.ts";
@@ -32,7 +33,11 @@ const ROUND_TWO = {
   typedSentenceWeight: 0,
   answerTypeWeight: 0,
   foldAccents: false,
+  softWeight: 0,
+  softSentenceShare: 0,
 };
+/** The default before issue 20's fifth round: no soft matches by word vectors. */
+const NO_SOFT = { softWeight: 0, softSentenceShare: 0 };
 /** The title share at 0.4 (bench/eval/README.md, third round): more for squad-b, less for the Rust headings. */
 const TITLE_OPTION = { titleWeight: 0.4 };
 /** Related word forms (WordNet) in the sentence and title scores at half their IDF (fourth round, not default). */
@@ -119,7 +124,9 @@ async function evaluate(indexed: IndexedSet) {
   const roundTwo: string[][] = [];
   const titled: string[][] = [];
   const related: string[][] = [];
+  const noSoft: string[][] = [];
   const forms = await wordForms();
+  const table = await softWords();
   let searchMs = 0;
   for (const [index, question] of set.questions.entries()) {
     const sides = await store.rankings("eval", queryVectors[index], question.text, fusionDepth(10));
@@ -138,11 +145,13 @@ async function evaluate(indexed: IndexedSet) {
       ids(
         fuseHybrid(sides.byVector, sides.byText, sides.textScores, 10, {
           question: question.text,
+          softWords: table,
           ...fusion,
           ...options,
         }),
       );
     roundTwo.push(fuse(ROUND_TWO));
+    noSoft.push(fuse(NO_SOFT));
     titled.push(fuse(TITLE_OPTION));
     related.push(fuse({ ...RELATED_OPTION, relatedForms: relatedForms(question.text, forms) }));
   }
@@ -151,6 +160,7 @@ async function evaluate(indexed: IndexedSet) {
   rows.push(["hybrid, RRF k=60 (before)", scoreRankings(rrf, set.questions)]);
   rows.push(["hybrid (default for the embedder)", scoreRankings(hybrid, set.questions)]);
   rows.push(["hybrid, second-round weights (before)", scoreRankings(roundTwo, set.questions)]);
+  rows.push(["hybrid, no soft matches (before the fifth round)", scoreRankings(noSoft, set.questions)]);
   rows.push(["hybrid, title 0.4 (not default)", scoreRankings(titled, set.questions)]);
   rows.push(["hybrid, related forms 0.5 (not default)", scoreRankings(related, set.questions)]);
   console.log(`  hybrid search: ${(searchMs / set.questions.length).toFixed(1)} ms per question (top 10)`);

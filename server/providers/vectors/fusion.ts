@@ -110,10 +110,35 @@ export const TITLE_WEIGHT = 0.2;
  * at recall@10, so by the rule of the earlier rounds it is not the default.
  */
 export const RELATED_SHARE = 0;
+/**
+ * The soft matches' share (issue 20, fifth round): each question stem missing from a chunk counts by its IDF
+ * times its best likeness (the cosine of GloVe word vectors, soft_words.ts) to one of the chunk's stems, when
+ * that is at least `SOFT_THRESHOLD` ("budget" for "money", "wedding" for "marry", "font" for "typeface"). With
+ * `SOFT_SENTENCE_SHARE` in the best sentence score too, tuned on squad-a and confirmed on squad-b and the Rust
+ * headings (bench/eval/README.md, `bench/eval/soft_study.ts`): squad-b recall@4 0.882 → 0.895 and recall@1
+ * 0.728 → 0.748, the Rust headings' recall@4 0.660 → 0.675, nothing lost on any set at recall@1/4/10.
+ */
+export const SOFT_WEIGHT = 0.2;
+/** The least likeness of two words' vectors that counts as a soft match (0.5 and 0.7 did worse). */
+export const SOFT_THRESHOLD = 0.6;
+/** The share of its IDF a soft match counts for in the best sentence score, times its likeness (0: off). */
+export const SOFT_SENTENCE_SHARE = 0.25;
 /** The phrase score is read for this many of the best candidates by the two sides (at least twice `topK`). */
 export const PHRASE_CANDIDATES = 20;
 /** Two question words count as a phrase in a chunk when at most this many positions apart (a stop word between). */
 export const PHRASE_WINDOW = 3;
+
+/** Cosine likeness of Porter stems' word vectors (soft_words.ts has the shipped table). */
+export interface SoftWords {
+  has(stem: string): boolean;
+  /** The likeness of two stems; 0 when either is not in the table. */
+  similarity(a: string, b: string): number;
+  /**
+   * A comparer of any stem with `stems`: its likeness to each of them, in their order (0 for those the table
+   * lacks), or undefined when the table lacks it. A search compares a few hundred of its chunks' stems so.
+   */
+  against(stems: readonly string[]): (stem: string) => Float32Array | undefined;
+}
 
 export interface FusionOptions {
   /** The BM25 side's share in [0, 1]; the vector side gets the rest. */
@@ -137,6 +162,14 @@ export interface FusionOptions {
   relatedForms?: readonly string[];
   /** The share of its IDF a related form counts for there (0 turns them off; default `RELATED_SHARE`). */
   relatedShare?: number;
+  /** Word vectors for soft matches (soft_words.ts); without them there are none. */
+  softWords?: SoftWords;
+  /** The soft matches' share (0 turns it off; default `SOFT_WEIGHT`). */
+  softWeight?: number;
+  /** The least likeness that counts (default `SOFT_THRESHOLD`). */
+  softThreshold?: number;
+  /** Soft matches in the best sentence score, at this share of their IDF times their likeness (0 turns it off). */
+  softSentenceShare?: number;
   /** The question; without it there is no phrase score. */
   question?: string;
 }
@@ -309,6 +342,7 @@ export function sentenceFeatures(
   idf: (stem: string) => number,
   type: AnswerType | null,
   questionWords: ReadonlySet<string> = new Set(),
+  softOf?: (stem: string) => ReadonlyMap<string, number> | undefined,
 ) {
   const wanted = new Set(stems);
   return texts.map((text) => {
@@ -318,13 +352,22 @@ export function sentenceFeatures(
     for (const sentence of text.replace(METADATA_BLOCK, "").split(SENTENCE_END)) {
       let weight = 0;
       const seen = new Set<string>();
+      let soft: Map<string, number> | undefined;
       for (const word of wordsOf(sentence)) {
         const stem = stemOf(word);
-        if (wanted.has(stem) && !seen.has(stem)) {
-          seen.add(stem);
-          weight += idf(stem);
+        if (wanted.has(stem)) {
+          if (!seen.has(stem)) {
+            seen.add(stem);
+            weight += idf(stem);
+          }
+        } else if (softOf) {
+          for (const [question, value] of softOf(stem) ?? []) {
+            const prior = (soft ??= new Map()).get(question);
+            if (prior === undefined || value > prior) soft.set(question, value);
+          }
         }
       }
+      if (soft) { for (const [question, value] of soft) if (!seen.has(question)) weight += value; }
       // A sentence without the question's words changes neither score: its answers are not looked for.
       const answers = weight > 0 && type !== null && holdsAnswer(type, sentence, questionWords);
       if (weight > best) {
@@ -343,6 +386,60 @@ export function foldAccents(text: string): string {
 }
 // deno-lint-ignore no-control-regex
 const NON_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * The soft matches of a question's stems among texts: for each stem of a text (its body), the question stems
+ * the table knows that the stem is like (likeness at least `threshold`), with that likeness. Each stem is
+ * compared once per search.
+ */
+export function softMatcher(stems: readonly string[], words: SoftWords, threshold: number) {
+  const known = stems.filter((stem) => words.has(stem));
+  const compare = words.against(known);
+  const own = new Set(stems);
+  const read = new Map<string, ReadonlyMap<string, number> | undefined>();
+  return (stem: string): ReadonlyMap<string, number> | undefined => {
+    if (known.length === 0 || own.has(stem)) return undefined;
+    if (read.has(stem)) return read.get(stem);
+    let matches: Map<string, number> | undefined;
+    const likeness = compare(stem);
+    if (likeness) {
+      known.forEach((question, index) => {
+        if (likeness[index] >= threshold) (matches ??= new Map()).set(question, likeness[index]);
+      });
+    }
+    read.set(stem, matches);
+    return matches;
+  };
+}
+
+/**
+ * For each text, the sum over the question stems it lacks of their IDF times their best soft match among the
+ * text's stems (`softMatcher`): a translation-style coverage of what BM25 cannot see.
+ */
+export function softScores(
+  stems: readonly string[],
+  texts: readonly string[],
+  idf: (stem: string) => number,
+  matches: (stem: string) => ReadonlyMap<string, number> | undefined,
+) {
+  return texts.map((text) => {
+    const body = distinctBodyStems(text);
+    const best = new Map<string, number>();
+    for (const stem of body) {
+      for (const [question, likeness] of matches(stem) ?? []) {
+        if (likeness > (best.get(question) ?? 0)) best.set(question, likeness);
+      }
+    }
+    if (best.size === 0) return 0;
+    const present = new Set(body);
+    let score = 0;
+    for (const stem of stems) {
+      const likeness = best.get(stem);
+      if (likeness !== undefined && !present.has(stem)) score += idf(stem) * likeness;
+    }
+    return score;
+  });
+}
 
 /** For each chunk text, the sum of the IDFs of the question stems its document's title holds (chunk header). */
 export function titleScores(
@@ -427,7 +524,11 @@ export function fuseHybrid<T extends { id: string; score: number; text?: string 
   const pairs = phraseWeight > 0 && question ? phrasePairs(question) : [];
   const type = typedWeight > 0 || answerWeight > 0 ? answerType(question) : null;
   const readsSentences = sentenceWeight > 0 || type !== null;
-  const stems = (readsSentences || titleWeight > 0) && question ? questionStems(question) : [];
+  const softWeight = options.softWords ? options.softWeight ?? SOFT_WEIGHT : 0;
+  const softShare = options.softWords ? options.softSentenceShare ?? SOFT_SENTENCE_SHARE : 0;
+  const stems = (readsSentences || titleWeight > 0 || softWeight > 0) && question
+    ? questionStems(question)
+    : [];
   if (pairs.length > 0 || stems.length > 0) {
     const head = scored.slice(0, Math.max(PHRASE_CANDIDATES, 2 * topK));
     const add = (values: number[], weight: number, divide = true) => {
@@ -442,9 +543,24 @@ export function fuseHybrid<T extends { id: string; score: number; text?: string 
       const counted = related ? [...stems, ...related.stems] : stems;
       const poolIdf = candidateIdf(counted, [...headTexts, ...texts(scored.slice(head.length))]);
       const idf = related ? related.weigh(poolIdf) : poolIdf;
+      const soft = (softWeight > 0 || softShare > 0) && options.softWords
+        ? softMatcher(stems, options.softWords, options.softThreshold ?? SOFT_THRESHOLD)
+        : undefined;
+      if (soft && softWeight > 0) add(softScores(stems, headTexts, idf, soft), softWeight);
       if (readsSentences) {
         const questionWords = new Set(wordsOf(question).map(stemOf));
-        const sentences = sentenceFeatures(counted, headTexts, idf, type, questionWords);
+        const weighed = new Map<string, ReadonlyMap<string, number> | undefined>();
+        const softOf = soft && softShare > 0
+          ? (stem: string) => {
+            if (weighed.has(stem)) return weighed.get(stem);
+            const found = soft(stem);
+            const values = found &&
+              new Map([...found].map(([q, likeness]) => [q, softShare * likeness * idf(q)]));
+            weighed.set(stem, values);
+            return values;
+          }
+          : undefined;
+        const sentences = sentenceFeatures(counted, headTexts, idf, type, questionWords, softOf);
         if (sentenceWeight > 0) add(sentences.map(({ best }) => best), sentenceWeight);
         if (type !== null) {
           if (typedWeight > 0) add(sentences.map(({ typed }) => typed), typedWeight);

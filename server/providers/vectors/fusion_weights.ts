@@ -13,6 +13,8 @@ export type FusionWeights = Pick<
   | "typedSentenceWeight"
   | "answerTypeWeight"
   | "relatedShare"
+  | "softWeight"
+  | "softSentenceShare"
 >;
 
 /**
@@ -50,6 +52,10 @@ export const FUSION_WEIGHTS: Readonly<Record<EmbedderKind, Readonly<FusionWeight
     typedSentenceWeight: 0,
     answerTypeWeight: 0,
     relatedShare: 0,
+    // The soft matches (word vectors) were measured with the lexical embedder only: a dense model's cosine
+    // already matches meaning, so they stay off here until measured.
+    softWeight: 0,
+    softSentenceShare: 0,
   },
 };
 

@@ -4,6 +4,7 @@ import type { Table as ArrowTable } from "apache-arrow";
 import type { Logger } from "../../../log.ts";
 import { fullTextQuery, fuseHybrid, fusionDepth } from "../fusion.ts";
 import { withRelatedForms } from "../word_forms.ts";
+import { withSoftWords } from "../soft_words.ts";
 import {
   cosineSimilarity,
   type SearchOptions,
@@ -304,7 +305,9 @@ export class LanceVectorStore implements LanceStore {
       text,
       fusionDepth(options.topK),
     );
-    const fusion = await withRelatedForms(options.text ?? "", { ...options.fusion, question: options.text });
+    const fusion = await withSoftWords(
+      await withRelatedForms(options.text ?? "", { ...options.fusion, question: options.text }),
+    );
     return fuseHybrid(byVector, byText, textScores, options.topK, fusion);
   }
 

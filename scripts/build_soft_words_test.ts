@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { buildSoftTable, DIMENSIONS, type Glove, tableSource } from "./build_soft_words.ts";
-import { parseSoftWords } from "../server/providers/vectors/soft_words.ts";
+import { buildSoftTable, DIMENSIONS, type Glove } from "./build_soft_words.ts";
+import { parseSoftWords, softWordsBytes } from "../server/providers/vectors/soft_words.ts";
 import { stemOf } from "../server/providers/vectors/words.ts";
 
 /** A GloVe-like vocabulary the test writes: frequency order, 100 dimensions, one axis per meaning. */
@@ -29,10 +29,7 @@ Deno.test("buildSoftTable: frequent words of letters only, no stop words, one ce
     table.vectors.some((value) => value === 127 || value === -127),
     "each row scaled to the int8 range",
   );
-  const parsed = (() => {
-    const source = tableSource(table);
-    return parseSoftWords(source.stems, source.vectors, DIMENSIONS);
-  })();
+  const parsed = parseSoftWords(softWordsBytes(table.stems, table.vectors, DIMENSIONS));
   const like = (a: string, b: string) => parsed.similarity(stemOf(a), stemOf(b));
   assert.ok(like("money", "budget") > 0.5, `money / budget ${like("money", "budget")}`);
   assert.ok(like("ship", "boat") > 0.5);

@@ -46,6 +46,10 @@ export const INCLUDES: { path: string; why: string }[] = [
     why: "loaded with a computed specifier on the first page request (server/app.ts)",
   },
   { path: "server/agents/skills/sql_worker.ts", why: "the SQL skill's worker (`new Worker`)" },
+  {
+    path: "server/providers/vectors/soft_words.bin",
+    why: "the hybrid search's word vectors, read on its first use (server/providers/vectors/soft_words.ts)",
+  },
 ];
 
 /** The arguments given to `deno compile`. */

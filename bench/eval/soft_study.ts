@@ -1,7 +1,7 @@
 // The study behind bench/eval/README.md's "fifth round" table (issue 20: soft matching by meaning). It caches,
 // in the temporary folder, the two side rankings 40 deep as the hybrid search reads them (the built-in
 // embedder), then re-fuses them in memory with the real `fuseHybrid` for each variant of the soft matches
-// (server/providers/vectors/soft_words.ts, the word vectors of soft_words_table.ts). Not a task and not the
+// (server/providers/vectors/soft_words.ts, the word vectors of soft_words.bin). Not a task and not the
 // evaluation (`deno task eval` is):
 //   deno run -A bench/eval/soft_study.ts        (FRESH=1 rebuilds the cache; TIME=1 times the fusion)
 // VARIANTS='[["label", {fusion options}], ...]' replaces the built-in list of variants.

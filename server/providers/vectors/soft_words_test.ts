@@ -9,7 +9,7 @@ import {
   softScores,
 } from "./fusion.ts";
 import { FUSION_WEIGHTS } from "./fusion_weights.ts";
-import { parseSoftWords, softWords, SoftWordTable, withSoftWords } from "./soft_words.ts";
+import { parseSoftWords, softWords, softWordsBytes, SoftWordTable, withSoftWords } from "./soft_words.ts";
 import { stemOf } from "./words.ts";
 
 /** A table the test writes: 3 dimensions; money and budget alike (cosine 0.8), spectre unlike both. */
@@ -41,13 +41,21 @@ Deno.test("softWords: the shipped GloVe table finds words of like meaning, and i
   assert.equal(await softWords(), table, "read once");
 });
 
-Deno.test("parseSoftWords: stems and base64 int8 rows, negative values kept; a size mismatch is refused", () => {
-  const bytes = new Uint8Array(Int8Array.from([3, -4, 0, 0, -128, 127]).buffer);
-  const table = parseSoftWords("alpha beta", btoa(String.fromCharCode(...bytes)), 3);
+Deno.test("parseSoftWords: the file's stems and int8 rows, negative values kept; a bad file is refused", () => {
+  const bytes = softWordsBytes(["alpha", "beta"], Int8Array.from([3, -4, 0, 0, -128, 127]), 3);
+  const table = parseSoftWords(bytes);
   assert.equal(table.size, 2);
   assert.ok(Math.abs(table.similarity("alpha", "beta") - (-4 * -128) / (5 * Math.hypot(128, 127))) < 1e-6);
   assert.ok(Math.abs(table.similarity("alpha", "alpha") - 1) < 1e-9);
   assert.throws(() => new SoftWordTable(["alpha"], new Int8Array(4), 3), /does not match/);
+  assert.throws(() => parseSoftWords(bytes.subarray(1)), /not a table of soft words/);
+  assert.throws(() => parseSoftWords(bytes.subarray(0, 15)), /does not match/);
+  const offset = new Uint8Array(bytes.length + 5);
+  offset.set(bytes, 5);
+  assert.equal(
+    parseSoftWords(offset.subarray(5)).similarity("alpha", "beta"),
+    table.similarity("alpha", "beta"),
+  );
 });
 
 Deno.test("softScores: a question word the chunk lacks counts by its IDF times its best likeness there", () => {

@@ -136,9 +136,12 @@ export async function recentChats(deps: Deps, scope: ChatScope, limit: number): 
   return rows.reverse();
 }
 
-/** Answers parsed lately, by chat id, with the stored JSON they were parsed from; the oldest leaves first. */
+/**
+ * Answers parsed lately, by chat id, with the stored JSON they were parsed from; the oldest leaves first. 200 is
+ * ten threads' histories of twenty: a few MB at most with their citations, which a small machine can spare.
+ */
 const parsedAnswers = new Map<number, { json: string; response: StoredResponse }>();
-const PARSED_KEPT = 2_000;
+const PARSED_KEPT = 200;
 
 /**
  * A stored answer, parsed once while it is recent: a thread's history is read again with every message (twenty

@@ -133,9 +133,6 @@ export function softWordsBytes(stems: readonly string[], vectors: Int8Array, dim
   return bytes;
 }
 
-/** The shipped table's file, beside this module in the source tree (the executable carries it: scripts/compile.ts). */
-export const SOFT_WORDS_FILE = "server/providers/vectors/soft_words.bin";
-
 let loading: Promise<SoftWordTable> | undefined;
 
 /**
@@ -143,7 +140,10 @@ let loading: Promise<SoftWordTable> | undefined;
  * soft_words.NOTICE.md), read on the first hybrid search that counts it: nothing is loaded at start.
  */
 export function softWords(): Promise<SoftWordTable> {
-  return loading ??= Deno.readFile(fromRoot(SOFT_WORDS_FILE)).then(parseSoftWords).catch((error) => {
+  return loading ??= Deno.readFile(
+    // Beside this module in the source tree; the executable carries it (scripts/compile.ts's INCLUDES).
+    fromRoot("server/providers/vectors/soft_words.bin"),
+  ).then(parseSoftWords).catch((error) => {
     loading = undefined;
     throw error;
   });

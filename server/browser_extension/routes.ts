@@ -11,7 +11,6 @@ import { logEvent } from "../events/log.ts";
 import { bearerToken, requirePermission } from "../http/auth_guard.ts";
 import { parseJson } from "../http/body.ts";
 import type { AppEnv } from "../http/env.ts";
-import type { OriginDecider } from "../http/cors.ts";
 import { idParam } from "../users/routes.ts";
 import { addDocuments } from "../documents/ingest.ts";
 import { logWorkspaceDocuments } from "../documents/events.ts";
@@ -29,33 +28,9 @@ import {
   revokeBrowserExtensionKey,
 } from "./service.ts";
 
-/** The extension's own calls: authenticated by its key (a Bearer `brx-…`), not by a session. */
-const EXTENSION_CALL =
-  /^\/api\/browser-extension\/(check|workspaces|embed-content|upload-content|disconnect)$/;
-
-/** Origins of browser extensions (Chromium, Firefox, Safari). */
-const EXTENSION_ORIGIN = /^(chrome-extension|moz-extension|safari-web-extension):\/\/[^/]+$/;
-
-/**
- * For the origin guard: the extension's calls from an extension's own origin (`chrome-extension://…`) carry its
- * key, not a session, so they pass; from a web page they are refused like any other cross-site request.
- */
-export function isExtensionCall(_method: string, path: string, origin?: string): boolean {
-  return EXTENSION_CALL.test(path) && origin !== undefined && EXTENSION_ORIGIN.test(origin);
-}
-
-/**
- * CORS for the extension's calls: an extension's origin may read their answers (they need its key anyway).
- * Other origins are left to CORS_ORIGINS; `next` decides the other paths.
- */
-export function extensionCorsDecider(next: OriginDecider): OriginDecider {
-  return (request) => {
-    if (EXTENSION_CALL.test(request.path)) {
-      return Promise.resolve(EXTENSION_ORIGIN.test(request.origin) ? true : undefined);
-    }
-    return next(request);
-  };
-}
+// The origin guard's and CORS's decisions on the extension's calls live in ./access.ts (loaded at start, without
+// these routes); re-exported for the modules that import them from here.
+export { extensionCorsDecider, isExtensionCall } from "./access.ts";
 
 /** The screen's calls (`/settings/browser-extension`): admins only (spec 02's route table). */
 export function browserExtensionKeyRoutes(deps: Deps) {

@@ -3,7 +3,7 @@
 // the widget routes themselves.
 import type { Deps } from "../deps.ts";
 import { logEvent } from "../events/log.ts";
-import { type EmbedRow, findEmbedByUuid } from "./service.ts";
+import type { EmbedRow } from "./service.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -81,6 +81,8 @@ export function embedCorsDecider(deps: Deps) {
   return async (request: { method: string; path: string; origin: string }): Promise<boolean | undefined> => {
     const uuid = widgetCallEmbed(request.method, request.path);
     if (uuid === null) return undefined;
+    // The embeds' service (and its contracts) loads on the first widget call, not with the app at start.
+    const { findEmbedByUuid } = await import("./service.ts");
     const embed = await findEmbedByUuid(deps, uuid);
     if (!embed) return false;
     if (originAllowed(embed, request.origin)) return true;

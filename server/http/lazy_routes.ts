@@ -12,7 +12,14 @@ import type { AppEnv } from "./env.ts";
 const OUTER = Symbol("lazy routes: the outer context");
 
 /** Each lazy mount's handler, to the routes it loads (for route tables: appRoutes below). */
-const mounts = new WeakMap<object, () => Promise<{ method: string; path: string }[]>>();
+const mounts = new WeakMap<object, () => Promise<RouteEntry[]>>();
+
+/** A route of an app (`app.routes`): its method, its path and its handler. */
+interface RouteEntry {
+  method: string;
+  path: string;
+  handler: unknown;
+}
 
 interface Outer {
   vars: Record<string, unknown>;
@@ -24,7 +31,8 @@ const outerContexts = new WeakMap<Request, Context<AppEnv>>();
 
 /**
  * A Hono app, to be mounted at `base` ("/api" for the API) with `route("/", …)`, whose routes under `prefixes`
- * (each "/ext" matches "/ext" and "/ext/…") are those `load` resolves to, loaded once on the first request.
+ * (each "/ext" matches "/ext" and "/ext/…"; "*" matches every path) are those `load` resolves to, loaded once
+ * on the first request.
  */
 export function lazyRoutes(
   base: string,
@@ -84,10 +92,18 @@ export function lazyRoutes(
   };
   mounts.set(handler, async () => {
     await inner();
-    return feature!.routes.map((route) => ({ method: route.method, path: `${base}${route.path}` }));
+    return feature!.routes.map((route) => ({
+      method: route.method,
+      path: `${base}${route.path}`,
+      handler: route.handler,
+    }));
   });
   const mount = new Hono<AppEnv>();
   for (const prefix of prefixes) {
+    if (prefix === "*") {
+      mount.all("*", handler);
+      continue;
+    }
     mount.all(prefix, handler);
     mount.all(`${prefix}/*`, handler);
   }
@@ -96,20 +112,24 @@ export function lazyRoutes(
 
 /**
  * An app's routes (`app.routes`: method and path) with each lazy mount's catch-alls replaced by the routes it
- * loads: what the app serves, for the tests that walk every route.
+ * loads (and theirs, for a lazy mount inside loaded routes): what the app serves, for the tests that walk every
+ * route.
  */
 export async function appRoutes(app: Hono<AppEnv>): Promise<{ method: string; path: string }[]> {
   const routes: { method: string; path: string }[] = [];
   const expanded = new Set<object>();
-  for (const route of app.routes) {
-    const expand = mounts.get(route.handler);
-    if (!expand) {
-      routes.push({ method: route.method, path: route.path });
-      continue;
+  const walk = async (entries: RouteEntry[]) => {
+    for (const route of entries) {
+      const expand = mounts.get(route.handler as object);
+      if (!expand) {
+        routes.push({ method: route.method, path: route.path });
+        continue;
+      }
+      if (expanded.has(expand)) continue;
+      expanded.add(expand);
+      await walk(await expand());
     }
-    if (expanded.has(expand)) continue;
-    expanded.add(expand);
-    routes.push(...await expand());
-  }
+  };
+  await walk(app.routes);
   return routes;
 }

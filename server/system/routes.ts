@@ -13,10 +13,9 @@ import { nativeEmbedderModels } from "../embedding/native_models.ts";
 import { metrics, setupFacts } from "./status.ts";
 import { logSettingsChanged } from "../events/log.ts";
 
-/** Calls that need no login. */
+/** Calls that need no login (/api/ping is server/app.ts's own, answered without loading these). */
 export function publicSystemRoutes(deps: Deps) {
   return new Hono<AppEnv>()
-    .get("/ping", (c) => c.json({ online: true }))
     // The settings sidebar shows the version from here, before it has a token.
     .get("/utils/metrics", async (c) => c.json(await metrics(deps)))
     // The branding calls (app name, support email, footer, logo) are in server/appearance/routes.ts.

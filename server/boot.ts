@@ -21,7 +21,6 @@ import { createAuthLimits } from "./auth/rate_limit.ts";
 import { LiveSync } from "./documents/live_sync.ts";
 import { loadedImports, STAGING_FOLDER } from "./connectors/staging.ts";
 import { EmbedProgress } from "./embedding/progress.ts";
-import { sweepParsedFiles } from "./attachments/service.ts";
 import { JobRunner } from "./jobs/runner.ts";
 import { chatsStarting } from "./jobs/chat_window.ts";
 import { ABANDONED_WRITE_MS, maintenanceJob } from "./jobs/maintenance.ts";
@@ -124,7 +123,10 @@ export async function boot(
     };
     // The first try for the lease: the replica that wins resumes the database-wide work at start.
     await jobs.start({ take: !database.remote });
-    if (jobs.isLeader) await sweepParsedFiles(deps);
+    // The attachments' module (the chat's uploads, parsers, models) loads only when there are parsed files to sweep.
+    if (jobs.isLeader && await hasEntries(paths.directUploads)) {
+      await (await import("./attachments/service.ts")).sweepParsedFiles(deps);
+    }
     await embedding.start(deps, { resume: jobs.isLeader, leads: () => jobs.isLeader });
     // Later changes of hands (registered after the first try, which resumed above): the replica that takes the
     // lease over resumes the re-embedding job a dead leader left, and one that loses it stops its own.

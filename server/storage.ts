@@ -1,5 +1,8 @@
 import { join } from "node:path";
 
+/** The Unix socket a running server answers on (server/cli/control.ts); never part of a backup. */
+export const CONTROL_SOCKET = "lectern.sock";
+
 /** Paths inside STORAGE_DIR (docs/api-compat.md#storage-layout). */
 export interface StoragePaths {
   root: string;

@@ -12,8 +12,8 @@ import { messageOf } from "../errors.ts";
 
 export const BACKUP_FORMAT = "lectern-backup";
 export const BACKUP_FORMAT_VERSION = 1;
-/** The Unix socket a running server answers on (server/cli/control.ts); never part of a backup. */
-export const CONTROL_SOCKET = "lectern.sock";
+import { CONTROL_SOCKET } from "../storage.ts";
+export { CONTROL_SOCKET };
 /** Folders of a snapshot being staged, inside the storage folder (a hard link cannot leave the file system). */
 const STAGING_PREFIX = ".backup-";
 /** Top-level entries a backup leaves out: caches and downloads that are made again, the live database files. */

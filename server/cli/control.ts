@@ -14,9 +14,7 @@ import { createHash } from "../hash.ts";
 import { join, resolve } from "node:path";
 import type { Deps } from "../deps.ts";
 import { messageOf } from "../errors.ts";
-import { CONTROL_SOCKET } from "../backup/archive.ts";
-import { takeBackup } from "../backup/service.ts";
-import { resetPassword } from "./reset_password.ts";
+import { CONTROL_SOCKET } from "../storage.ts";
 import { CliError } from "./errors.ts";
 
 export type ControlRequest =
@@ -138,10 +136,13 @@ async function handle(deps: Deps, conn: Deno.Conn): Promise<void> {
       if (request.command === "ping") {
         await writeAll(conn, line({ ok: true, pid: Deno.pid }));
       } else if (request.command === "backup") {
+        // The backup's and the password reset's modules load with their first command, not with the server.
+        const { takeBackup } = await import("../backup/service.ts");
         const backup = await takeBackup(deps, { userId: null, via: "cli" });
         await writeAll(conn, line({ ok: true, pid: Deno.pid, name: backup.name }));
         for await (const chunk of backup.stream) await writeAll(conn, chunk);
       } else if (request.command === "reset-password") {
+        const { resetPassword } = await import("./reset_password.ts");
         const outcome = await resetPassword(deps, request.user, request.password);
         await writeAll(conn, line({ ok: true, pid: Deno.pid, username: outcome.username }));
       } else {

@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
+import { Hono } from "hono";
 import { createTestApp } from "./testing/test_app.ts";
+import { createApp } from "./app.ts";
+import { apiRoutes } from "./api_routes.ts";
+import { appRoutes } from "./http/lazy_routes.ts";
+import type { AppEnv } from "./http/env.ts";
 import {
   BUILT_SETTINGS_PAGES,
   ONBOARDING_STEPS,
@@ -12,6 +17,25 @@ Deno.test("GET /api/ping answers online", async () => {
   const answer = await app.json("/api/ping");
   assert.equal(answer.status, 200);
   assert.deepEqual(answer.body, { online: true });
+});
+
+Deno.test("the API's routes but /api/ping are one lazy group: before a call only its catch-all is mounted; it serves them in their order, after /api/ping and before the JSON 404", async () => {
+  await using app = await createTestApp();
+  const lazy = createApp(app.deps);
+  const mounted = lazy.routes.filter((route) => route.path.startsWith("/api"));
+  assert.ok(mounted.length < 10, `the API's routes are mounted at start: ${mounted.length} routes`);
+  const served = (await appRoutes(lazy)).map((route) => `${route.method} ${route.path}`);
+  const eager = (await appRoutes(new Hono<AppEnv>().route("/api", apiRoutes(app.deps))))
+    .map((route) => `${route.method} ${route.path}`);
+  assert.ok(eager.length > 200, `only ${eager.length} routes: the table is wrong`);
+  const ping = served.indexOf("GET /api/ping");
+  assert.ok(ping >= 0);
+  assert.deepEqual(served.slice(ping + 1, ping + 1 + eager.length), eager);
+  assert.equal(served[ping + 1 + eager.length], "ALL /api/*", "the JSON 404 comes after the group");
+  // The first call loads the group and answers as an eager route would.
+  const first = await app.json("/api/setup-complete");
+  assert.equal(first.status, 200);
+  assert.equal(typeof first.body.results, "object");
 });
 
 Deno.test("an unknown /api path is a JSON 404, never the HTML page", async () => {

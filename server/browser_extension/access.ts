@@ -29,4 +29,3 @@ export function extensionCorsDecider(next: OriginDecider): OriginDecider {
     return next(request);
   };
 }
-

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "./env.ts";
-import { lazyRoutes } from "./lazy_routes.ts";
+import { appRoutes, lazyRoutes } from "./lazy_routes.ts";
 import { addUser, bearer, multiUserInstance } from "../testing/accounts.ts";
 import { createTestApp } from "../testing/test_app.ts";
 import { AppError } from "../errors.ts";
@@ -77,6 +77,49 @@ Deno.test("lazy routes: a failed load answers through the error map and is tried
   const second = await app.request("/api/feature/x");
   assert.equal(await second.text(), "ok");
   assert.equal(loads, 2);
+});
+
+Deno.test('lazy routes: a "*" mount catches every path, with a lazy mount inside it; appRoutes lists both in order', async () => {
+  let loads = 0;
+  const app = new Hono<AppEnv>();
+  const api = new Hono<AppEnv>();
+  api.get("/eager", (c) => c.text("eager"));
+  api.route(
+    "/",
+    lazyRoutes("/api", ["*"], () => {
+      loads++;
+      const group = new Hono<AppEnv>();
+      group.get("/a", (c) => c.text("a"));
+      group.route(
+        "/",
+        lazyRoutes(
+          "/api",
+          ["/inner"],
+          () => Promise.resolve(new Hono<AppEnv>().get("/inner/b", (c) => c.text("b"))),
+        ),
+      );
+      group.get("/c", (c) => c.text("c"));
+      return Promise.resolve(group);
+    }),
+  );
+  api.all("*", (c) => c.text("last", 404));
+  app.route("/api", api);
+  assert.equal(await (await app.request("/api/eager")).text(), "eager");
+  assert.equal(loads, 0, "a route in front of the mount answers without loading it");
+  assert.equal(await (await app.request("/api/a")).text(), "a");
+  assert.equal(await (await app.request("/api/inner/b")).text(), "b");
+  assert.equal(await (await app.request("/api/c")).text(), "c");
+  const unknown = await app.request("/api/unknown/path");
+  assert.equal(unknown.status, 404);
+  assert.equal(await unknown.text(), "last");
+  assert.equal(loads, 1);
+  assert.deepEqual((await appRoutes(app)).map((route) => `${route.method} ${route.path}`), [
+    "GET /api/eager",
+    "GET /api/a",
+    "GET /api/inner/b",
+    "GET /api/c",
+    "ALL /api/*",
+  ]);
 });
 
 Deno.test("the lazily loaded features answer as mounted eagerly: auth errors, role checks and a real call each", async () => {

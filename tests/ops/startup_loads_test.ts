@@ -69,9 +69,12 @@ interface GraphModule {
   dependencies?: { isDynamic?: boolean; code?: { specifier: string } }[];
 }
 
-Deno.test("the modules a server start evaluates import no Node built-in that a start does not use", async () => {
-  // server/serve.ts and what it imports statically: what every start evaluates (main.ts and cli/main.ts load
-  // it with `import()`, as it loads what is lazy).
+/**
+ * server/serve.ts and what it imports statically: what every start evaluates (main.ts and cli/main.ts load it
+ * with `import()`, as it loads what is lazy). The modules' specifiers, and each Node built-in with a module that
+ * imports it.
+ */
+async function startGraph(): Promise<{ evaluated: Set<string>; builtins: Map<string, string> }> {
   const output = await new Deno.Command(Deno.execPath(), {
     args: ["info", "--json", "server/serve.ts"],
     cwd: new URL("../../", import.meta.url),
@@ -100,8 +103,41 @@ Deno.test("the modules a server start evaluates import no Node built-in that a s
     }
   }
   assert.ok(evaluated.size > 100, `only ${evaluated.size} modules: the walk is wrong`);
+  return { evaluated, builtins };
+}
+
+Deno.test("the modules a server start evaluates import no Node built-in that a start does not use", async () => {
+  const { builtins } = await startGraph();
   assert.ok(builtins.has("node:path"), "node:path, which a start uses, was not found: the walk is wrong");
   for (const builtin of DEFERRED_BUILTINS) {
     assert.ok(!builtins.has(builtin), `${builtins.get(builtin)} imports ${builtin} when the server starts`);
+  }
+});
+
+/**
+ * Modules a start leaves to their first use: the API's routes but /api/ping (server/api_routes.ts, with the
+ * services and contracts they import), the control socket's commands, the sweep of parsed files, the embeds'
+ * service (the CORS check of a widget call).
+ */
+const DEFERRED_MODULES = [
+  "server/api_routes.ts",
+  "server/system/routes.ts",
+  "server/auth/routes.ts",
+  "server/chat/routes.ts",
+  "server/workspaces/routes.ts",
+  "server/documents/routes.ts",
+  "server/browser_extension/routes.ts",
+  "server/embeds/service.ts",
+  "server/backup/service.ts",
+  "server/cli/reset_password.ts",
+  "server/attachments/service.ts",
+];
+
+Deno.test("a server start evaluates none of the API's routes but /api/ping, nor the modules of a command", async () => {
+  const { evaluated } = await startGraph();
+  const root = new URL("../../", import.meta.url).href;
+  assert.ok(evaluated.has(`${root}server/app.ts`), "server/app.ts was not found: the walk is wrong");
+  for (const module of DEFERRED_MODULES) {
+    assert.ok(!evaluated.has(`${root}${module}`), `${module} is evaluated when the server starts`);
   }
 });

@@ -86,18 +86,28 @@ export interface SettingDefinition {
   defaultValue?: string;
 }
 
+/**
+ * A setting's definition. Its check is built on first use (`schema` reads as a property): the list below holds
+ * about 140 settings, and zod schemas built for all of them at load cost every start (and every page that loads
+ * this module) time and memory, when only the settings being changed, or set in the environment, are checked.
+ */
 const setting = (
   key: string,
   env: string,
-  schema: z.ZodType<string, string>,
+  schema: () => z.ZodType<string, string>,
   options: { secret?: boolean; defaultValue?: string } = {},
-): SettingDefinition => ({
-  key,
-  env,
-  schema,
-  secret: options.secret ?? false,
-  defaultValue: options.defaultValue,
-});
+): SettingDefinition => {
+  let built: z.ZodType<string, string> | undefined;
+  return {
+    key,
+    env,
+    get schema() {
+      return built ??= schema();
+    },
+    secret: options.secret ?? false,
+    defaultValue: options.defaultValue,
+  };
+};
 
 const atLeast = (min: number) =>
   z.string().trim().regex(/^\d+$/, "Value must be a whole number.").refine(
@@ -144,7 +154,7 @@ const orEmpty = (schema: z.ZodType<string, string>): z.ZodType<string, string> =
 /** The update-env keys of a provider row: each field with its environment variable, check and secrecy. */
 export function settingsOfFields(fields: readonly SettingField[]): SettingDefinition[] {
   return fields.filter((field) => field.env).map((field) =>
-    setting(field.key, field.env!, schemaOf(field), {
+    setting(field.key, field.env!, () => schemaOf(field), {
       secret: field.type === "password",
       defaultValue: field.defaultValue,
     })
@@ -162,67 +172,76 @@ function unique(definitions: readonly SettingDefinition[]): SettingDefinition[] 
  * every field of every row of the provider table (shared/providers/llm_catalog.ts), then the rest.
  */
 export const SETTING_KEYS: SettingDefinition[] = unique([
-  setting("LLMProvider", "LLM_PROVIDER", llmProviderId),
+  setting("LLMProvider", "LLM_PROVIDER", () => llmProviderId),
   ...LLM_PROVIDERS.flatMap((provider) => settingsOfFields(provider.fields)),
-  setting("EmbeddingEngine", "EMBEDDING_ENGINE", embeddingEngineId, { defaultValue: "native" }),
-  setting("EmbeddingBasePath", "EMBEDDING_BASE_PATH", url),
-  setting("EmbeddingModelPref", "EMBEDDING_MODEL_PREF", notEmpty),
-  setting("GenericOpenAiEmbeddingApiKey", "GENERIC_OPEN_AI_EMBEDDING_API_KEY", anyText, { secret: true }),
+  setting("EmbeddingEngine", "EMBEDDING_ENGINE", () => embeddingEngineId, { defaultValue: "native" }),
+  setting("EmbeddingBasePath", "EMBEDDING_BASE_PATH", () => url),
+  setting("EmbeddingModelPref", "EMBEDDING_MODEL_PREF", () => notEmpty),
+  setting("GenericOpenAiEmbeddingApiKey", "GENERIC_OPEN_AI_EMBEDDING_API_KEY", () => anyText, {
+    secret: true,
+  }),
   setting(
     "EmbeddingModelMaxChunkLength",
     "EMBEDDING_MODEL_MAX_CHUNK_LENGTH",
-    positiveInteger.or(z.literal("")),
+    () => positiveInteger.or(z.literal("")),
   ),
   setting(
     "GenericOpenAiEmbeddingMaxConcurrentChunks",
     "GENERIC_OPEN_AI_EMBEDDING_MAX_CONCURRENT_CHUNKS",
-    positiveInteger.or(z.literal("")),
+    () => positiveInteger.or(z.literal("")),
   ),
-  setting("AzureOpenAiEmbeddingModelPref", "AZURE_OPENAI_EMBEDDING_MODEL_PREF", notEmpty),
-  setting("VoyageAiApiKey", "VOYAGEAI_API_KEY", notEmpty, { secret: true }),
-  setting("VectorDB", "VECTOR_DB", vectorDbId),
-  setting("ChromaEndpoint", "CHROMA_ENDPOINT", url),
-  setting("ChromaApiHeader", "CHROMA_API_HEADER", anyText),
-  setting("ChromaApiKey", "CHROMA_API_KEY", anyText, { secret: true }),
+  setting("AzureOpenAiEmbeddingModelPref", "AZURE_OPENAI_EMBEDDING_MODEL_PREF", () => notEmpty),
+  setting("VoyageAiApiKey", "VOYAGEAI_API_KEY", () => notEmpty, { secret: true }),
+  setting("VectorDB", "VECTOR_DB", () => vectorDbId),
+  setting("ChromaEndpoint", "CHROMA_ENDPOINT", () => url),
+  setting("ChromaApiHeader", "CHROMA_API_HEADER", () => anyText),
+  setting("ChromaApiKey", "CHROMA_API_KEY", () => anyText, { secret: true }),
   ...VECTOR_DBS.flatMap((database) => settingsOfFields(database.fields)),
   // The reranker of accuracy-optimized search (shared/providers/reranker_catalog.ts); the local one by default.
   setting(
     RERANKER_SETTINGS.provider,
     RERANKER_ENV.provider,
-    z.string().trim().superRefine((value, context) => {
-      if (!RERANKERS.some((entry) => entry.id === value)) {
-        context.addIssue({ code: "custom", message: `${value} is not a supported reranker.` });
-      }
-    }),
+    () =>
+      z.string().trim().superRefine((value, context) => {
+        if (!RERANKERS.some((entry) => entry.id === value)) {
+          context.addIssue({ code: "custom", message: `${value} is not a supported reranker.` });
+        }
+      }),
     { defaultValue: "native" },
   ),
-  setting(RERANKER_SETTINGS.model, RERANKER_ENV.model, anyText),
-  setting(RERANKER_SETTINGS.basePath, RERANKER_ENV.basePath, orEmpty(url)),
-  setting(RERANKER_SETTINGS.apiKey, RERANKER_ENV.apiKey, anyText, { secret: true }),
+  setting(RERANKER_SETTINGS.model, RERANKER_ENV.model, () => anyText),
+  setting(RERANKER_SETTINGS.basePath, RERANKER_ENV.basePath, () => orEmpty(url)),
+  setting(RERANKER_SETTINGS.apiKey, RERANKER_ENV.apiKey, () => anyText, { secret: true }),
   // The agents' web search (server/agents/skills/web_search.ts).
-  setting("AgentSearXNGApiUrl", "AGENT_SEARXNG_API_URL", orEmpty(url)),
-  setting("AgentTavilyApiKey", "AGENT_TAVILY_API_KEY", anyText, { secret: true }),
-  setting("AgentBraveApiKey", "AGENT_BRAVE_API_KEY", anyText, { secret: true }),
+  setting("AgentSearXNGApiUrl", "AGENT_SEARXNG_API_URL", () => orEmpty(url)),
+  setting("AgentTavilyApiKey", "AGENT_TAVILY_API_KEY", () => anyText, { secret: true }),
+  setting("AgentBraveApiKey", "AGENT_BRAVE_API_KEY", () => anyText, { secret: true }),
   // OpenID Connect login (server/oidc/): Settings → Security.
-  setting(OIDC_SETTINGS.enabled, OIDC_ENV.enabled, yesNo, { defaultValue: "false" }),
-  setting(OIDC_SETTINGS.issuer, OIDC_ENV.issuer, orEmpty(url)),
-  setting(OIDC_SETTINGS.clientId, OIDC_ENV.clientId, anyText),
-  setting(OIDC_SETTINGS.clientSecret, OIDC_ENV.clientSecret, anyText, { secret: true }),
-  setting(OIDC_SETTINGS.scopes, OIDC_ENV.scopes, notEmpty, { defaultValue: OIDC_DEFAULTS.scopes }),
-  setting(OIDC_SETTINGS.usernameClaim, OIDC_ENV.usernameClaim, notEmpty, {
+  setting(OIDC_SETTINGS.enabled, OIDC_ENV.enabled, () => yesNo, { defaultValue: "false" }),
+  setting(OIDC_SETTINGS.issuer, OIDC_ENV.issuer, () => orEmpty(url)),
+  setting(OIDC_SETTINGS.clientId, OIDC_ENV.clientId, () => anyText),
+  setting(OIDC_SETTINGS.clientSecret, OIDC_ENV.clientSecret, () => anyText, { secret: true }),
+  setting(OIDC_SETTINGS.scopes, OIDC_ENV.scopes, () => notEmpty, { defaultValue: OIDC_DEFAULTS.scopes }),
+  setting(OIDC_SETTINGS.usernameClaim, OIDC_ENV.usernameClaim, () => notEmpty, {
     defaultValue: OIDC_DEFAULTS.usernameClaim,
   }),
-  setting(OIDC_SETTINGS.groupsClaim, OIDC_ENV.groupsClaim, anyText),
-  setting(OIDC_SETTINGS.roleMapping, OIDC_ENV.roleMapping, mappingSchema(parseRoleMapping)),
-  setting(OIDC_SETTINGS.workspaceMapping, OIDC_ENV.workspaceMapping, mappingSchema(parseWorkspaceMapping)),
-  setting(OIDC_SETTINGS.autoCreateUsers, OIDC_ENV.autoCreateUsers, yesNo, { defaultValue: "true" }),
-  setting(OIDC_SETTINGS.linkExistingUsers, OIDC_ENV.linkExistingUsers, yesNo, { defaultValue: "false" }),
-  setting(OIDC_SETTINGS.buttonLabel, OIDC_ENV.buttonLabel, anyText),
-  setting(OIDC_SETTINGS.passwordLoginDisabled, OIDC_ENV.passwordLoginDisabled, yesNo, {
+  setting(OIDC_SETTINGS.groupsClaim, OIDC_ENV.groupsClaim, () => anyText),
+  setting(OIDC_SETTINGS.roleMapping, OIDC_ENV.roleMapping, () => mappingSchema(parseRoleMapping)),
+  setting(
+    OIDC_SETTINGS.workspaceMapping,
+    OIDC_ENV.workspaceMapping,
+    () => mappingSchema(parseWorkspaceMapping),
+  ),
+  setting(OIDC_SETTINGS.autoCreateUsers, OIDC_ENV.autoCreateUsers, () => yesNo, { defaultValue: "true" }),
+  setting(OIDC_SETTINGS.linkExistingUsers, OIDC_ENV.linkExistingUsers, () => yesNo, {
+    defaultValue: "false",
+  }),
+  setting(OIDC_SETTINGS.buttonLabel, OIDC_ENV.buttonLabel, () => anyText),
+  setting(OIDC_SETTINGS.passwordLoginDisabled, OIDC_ENV.passwordLoginDisabled, () => yesNo, {
     defaultValue: "false",
   }),
   ...AUDIO_SETTINGS.map((entry) =>
-    setting(entry.key, entry.env, audioSchema(entry.check), {
+    setting(entry.key, entry.env, () => audioSchema(entry.check), {
       secret: entry.secret,
       defaultValue: entry.defaultValue,
     })

@@ -1,17 +1,25 @@
-// The server as `deno task lectern` starts it, for the benchmarks: the task's flags (a manual node_modules,
-// which spares one npm resolution pass per npm import; V8's young-generation size) without the task runner.
+// The server as `deno task lectern` starts it, for the benchmarks: the task's environment and flags (no update
+// check, no lockfile read, a manual node_modules, which spares one npm resolution pass per npm import; V8's
+// young-generation size) without the task runner.
 import { fileURLToPath } from "node:url";
 import { buildServer, serverIsStale } from "../scripts/build_server.ts";
+import { parseDenoTask } from "./deno_task.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 
+const LECTERN_TASK = parseDenoTask(
+  (JSON.parse(Deno.readTextFileSync(`${root}deno.json`)).tasks as Record<string, string>).lectern,
+);
+
 /** `deno task lectern`'s arguments after `deno` (`run`, its flags, `server/main.ts`). */
-export const LECTERN_TASK_ARGS: readonly string[] = (() => {
-  const tasks = JSON.parse(Deno.readTextFileSync(`${root}deno.json`)).tasks as Record<string, string>;
-  const [deno, ...args] = tasks.lectern.split(/\s+/);
-  if (deno !== "deno") throw new Error("The lectern task does not start with deno.");
-  return args;
-})();
+export const LECTERN_TASK_ARGS: readonly string[] = LECTERN_TASK.args;
+
+/**
+ * The environment the lectern task sets (DENO_NO_UPDATE_CHECK): set in this process too, so that the servers a
+ * benchmark starts inherit it as the task's would (and so does the floor, a bare `Deno.serve`).
+ */
+export const LECTERN_TASK_ENV: Readonly<Record<string, string>> = LECTERN_TASK.env;
+for (const [name, value] of Object.entries(LECTERN_TASK_ENV)) Deno.env.set(name, value);
 
 // The lectern task runs the server's bundle: a benchmark never measures one older than the source.
 if (await serverIsStale() && !(await buildServer())) throw new Error("The server bundle could not be built.");

@@ -89,8 +89,13 @@ const ENV_KEPT = [
 ];
 
 function workerEnv(memoryMb: number): Record<string, string> {
-  // The worker gets no secrets: only what Deno needs to find its cache and temporary files.
-  const env: Record<string, string> = { NO_COLOR: "1", DENO_V8_FLAGS: `--max-old-space-size=${memoryMb}` };
+  // The worker gets no secrets: only what Deno needs to find its cache and temporary files. Nor does it look for
+  // a new Deno release at start, as `deno run` does otherwise (a DNS lookup of dl.deno.land per worker).
+  const env: Record<string, string> = {
+    NO_COLOR: "1",
+    DENO_V8_FLAGS: `--max-old-space-size=${memoryMb}`,
+    DENO_NO_UPDATE_CHECK: "1",
+  };
   for (const key of ENV_KEPT) {
     const value = Deno.env.get(key);
     if (value !== undefined) env[key] = value;

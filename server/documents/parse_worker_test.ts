@@ -143,3 +143,21 @@ Deno.test("a worker that dies in the middle of a file fails that file alone, and
   assert.notEqual(parseWorkerStats().pids[0], pid);
   await closeParseWorkers();
 });
+
+Deno.test({
+  name: "a worker starts without Deno's update check (no lookup of dl.deno.land per worker)",
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    await closeParseWorkers();
+    try {
+      const parsed = await parseInWorker({ name: "a.docx", bytes: await fixture("tables.docx") }, LIMITS);
+      assert.equal(parsed.text.split("\n\n")[0], "Above");
+      const [pid] = parseWorkerStats().pids;
+      assert.ok(pid, "the worker is alive between files");
+      const environ = Deno.readTextFileSync(`/proc/${pid}/environ`).split("\0");
+      assert.ok(environ.includes("DENO_NO_UPDATE_CHECK=1"), environ.join(" "));
+    } finally {
+      await closeParseWorkers();
+    }
+  },
+});

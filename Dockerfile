@@ -19,7 +19,7 @@ COPY --from=build /deno-dir /deno-dir
 RUN printf '#!/bin/sh\nexec deno run -A --cached-only --node-modules-dir=manual /app/dist/server/bundle_main.js "$@"\n' > /usr/local/bin/lectern \
   && chmod 0755 /usr/local/bin/lectern \
   && mkdir -p /data && chown deno:deno /data && chmod 0700 /data
-ENV STORAGE_DIR=/data HOST=0.0.0.0 PORT=3001 LANCEDB_LOG=error
+ENV STORAGE_DIR=/data HOST=0.0.0.0 PORT=3001 LANCEDB_LOG=error DENO_NO_UPDATE_CHECK=1
 VOLUME ["/data"]
 EXPOSE 3001
 USER deno

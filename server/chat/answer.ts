@@ -100,7 +100,7 @@ export async function* streamAnswer(
             logTiming(deps.log, workspace.slug);
           }
           draft.text += part.text;
-          yield frames.chunk(uuid, part.text);
+          yield frames.chunk(uuid, part.text, part.pieces);
         } else draft.usage = { inputTokens: part.inputTokens, outputTokens: part.outputTokens };
       }
     } catch (error) {

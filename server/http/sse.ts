@@ -11,10 +11,12 @@ export const SSE_HEADERS = {
 };
 
 /**
- * A frame that writes its own JSON (the same text JSON.stringify would write, with less work): a method under
- * this key, which JSON.stringify does not see.
+ * A frame that writes its own event text: a method under this key (which JSON.stringify does not see) returning
+ * `data: <json>\n\n` with the JSON that JSON.stringify would write, with less work; or several such events, in
+ * order, when the object stands for several frames that came together (a chunk frame's pieces,
+ * server/chat/frames.ts): they are then written at once, one write for them all.
  */
-export const SSE_JSON: unique symbol = Symbol("sse-json");
+export const SSE_DATA: unique symbol = Symbol("sse-data");
 
 const encoder = new TextEncoder();
 
@@ -44,10 +46,10 @@ export function eventBytes(text: string): Uint8Array {
   return bytes;
 }
 
-/** `data: <json>\n\n` of one frame, as bytes. */
+/** `data: <json>\n\n` of one frame (or of each frame it stands for), as bytes. */
 function frameBytes(value: unknown): Uint8Array {
-  const own = (value as { [SSE_JSON]?: () => string } | null)?.[SSE_JSON];
-  return eventBytes(`data: ${typeof own === "function" ? own.call(value) : JSON.stringify(value)}\n\n`);
+  const own = (value as { [SSE_DATA]?: () => string } | null)?.[SSE_DATA];
+  return eventBytes(typeof own === "function" ? own.call(value) : `data: ${JSON.stringify(value)}\n\n`);
 }
 
 export interface SseOptions {

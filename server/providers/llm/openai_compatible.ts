@@ -188,6 +188,13 @@ function chunkOf(
   return data as Chunk;
 }
 
+/** One text part of the texts that came together: their pieces kept apart when there are several. */
+function textPart(texts: string[]): ChatPart {
+  return texts.length === 1
+    ? { type: "text-delta", text: texts[0] }
+    : { type: "text-delta", text: texts.join(""), pieces: texts };
+}
+
 /** The next chunk, or "stale" when none comes within `ms` (the pending read is left to the abort). */
 function staleAfter<T>(next: Promise<T>, ms: number): Promise<T | "stale"> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -309,29 +316,43 @@ export function openAiCompatibleChatModel(options: OpenAiCompatibleOptions): Cha
             break;
           }
           if (next === null) break;
+          // The texts of the events that came in one read: one part (its pieces kept apart, each its own chunk
+          // frame: server/chat/answer.ts) rather than a part each, so the layers above do their work once.
+          let texts: string[] = [];
+          let failure: unknown = null;
           for (const event of next) {
             if (event.data === "[DONE]") {
               ended = true;
               break;
             }
-            const chunk = chunkOf(module, event, response, options);
+            let chunk: Chunk | null;
+            try {
+              chunk = chunkOf(module, event, response, options);
+            } catch (error) {
+              // The texts before it were sent as they came: they still are, then the failure.
+              failure = error;
+              break;
+            }
             if (chunk === null) continue;
             if (chunk.choices?.[0]?.finish_reason) finished = true;
             const delta = chunk.choices?.[0]?.delta as Delta | undefined;
             const thought = delta?.reasoning_content ?? delta?.reasoning;
             if (thought || delta?.content) yielded = true;
             if (thought) {
-              yield { type: "text-delta", text: reasoning ? thought : `<think>${thought}` };
+              texts.push(reasoning ? thought : `<think>${thought}`);
               reasoning = true;
             }
             if (delta?.content) {
               if (reasoning) {
-                yield { type: "text-delta", text: "</think>" };
+                texts.push("</think>");
                 reasoning = false;
               }
-              yield { type: "text-delta", text: delta.content };
+              texts.push(delta.content);
             }
             if (chunk.usage) {
+              // In order: the texts before it, then the counts (a later text, rare, goes in a part after them).
+              if (texts.length > 0) yield textPart(texts);
+              texts = [];
               yield {
                 type: "usage",
                 inputTokens: chunk.usage.prompt_tokens ?? 0,
@@ -339,6 +360,8 @@ export function openAiCompatibleChatModel(options: OpenAiCompatibleOptions): Cha
               };
             }
           }
+          if (texts.length > 0) yield textPart(texts);
+          if (failure !== null) throw failure;
         }
       } finally {
         // Left early (the client went, a time-out) or done: the body is not read any further.

@@ -18,7 +18,8 @@ const TTFT_RUNS = Number(Deno.env.get("BENCH_TTFT_RUNS") ?? 40);
 const CONCURRENT = Number(Deno.env.get("BENCH_CONCURRENT") ?? 500);
 // BENCH_TOKENS: tokens per answer (40); more makes the streaming, rather than the chats' starts, most of the burst.
 const TOKENS = Number(Deno.env.get("BENCH_TOKENS") ?? 40);
-const TOKEN_GAP_MS = 25;
+// BENCH_TOKEN_GAP_MS: the fake LLM's gap between tokens (25); a smaller one sends faster than the server streams.
+const TOKEN_GAP_MS = Number(Deno.env.get("BENCH_TOKEN_GAP_MS") ?? 25);
 // BENCH_PARTS=2 runs the concurrent streams alone (no 10k-chunk workspace first).
 const PARTS = (Deno.env.get("BENCH_PARTS") ?? "1,2").split(",").map(Number);
 // The concurrent streams' fake LLM runs in a process of its own (bench/fake_llm_process.ts): in this process its

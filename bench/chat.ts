@@ -298,6 +298,9 @@ try {
   // Once every stream has had its first chunk the starts are over: the server's CPU from then on, per chunk the
   // clients got meanwhile, is the streaming path's alone (the model's response → the frames' bytes on the socket).
   let chunksSeen = 0;
+  // The gaps while some streams were still starting (their starts share the server's thread), and after.
+  const gapsWhileStarting: number[] = [];
+  const gapsAfterStarts: number[] = [];
   let allStarted = null as { cpu: number; chunks: number } | null;
   let errors = 0;
   let complete = 0;
@@ -344,8 +347,10 @@ try {
       const seen = (frame: string) => {
         if (!frame.includes('"textResponseChunk"')) return;
         const now = performance.now();
-        if (last) gaps.push(now - last);
-        else if (burstTtft.push(now - sent) === CONCURRENT) {
+        if (last) {
+          gaps.push(now - last);
+          (allStarted === null ? gapsWhileStarting : gapsAfterStarts).push(now - last);
+        } else if (burstTtft.push(now - sent) === CONCURRENT) {
           allStarted = { cpu: cpuSeconds(server.pid), chunks: chunksSeen };
         }
         last = now;
@@ -459,6 +464,14 @@ try {
         llmGap: TOKEN_GAP_MS,
         p50: Number(percentile(gaps, 50).toFixed(1)),
         p99: Number(percentile(gaps, 99).toFixed(1)),
+        whileStarting: {
+          count: gapsWhileStarting.length,
+          p99: Number(percentile(gapsWhileStarting, 99)?.toFixed(1)),
+        },
+        afterStarts: {
+          count: gapsAfterStarts.length,
+          p99: Number(percentile(gapsAfterStarts, 99)?.toFixed(1)),
+        },
       },
       serverRssMiB: { before: Math.round(rssBefore), peak: Math.round(rssPeak) },
       tokens: TOKENS,
@@ -501,7 +514,8 @@ try {
         : `this process (clients) ${cpu.benchSeconds} s, the fake LLM's ${cpu.fakeLlmSeconds} s`) +
       `; event loop late p99 ${lateness.benchMs.p99} ms in this process` +
       (lateness.fakeLlm ? `, ${lateness.fakeLlm.lateMs.p99} ms in the fake LLM's` : "") +
-      `; once all had started, the server's CPU per chunk ${figures.concurrent.streamingCpuUsPerChunk} µs; ` +
+      `; gap p99 while streams were starting ${figures.concurrent.chunkGapMs.whileStarting.p99} ms, after ` +
+      `${figures.concurrent.chunkGapMs.afterStarts.p99} ms; once all had started, the server's CPU per chunk ${figures.concurrent.streamingCpuUsPerChunk} µs; ` +
       `a ping's round trip meanwhile p50 ${figures.concurrent.serverPingMs.p50} ms, p99 ${figures.concurrent.serverPingMs.p99} ms`,
   );
   console.log(JSON.stringify({ benchmark: "chat", ...figures }));

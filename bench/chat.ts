@@ -16,8 +16,10 @@ import { cpuSeconds, cpuSecondsByThread, LatenessSampler, percentile, threadCpuS
 const CHUNKS = Number(Deno.env.get("BENCH_CHUNKS") ?? 10_000);
 const TTFT_RUNS = Number(Deno.env.get("BENCH_TTFT_RUNS") ?? 40);
 const CONCURRENT = Number(Deno.env.get("BENCH_CONCURRENT") ?? 500);
-const TOKENS = 40;
-const TOKEN_GAP_MS = 25;
+// BENCH_TOKENS: tokens per answer (40); more makes the streaming, rather than the chats' starts, most of the burst.
+const TOKENS = Number(Deno.env.get("BENCH_TOKENS") ?? 40);
+// BENCH_TOKEN_GAP_MS: the fake LLM's gap between tokens (25); a smaller one sends faster than the server streams.
+const TOKEN_GAP_MS = Number(Deno.env.get("BENCH_TOKEN_GAP_MS") ?? 25);
 // BENCH_PARTS=2 runs the concurrent streams alone (no 10k-chunk workspace first).
 const PARTS = (Deno.env.get("BENCH_PARTS") ?? "1,2").split(",").map(Number);
 // The concurrent streams' fake LLM runs in a process of its own (bench/fake_llm_process.ts): in this process its
@@ -293,6 +295,13 @@ try {
   const gaps: number[] = [];
   // Each stream's time from sending to its first chunk (chats wait their turn to start: server/chat/admission.ts).
   const burstTtft: number[] = [];
+  // Once every stream has had its first chunk the starts are over: the server's CPU from then on, per chunk the
+  // clients got meanwhile, is the streaming path's alone (the model's response → the frames' bytes on the socket).
+  let chunksSeen = 0;
+  // The gaps while some streams were still starting (their starts share the server's thread), and after.
+  const gapsWhileStarting: number[] = [];
+  const gapsAfterStarts: number[] = [];
+  let allStarted = null as { cpu: number; chunks: number } | null;
   let errors = 0;
   let complete = 0;
   const concurrencyStarted = performance.now();
@@ -308,6 +317,21 @@ try {
   const rssBefore = rssMiB();
   let rssPeak = rssBefore;
   const rssSampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssMiB())), 100);
+  // How late the server answers meanwhile: a ping every 50 ms (one at a time), its round trip. A ping waits behind
+  // whatever the server's JS thread is doing: this is its event loop's lateness, seen from outside.
+  const pings: number[] = [];
+  let pinging = false;
+  const pinger = setInterval(async () => {
+    if (pinging) return;
+    pinging = true;
+    const sent = performance.now();
+    try {
+      await (await fetch(`${server.url}/api/ping`)).arrayBuffer();
+      pings.push(performance.now() - sent);
+    } finally {
+      pinging = false;
+    }
+  }, 50);
   await Promise.all(Array.from({ length: CONCURRENT }, async (_, index) => {
     try {
       const sent = performance.now();
@@ -323,10 +347,15 @@ try {
       const seen = (frame: string) => {
         if (!frame.includes('"textResponseChunk"')) return;
         const now = performance.now();
-        if (last) gaps.push(now - last);
-        else burstTtft.push(now - sent);
+        if (last) {
+          gaps.push(now - last);
+          (allStarted === null ? gapsWhileStarting : gapsAfterStarts).push(now - last);
+        } else if (burstTtft.push(now - sent) === CONCURRENT) {
+          allStarted = { cpu: cpuSeconds(server.pid), chunks: chunksSeen };
+        }
         last = now;
         chunks++;
+        chunksSeen++;
         if (!frame.includes('"textResponse":""')) {
           if (!frame.includes(`"textResponse":"t${tokens} "`)) disorders++;
           tokens++;
@@ -368,7 +397,13 @@ try {
     }
   }));
   const concurrencySeconds = (performance.now() - concurrencyStarted) / 1000;
+  const streamingCpuUsPerChunk = allStarted === null
+    ? NaN
+    : ((cpuSeconds(server.pid) - allStarted.cpu) * 1e6) /
+      (chunksSeen - allStarted.chunks);
   clearInterval(rssSampler);
+  clearInterval(pinger);
+  const serverLate = { p50: percentile(pings, 50), p99: percentile(pings, 99), max: Math.max(...pings) };
   const lateness = { benchMs: benchLateness.stop(), fakeLlm: await burstLlm?.stop() };
   await burstLlm?.close();
   if (TIMING) {
@@ -429,8 +464,23 @@ try {
         llmGap: TOKEN_GAP_MS,
         p50: Number(percentile(gaps, 50).toFixed(1)),
         p99: Number(percentile(gaps, 99).toFixed(1)),
+        whileStarting: {
+          count: gapsWhileStarting.length,
+          p99: Number(percentile(gapsWhileStarting, 99)?.toFixed(1)),
+        },
+        afterStarts: {
+          count: gapsAfterStarts.length,
+          p99: Number(percentile(gapsAfterStarts, 99)?.toFixed(1)),
+        },
       },
       serverRssMiB: { before: Math.round(rssBefore), peak: Math.round(rssPeak) },
+      tokens: TOKENS,
+      streamingCpuUsPerChunk: Number(streamingCpuUsPerChunk.toFixed(1)),
+      serverPingMs: {
+        p50: Number(serverLate.p50?.toFixed(1)),
+        p99: Number(serverLate.p99?.toFixed(1)),
+        max: Number(serverLate.max.toFixed(1)),
+      },
       firstChunkMs: {
         p50: Number(percentile(burstTtft, 50).toFixed(1)),
         p99: Number(percentile(burstTtft, 99).toFixed(1)),
@@ -463,7 +513,10 @@ try {
         ? `this process (clients and fake LLM) ${cpu.benchSeconds} s`
         : `this process (clients) ${cpu.benchSeconds} s, the fake LLM's ${cpu.fakeLlmSeconds} s`) +
       `; event loop late p99 ${lateness.benchMs.p99} ms in this process` +
-      (lateness.fakeLlm ? `, ${lateness.fakeLlm.lateMs.p99} ms in the fake LLM's` : ""),
+      (lateness.fakeLlm ? `, ${lateness.fakeLlm.lateMs.p99} ms in the fake LLM's` : "") +
+      `; gap p99 while streams were starting ${figures.concurrent.chunkGapMs.whileStarting.p99} ms, after ` +
+      `${figures.concurrent.chunkGapMs.afterStarts.p99} ms; once all had started, the server's CPU per chunk ${figures.concurrent.streamingCpuUsPerChunk} µs; ` +
+      `a ping's round trip meanwhile p50 ${figures.concurrent.serverPingMs.p50} ms, p99 ${figures.concurrent.serverPingMs.p99} ms`,
   );
   console.log(JSON.stringify({ benchmark: "chat", ...figures }));
 } finally {

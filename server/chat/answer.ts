@@ -100,7 +100,7 @@ export async function* streamAnswer(
             logTiming(deps.log, workspace.slug);
           }
           draft.text += part.text;
-          yield frames.chunk(uuid, part.text);
+          yield frames.chunk(uuid, part.text, part.pieces);
         } else draft.usage = { inputTokens: part.inputTokens, outputTokens: part.outputTokens };
       }
     } catch (error) {
@@ -146,7 +146,9 @@ export async function* streamAnswer(
  * One timer watches the whole answer (it is pushed back as parts come, rather than a timer made per token):
  * with hundreds of answers streaming at once, a timer and a race per token were a share of the work per chunk.
  * The time the consumer keeps a part (a slow client) does not count: the model is then not being waited for.
- * An iterator of its own rather than an async generator: one layer fewer of promises per token.
+ * An iterator of its own rather than an async generator: one layer fewer of promises per token. No race either:
+ * the timer rejects the one pending call itself (a race per part left a reaction on a promise that never
+ * settles, each holding its part, until the answer ended: a whole answer's parts kept alive, for the GC to copy).
  */
 function withinTimeout<T>(
   parts: AsyncIterable<T>,
@@ -158,25 +160,27 @@ function withinTimeout<T>(
   const limitMs = seconds * 1000;
   let closed = false;
   let first = true;
-  let waiting = false;
   let waitingSince = 0;
+  /** The pending call's rejection while the model is being waited for, else null. */
+  let reject: ((error: unknown) => void) | null = null;
+  let failure: ProviderError | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let expire!: (error: ProviderError) => void;
-  const expired = new Promise<never>((_, reject) => (expire = reject));
-  expired.catch(() => {});
   const check = () => {
-    const quietMs = waiting ? performance.now() - waitingSince : 0;
+    const quietMs = reject !== null ? performance.now() - waitingSince : 0;
     if (quietMs < limitMs) {
       timer = setTimeout(check, limitMs - quietMs);
       return;
     }
-    const error = new ProviderError(
+    failure = new ProviderError(
       first
         ? `The language model did not answer within ${span}; try again, or ask the administrator to check it.`
         : `The language model stopped answering: nothing came for ${span}, so the answer was stopped.`,
     );
-    quiet.abort(error);
-    expire(error);
+    quiet.abort(failure);
+    const pending = reject;
+    reject = null;
+    close(true);
+    pending?.(failure);
   };
   timer = setTimeout(check, limitMs);
   /** Ends the watch; `early` (the consumer left, a failure, a time-out): the model's stream is closed too. */
@@ -191,25 +195,27 @@ function withinTimeout<T>(
     [Symbol.asyncIterator]() {
       return this;
     },
-    async next(): Promise<IteratorResult<T>> {
-      if (closed) return done;
-      const pending = iterator.next();
-      // After a time-out the model's own call ends with an abort error nobody waits for.
-      pending.catch(() => {});
-      waiting = true;
+    next(): Promise<IteratorResult<T>> {
+      if (failure !== null) return Promise.reject(failure);
+      if (closed) return Promise.resolve(done);
       waitingSince = performance.now();
-      let next: IteratorResult<T>;
-      try {
-        next = await Promise.race([pending, expired]);
-      } catch (error) {
-        close(true);
-        throw error;
-      } finally {
-        waiting = false;
-        first = false;
-      }
-      if (next.done) close(false);
-      return next;
+      return new Promise<IteratorResult<T>>((resolve, rejectCall) => {
+        reject = rejectCall;
+        // After a time-out the model's own call settles with nobody waiting: what it brings is dropped.
+        iterator.next().then((next) => {
+          if (reject !== rejectCall) return;
+          reject = null;
+          first = false;
+          if (next.done) close(false);
+          resolve(next);
+        }, (error) => {
+          if (reject !== rejectCall) return;
+          reject = null;
+          first = false;
+          close(true);
+          rejectCall(error);
+        });
+      });
     },
     return(): Promise<IteratorResult<T>> {
       close(true);

@@ -1,14 +1,20 @@
 import type { Metrics, Source } from "../../shared/api/chat.ts";
-import { SSE_JSON } from "../http/sse.ts";
+import { SSE_DATA } from "../http/sse.ts";
 
-/** The parts of a chunk frame's JSON around its uuid and its text. */
-const CHUNK_UUID = '{"uuid":';
+/** The parts of a chunk frame's event around its uuid and its text. */
+const CHUNK_HEAD = 'data: {"uuid":';
 const CHUNK_TEXT = ',"sources":[],"type":"textResponseChunk","textResponse":';
-const CHUNK_END = ',"close":false,"error":false}';
+const CHUNK_END = ',"close":false,"error":false}\n\n';
+
+/** Under this key, a chunk frame's pieces (not seen by JSON.stringify nor Object.keys). */
+export const CHUNK_PIECES: unique symbol = Symbol("chunk-pieces");
 
 /**
  * A token's frame. Hundreds of answers streaming at once write one per token: its JSON is its two strings set
  * into the constant parts (byte for byte what JSON.stringify writes: frames_test.ts), not the whole frame walked.
+ * With pieces (the model's deltas that came in one read: ChatPart's `pieces`) it stands for one frame per piece,
+ * written as such on the event stream, at once; to whatever reads it as an object (JSON.stringify, a whole
+ * answer's text, the OpenAI-compatible chunks) it is one frame of their joined text, its `textResponse`.
  */
 class ChunkFrame {
   // Declared in the reference's field order, which JSON.stringify (collect.ts, tests) follows.
@@ -18,24 +24,32 @@ class ChunkFrame {
   textResponse: string;
   close: boolean;
   error: false;
-  constructor(uuid: string, text: string) {
+  [CHUNK_PIECES]: readonly string[] | undefined;
+  constructor(uuid: string, text: string, pieces?: readonly string[]) {
     this.uuid = uuid;
     this.sources = [];
     this.type = "textResponseChunk";
     this.textResponse = text;
     this.close = false;
     this.error = false;
+    this[CHUNK_PIECES] = pieces;
   }
-  [SSE_JSON](): string {
-    if (this.sources.length > 0 || this.close !== false) return JSON.stringify(this);
-    return CHUNK_UUID + JSON.stringify(this.uuid) + CHUNK_TEXT + JSON.stringify(this.textResponse) +
-      CHUNK_END;
+  [SSE_DATA](): string {
+    if (this.sources.length > 0 || this.close !== false) return `data: ${JSON.stringify(this)}\n\n`;
+    const head = CHUNK_HEAD + JSON.stringify(this.uuid) + CHUNK_TEXT;
+    const pieces = this[CHUNK_PIECES];
+    if (pieces === undefined) return head + JSON.stringify(this.textResponse) + CHUNK_END;
+    let events = "";
+    for (const piece of pieces) events += head + JSON.stringify(piece) + CHUNK_END;
+    return events;
   }
 }
 
 /** The SSE frames of docs/api-compat.md#chat-stream-frames, field order as the reference writes them. */
 export const frames = {
-  chunk: (uuid: string, text: string): ChunkFrame => new ChunkFrame(uuid, text),
+  /** `pieces`: the deltas `text` joins, when several came at once (each its own frame on the event stream). */
+  chunk: (uuid: string, text: string, pieces?: readonly string[]): ChunkFrame =>
+    new ChunkFrame(uuid, text, pieces),
   /** `searchQuery` (Lectern's): the rewritten follow-up that was searched, when it was not the message. */
   closingChunk: (uuid: string, sources: Source[], searchQuery?: string) => ({
     uuid,

@@ -11,16 +11,45 @@ export const SSE_HEADERS = {
 };
 
 /**
- * A frame that writes its own JSON (the same text JSON.stringify would write, with less work): a method under
- * this key, which JSON.stringify does not see.
+ * A frame that writes its own event text: a method under this key (which JSON.stringify does not see) returning
+ * `data: <json>\n\n` with the JSON that JSON.stringify would write, with less work; or several such events, in
+ * order, when the object stands for several frames that came together (a chunk frame's pieces,
+ * server/chat/frames.ts): they are then written at once, one write for them all.
  */
-export const SSE_JSON: unique symbol = Symbol("sse-json");
+export const SSE_DATA: unique symbol = Symbol("sse-data");
 
-/** `data: <json>\n\n` of one frame, as bytes. */
 const encoder = new TextEncoder();
+
+/**
+ * The events' bytes are written into slices of a shared slab, each slice handed to one stream and never written
+ * again; a full slab is left to the slices still in use and a new one taken. Hundreds of streams each writing a
+ * frame per token made an ArrayBuffer each (TextEncoder.encode), a malloc'd store the GC must track and free:
+ * one per SLAB_BYTES of frames instead. A slab lives as long as its last slice is unsent (a stalled client's few
+ * frames keep at most one slab each).
+ */
+const SLAB_BYTES = 16 * 1024;
+let slab = new Uint8Array(SLAB_BYTES);
+let slabAt = 0;
+
+/** `text` as UTF-8 bytes of their own. */
+export function eventBytes(text: string): Uint8Array {
+  // UTF-8 takes at most 3 bytes per UTF-16 unit: room for that, or a slab of its own for a long text.
+  const most = text.length * 3;
+  if (most > SLAB_BYTES) return encoder.encode(text);
+  if (SLAB_BYTES - slabAt < most) {
+    slab = new Uint8Array(SLAB_BYTES);
+    slabAt = 0;
+  }
+  const { written } = encoder.encodeInto(text, slab.subarray(slabAt));
+  const bytes = slab.subarray(slabAt, slabAt + written);
+  slabAt += written;
+  return bytes;
+}
+
+/** `data: <json>\n\n` of one frame (or of each frame it stands for), as bytes. */
 function frameBytes(value: unknown): Uint8Array {
-  const own = (value as { [SSE_JSON]?: () => string } | null)?.[SSE_JSON];
-  return encoder.encode(`data: ${typeof own === "function" ? own.call(value) : JSON.stringify(value)}\n\n`);
+  const own = (value as { [SSE_DATA]?: () => string } | null)?.[SSE_DATA];
+  return eventBytes(typeof own === "function" ? own.call(value) : `data: ${JSON.stringify(value)}\n\n`);
 }
 
 export interface SseOptions {
@@ -58,7 +87,7 @@ export function sseResponse(
         if (cancelled) return;
         if (done) {
           cleanup();
-          if (options.last !== undefined) stream.enqueue(encoder.encode(`data: ${options.last}\n\n`));
+          if (options.last !== undefined) stream.enqueue(eventBytes(`data: ${options.last}\n\n`));
           stream.close();
           return;
         }

@@ -43,3 +43,45 @@ Deno.test("sseResponse() writes no failure frame when the server stops the strea
   assert.deepEqual(await reader.read(), { done: true, value: undefined });
   assert.equal(streams.streams.size, 0);
 });
+
+Deno.test("eventBytes() gives each text bytes of its own, untouched by the texts encoded after it", async () => {
+  const { eventBytes } = await import("./sse.ts");
+  const texts = Array.from(
+    { length: 3000 },
+    (_, index) => `data: {"n":${index},"text":"${"é🦩x".repeat(index % 7)}"}\n\n`,
+  );
+  texts.push("long ".repeat(20_000), "", "a");
+  const bytes = texts.map(eventBytes);
+  const decoder = new TextDecoder();
+  assert.deepEqual(bytes.map((view) => decoder.decode(view)), texts);
+});
+
+Deno.test("frames served by Deno.serve to many clients at once arrive whole and in order", async () => {
+  const registry = deps();
+  const FRAMES = 200;
+  await using server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    (request) =>
+      sseResponse(registry, request, async function* () {
+        const client = new URL(request.url).searchParams.get("client");
+        for (let index = 0; index < FRAMES; index++) {
+          if (index % 10 === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+          yield { client, index, text: "ünï ".repeat(index % 5) };
+        }
+      }),
+  );
+  const texts = await Promise.all(Array.from({ length: 20 }, async (_, client) => {
+    const response = await fetch(`http://127.0.0.1:${server.addr.port}/?client=${client}`);
+    return [client, await response.text()] as const;
+  }));
+  for (const [client, text] of texts) {
+    assert.equal(
+      text,
+      Array.from(
+        { length: FRAMES },
+        (_, index) =>
+          `data: ${JSON.stringify({ client: String(client), index, text: "ünï ".repeat(index % 5) })}\n\n`,
+      ).join(""),
+    );
+  }
+});

@@ -1,7 +1,8 @@
 import type OpenAI from "openai";
 import { messageOf, ProviderError } from "../../errors.ts";
 import { mark } from "../../http/timing.ts";
-import { sseEvents } from "./sse_reader.ts";
+import { SseEventReader } from "./sse_reader.ts";
+import type { EventSourceMessage } from "eventsource-parser";
 import type {
   ChatModel,
   ChatPart,
@@ -187,6 +188,13 @@ function chunkOf(
   return data as Chunk;
 }
 
+/** One text part of the texts that came together: their pieces kept apart when there are several. */
+function textPart(texts: string[]): ChatPart {
+  return texts.length === 1
+    ? { type: "text-delta", text: texts[0] }
+    : { type: "text-delta", text: texts.join(""), pieces: texts };
+}
+
 /** The next chunk, or "stale" when none comes within `ms` (the pending read is left to the abort). */
 function staleAfter<T>(next: Promise<T>, ms: number): Promise<T | "stale"> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -278,18 +286,19 @@ export function openAiCompatibleChatModel(options: OpenAiCompatibleOptions): Cha
       if (!response.body) {
         throw new ProviderError(`The answer from ${options.baseURL} has no body.`);
       }
-      const events = sseEvents(response.body, signal);
+      const batches = new SseEventReader(response.body, signal);
       let reasoning = false;
       // A complete answer ends with a finish reason; a stream that stops without one was cut off.
       let finished = false;
       let yielded = false;
+      let ended = false;
       try {
-        while (true) {
-          let next: IteratorResult<{ event?: string; data: string }> | "stale";
+        while (!ended) {
+          let next: EventSourceMessage[] | null | "stale";
           try {
             next = await (options.staleCloseMs && yielded
-              ? staleAfter(events.next(), options.staleCloseMs)
-              : events.next());
+              ? staleAfter(batches.next(), options.staleCloseMs)
+              : batches.next());
           } catch (error) {
             if (outer.aborted) throw error;
             const mapped = providerErrorFrom(module, error, options.baseURL, options.providerName);
@@ -306,35 +315,57 @@ export function openAiCompatibleChatModel(options: OpenAiCompatibleOptions): Cha
             local.abort();
             break;
           }
-          if (next.done || next.value.data === "[DONE]") break;
-          const chunk = chunkOf(module, next.value, response, options);
-          if (chunk === null) continue;
-          if (chunk.choices?.[0]?.finish_reason) finished = true;
-          const delta = chunk.choices?.[0]?.delta as Delta | undefined;
-          const thought = delta?.reasoning_content ?? delta?.reasoning;
-          if (thought || delta?.content) yielded = true;
-          if (thought) {
-            yield { type: "text-delta", text: reasoning ? thought : `<think>${thought}` };
-            reasoning = true;
-          }
-          if (delta?.content) {
-            if (reasoning) {
-              yield { type: "text-delta", text: "</think>" };
-              reasoning = false;
+          if (next === null) break;
+          // The texts of the events that came in one read: one part (its pieces kept apart, each its own chunk
+          // frame: server/chat/answer.ts) rather than a part each, so the layers above do their work once.
+          let texts: string[] = [];
+          let failure: unknown = null;
+          for (const event of next) {
+            if (event.data === "[DONE]") {
+              ended = true;
+              break;
             }
-            yield { type: "text-delta", text: delta.content };
+            let chunk: Chunk | null;
+            try {
+              chunk = chunkOf(module, event, response, options);
+            } catch (error) {
+              // The texts before it were sent as they came: they still are, then the failure.
+              failure = error;
+              break;
+            }
+            if (chunk === null) continue;
+            if (chunk.choices?.[0]?.finish_reason) finished = true;
+            const delta = chunk.choices?.[0]?.delta as Delta | undefined;
+            const thought = delta?.reasoning_content ?? delta?.reasoning;
+            if (thought || delta?.content) yielded = true;
+            if (thought) {
+              texts.push(reasoning ? thought : `<think>${thought}`);
+              reasoning = true;
+            }
+            if (delta?.content) {
+              if (reasoning) {
+                texts.push("</think>");
+                reasoning = false;
+              }
+              texts.push(delta.content);
+            }
+            if (chunk.usage) {
+              // In order: the texts before it, then the counts (a later text, rare, goes in a part after them).
+              if (texts.length > 0) yield textPart(texts);
+              texts = [];
+              yield {
+                type: "usage",
+                inputTokens: chunk.usage.prompt_tokens ?? 0,
+                outputTokens: chunk.usage.completion_tokens ?? 0,
+              };
+            }
           }
-          if (chunk.usage) {
-            yield {
-              type: "usage",
-              inputTokens: chunk.usage.prompt_tokens ?? 0,
-              outputTokens: chunk.usage.completion_tokens ?? 0,
-            };
-          }
+          if (texts.length > 0) yield textPart(texts);
+          if (failure !== null) throw failure;
         }
       } finally {
         // Left early (the client went, a time-out) or done: the body is not read any further.
-        events.return(undefined).catch(() => {});
+        batches.close();
       }
       if (reasoning) yield { type: "text-delta", text: "</think>" };
       if (!finished) {

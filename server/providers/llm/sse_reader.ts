@@ -8,47 +8,71 @@ const READ_BYTES = 16 * 1024;
 const STREAMING = { stream: true };
 
 /**
- * The events of `body` as they arrive (eventsource-parser splits them). A byte stream (a fetch body) is read
- * into one buffer of its own, handed back and forth, rather than a new one per read. When `signal` aborts, the
- * body is cancelled and the events end.
+ * The events of a body of server-sent events as they arrive (eventsource-parser splits them), in batches: all the
+ * events one read of the body completed, in order. With hundreds of answers streaming at once a read may hold
+ * several of a stream's events; each layer above then does its work once per read, not per event. A byte stream
+ * (a fetch body) is read into one buffer of its own, handed back and forth, rather than a new one per read. When
+ * `signal` aborts, the body is cancelled and the batches end. A reader of its own rather than an async generator:
+ * a promise per read, without the generator's own turns on top.
  */
-export async function* sseEvents(
-  body: ReadableStream<Uint8Array>,
-  signal: AbortSignal,
-): AsyncGenerator<EventSourceMessage> {
-  const events: EventSourceMessage[] = [];
-  const parser = createParser({ onEvent: (event) => void events.push(event) });
-  const decoder = new TextDecoder();
-  let byob: ReadableStreamBYOBReader | null = null;
-  let reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
-  try {
-    byob = body.getReader({ mode: "byob" });
-  } catch {
-    reader = body.getReader(); // not a byte stream (a test's own fetch): read as it comes
-  }
-  const cancel = () => void (byob ?? reader)!.cancel().catch(() => {});
-  if (signal.aborted) cancel();
-  signal.addEventListener("abort", cancel, { once: true });
-  let buffer = new Uint8Array(READ_BYTES);
-  try {
-    while (true) {
-      let chunk: Uint8Array | undefined;
-      if (byob) {
-        const { value, done } = await byob.read(buffer);
-        if (done || !value) break;
-        chunk = value;
-        buffer = new Uint8Array(value.buffer);
-      } else {
-        const { value, done } = await reader!.read();
-        if (done) break;
-        chunk = value;
-      }
-      parser.feed(decoder.decode(chunk, STREAMING));
-      while (events.length > 0) yield events.shift()!;
+export class SseEventReader {
+  private events: EventSourceMessage[] = [];
+  private readonly parser = createParser({ onEvent: (event) => void this.events.push(event) });
+  private readonly decoder = new TextDecoder();
+  private readonly byob: ReadableStreamBYOBReader | null = null;
+  private readonly reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
+  private buffer = new Uint8Array(READ_BYTES);
+  private closed = false;
+  private readonly cancel = () => void (this.byob ?? this.reader)!.cancel().catch(() => {});
+
+  constructor(body: ReadableStream<Uint8Array>, private readonly signal: AbortSignal) {
+    try {
+      this.byob = body.getReader({ mode: "byob" });
+    } catch {
+      this.reader = body.getReader(); // not a byte stream (a test's own fetch): read as it comes
     }
-    // An event without its closing blank line is not dispatched (nor was it by the SDK's reader).
-  } finally {
-    signal.removeEventListener("abort", cancel);
-    cancel();
+    if (signal.aborted) this.cancel();
+    signal.addEventListener("abort", this.cancel, { once: true });
+  }
+
+  /**
+   * The events the next read (or reads) of the body completed, never none; null once the body has ended (an event
+   * without its closing blank line is not dispatched, nor was it by the SDK's reader). A failed read throws.
+   */
+  async next(): Promise<EventSourceMessage[] | null> {
+    try {
+      while (!this.closed) {
+        let chunk: Uint8Array;
+        if (this.byob) {
+          const { value, done } = await this.byob.read(this.buffer);
+          if (done || !value) break;
+          chunk = value;
+          this.buffer = new Uint8Array(value.buffer);
+        } else {
+          const { value, done } = await this.reader!.read();
+          if (done) break;
+          chunk = value;
+        }
+        this.parser.feed(this.decoder.decode(chunk, STREAMING));
+        if (this.events.length > 0) {
+          const batch = this.events;
+          this.events = [];
+          return batch;
+        }
+      }
+    } catch (error) {
+      this.close();
+      throw error;
+    }
+    this.close();
+    return null;
+  }
+
+  /** Stops reading: the body is cancelled (again: nothing). */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.signal.removeEventListener("abort", this.cancel);
+    this.cancel();
   }
 }

@@ -24,7 +24,15 @@ export interface ChatRequest {
 }
 
 export type ChatPart =
-  | { type: "text-delta"; text: string }
+  | {
+    type: "text-delta";
+    text: string;
+    /**
+     * When the provider's deltas came several at once (one read of its stream): each of them, in order, `text`
+     * being them joined. A chat stream writes each as a frame of its own, as if they had come one by one.
+     */
+    pieces?: readonly string[];
+  }
   | { type: "usage"; inputTokens: number; outputTokens: number };
 
 /** One provider configuration and model; `stream` is the only method. */

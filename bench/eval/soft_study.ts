@@ -1,14 +1,19 @@
 // The study behind bench/eval/README.md's "fifth round" table (issue 20: soft matching by meaning). It caches,
 // in the temporary folder, the two side rankings 40 deep as the hybrid search reads them (the built-in
 // embedder), then re-fuses them in memory with the real `fuseHybrid` for each variant of the soft matches
-// (server/providers/vectors/soft_words.ts, the word vectors of soft_words.bin). Not a task and not the
+// (server/providers/vectors/soft_words.ts, the word neighbours of soft_words.bin). Not a task and not the
 // evaluation (`deno task eval` is):
 //   deno run -A bench/eval/soft_study.ts        (FRESH=1 rebuilds the cache; TIME=1 times the fusion)
 // VARIANTS='[["label", {fusion options}], ...]' replaces the built-in list of variants.
 import { fileURLToPath } from "node:url";
 import { nativeEmbedder } from "../../server/providers/embedders/native.ts";
 import { fuseHybrid, type FusionOptions } from "../../server/providers/vectors/fusion.ts";
-import { type SoftWords, softWords, SoftWordTable } from "../../server/providers/vectors/soft_words.ts";
+import {
+  parseSoftWords,
+  type SoftWords,
+  softWords,
+  softWordsBytes,
+} from "../../server/providers/vectors/soft_words.ts";
 import type { VectorHit } from "../../server/providers/vectors/types.ts";
 import { closeSet, indexSet, scoreRankings } from "./eval.ts";
 import { readSet } from "./sets.ts";
@@ -146,11 +151,14 @@ const variants: [string, FusionOptions | null][] = Deno.env.get("VARIANTS")
   ];
 if (Deno.env.get("WORDS")) {
   // WORDS=20000,30000: the variants with tables of other vocabulary sizes, built from the npm package here.
-  const { buildSoftTable, readGlove, DIMENSIONS } = await import("../../scripts/build_soft_words.ts");
+  const { buildSoftTable, readGlove, DIMENSIONS, FLOOR, neighboursOf, withNeighbours } = await import(
+    "../../scripts/build_soft_words.ts"
+  );
   const glove = await readGlove();
   for (const words of Deno.env.get("WORDS")!.split(",").map(Number)) {
     const built = buildSoftTable(glove, words);
-    table = new SoftWordTable(built.stems, built.vectors, DIMENSIONS);
+    const kept = withNeighbours(built.stems, neighboursOf(built.vectors, DIMENSIONS, FLOOR));
+    table = parseSoftWords(softWordsBytes(kept.stems, kept.neighbours, FLOOR));
     for (const [label, options] of variants) {
       row(`${label}, ${words} words (${built.stems.length} stems)`, options);
     }

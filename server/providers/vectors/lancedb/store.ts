@@ -270,7 +270,8 @@ export class LanceVectorStore implements LanceStore {
       const rows = rest.length > 0 ? first.concat(...rest) : first;
       const existing = await this.tables.table(namespace);
       if (existing) {
-        await existing.table.add(rows);
+        const { table } = existing;
+        await this.tables.changing(table, () => table.add(rows));
         this.tables.committed(existing);
       } else await this.tables.create(namespace, rows);
       for (const add of ready) add.settle.resolve();
@@ -359,14 +360,15 @@ export class LanceVectorStore implements LanceStore {
       if (!state) return;
       for (let attempt = 1;; attempt++) {
         try {
-          await state.table.delete(`doc_id IN (${docIds.map(quote).join(", ")})`);
+          const { table } = state;
+          await this.tables.changing(table, () => table.delete(`doc_id IN (${docIds.map(quote).join(", ")})`));
           this.tables.committed(state);
           this.cache.wrote(namespace);
           return;
         } catch (error) {
           // A maintenance process compacted the rows meanwhile: delete again on the latest version.
           if (attempt >= 3 || !isCommitConflict(error)) throw error;
-          await state.table.checkoutLatest();
+          await this.tables.changing(state.table, () => state.table.checkoutLatest());
         }
       }
     });

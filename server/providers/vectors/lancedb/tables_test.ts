@@ -28,7 +28,10 @@ async function withTable(test: (tables: LanceTables, table: Table, calls: () => 
     events: { track: () => {}, unindexed: () => {} },
   });
   try {
-    const state = await tables.serial("ws", async () => tables.create("ws", await arrowRows(records(20, "a", 1))));
+    const state = await tables.serial(
+      "ws",
+      async () => tables.create("ws", await arrowRows(records(20, "a", 1))),
+    );
     const table = state.table;
     for (const [prefix, seed] of [["b", 2], ["c", 3]] as const) {
       const rows = await arrowRows(records(20, prefix, seed));

@@ -392,7 +392,7 @@ export class LanceVectorStore implements LanceStore {
     return await this.tables.reading(state, async (handle) => {
       // The rows in memory at the handle's version are the table's rows: no count through LanceDB.
       const cached = await this.cache.peek(namespace, handle);
-      return cached ? cached.rows : await handle.countRows();
+      return cached ? cached.rows : await this.tables.rowsOf(handle);
     });
   }
 

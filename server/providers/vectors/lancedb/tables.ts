@@ -116,18 +116,34 @@ export class LanceTables {
    * call and a turn of LanceDB's threads each, issue 21).
    */
   private readonly versions = new WeakMap<Table, Promise<number>>();
+  /** Each handle's row count as last asked, until something changes it (as `versions`). */
+  private readonly counts = new WeakMap<Table, Promise<number>>();
 
   constructor(readonly directory: string, private readonly options: LanceTablesOptions) {}
 
   /** The handle's version (as `table.version()`), asked of LanceDB once per change made through `changing`. */
   versionOf(table: Table): Promise<number> {
-    let known = this.versions.get(table);
+    return this.known(this.versions, table, () => table.version());
+  }
+
+  /**
+   * The handle's rows (as `table.countRows()`), asked of LanceDB once per change made through `changing`: a
+   * chat counts them before it searches, and a table not held in memory (an ANN index, or over the memory
+   * budget) was counted through LanceDB every time.
+   */
+  rowsOf(table: Table): Promise<number> {
+    return this.known(this.counts, table, () => table.countRows());
+  }
+
+  private known(map: WeakMap<Table, Promise<number>>, table: Table, ask: () => Promise<number>) {
+    let known = map.get(table);
     if (!known) {
-      known = table.version();
-      this.versions.set(table, known);
+      const asked = ask();
+      known = asked;
+      map.set(table, asked);
       // A failed call is asked again next time.
-      known.catch(() => {
-        if (this.versions.get(table) === known) this.versions.delete(table);
+      asked.catch(() => {
+        if (map.get(table) === asked) map.delete(table);
       });
     }
     return known;
@@ -139,11 +155,11 @@ export class LanceTables {
    * through here.
    */
   async changing<T>(table: Table, change: () => Promise<T>): Promise<T> {
-    this.versions.delete(table);
+    this.forget(table);
     try {
       return await change();
     } finally {
-      this.versions.delete(table);
+      this.forget(table);
     }
   }
 
@@ -236,6 +252,11 @@ export class LanceTables {
       state.fts = latest.fts;
       if (latest.ann && latest.ann.rows !== state.ann?.rows) state.ann = latest.ann;
     });
+  }
+
+  private forget(table: Table): void {
+    this.versions.delete(table);
+    this.counts.delete(table);
   }
 
   /** Runs a read on the table's current handle, which stays open until the read has ended. */

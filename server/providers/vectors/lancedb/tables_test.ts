@@ -72,6 +72,26 @@ Deno.test("LanceDB tables: a handle's version is asked of LanceDB once until a c
   });
 });
 
+Deno.test("LanceDB tables: a handle's row count is asked of LanceDB once until a change through `changing`", async () => {
+  await withTable(async (tables, table) => {
+    let counted = 0;
+    const countRows = table.countRows.bind(table);
+    table.countRows = (filter?: string) => {
+      counted++;
+      return countRows(filter);
+    };
+    assert.equal(await tables.rowsOf(table), 60);
+    assert.equal(await tables.rowsOf(table), 60);
+    assert.equal(counted, 1, "asked once");
+    const rows = await arrowRows(records(5, "d", 4));
+    await tables.changing(table, () => table.add(rows));
+    assert.equal(await tables.rowsOf(table), 65);
+    await tables.changing(table, () => table.delete("doc_id = 'a-doc'"));
+    assert.equal(await tables.rowsOf(table), 45);
+    assert.equal(counted, 3);
+  });
+});
+
 Deno.test("LanceDB tables: after a compaction taken in by refresh, the vectors in memory are read again at the new version", async () => {
   await withTable(async (tables, table) => {
     const cache = new ExactCache(1 << 20, { versionOf: (handle) => tables.versionOf(handle) });

@@ -138,6 +138,15 @@ Deno.test("LanceDB store: hybrid search finds by words what the vector misses, s
     assert.ok(zeppelin, `the word match is fused in: ${hybrid.map((hit) => hit.id)}`);
     const expected = vectors[2].reduce((sum, value, index) => sum + value * query[index], 0);
     assert.ok(Math.abs(zeppelin.score - expected) < 1e-4, "a full-text hit carries its vector similarity");
+    // Every hit returned carries its metadata as stored, parsed (the store parses only the hits it returns).
+    for (const hit of [...vectorOnly, ...hybrid]) {
+      assert.deepEqual(hit.metadata, { index: Number(hit.id.slice(1)) });
+      assert.equal(hit.docId, `d${hit.id.slice(1)}`);
+    }
+    const sides = await store.rankings("ws1_h", query, "zeppelin helium valve", 5);
+    for (const hit of [...sides.byVector, ...sides.byText]) {
+      assert.deepEqual(hit.metadata, { index: Number(hit.id.slice(1)) });
+    }
 
     // Rows added after the index was made are searched by their words too (then folded in by maintenance).
     await store.upsert("ws1_h", [{

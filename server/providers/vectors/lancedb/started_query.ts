@@ -1,8 +1,8 @@
 // A LanceDB query started at once, for the hybrid search (store.ts): its full-text side is read by LanceDB's
 // threads while the vector side's scan holds this one.
 import type { Query, RecordBatchIterator } from "@lancedb/lancedb";
-
-type Row = Record<string, unknown>;
+import type { RecordBatch } from "apache-arrow";
+import { plainRows, type Row } from "./plain_rows.ts";
 
 /** LanceDB's stream of a query's batches (the native iterator `Query.nativeExecute` resolves to). */
 type NativeBatches = Parameters<typeof RecordBatchIterator>[0] extends Promise<infer I> ? I : never;
@@ -17,7 +17,9 @@ type NativeBatches = Parameters<typeof RecordBatchIterator>[0] extends Promise<i
  */
 export function startQuery(query: Query): { reading: Promise<void>; rows: Promise<Row[]> } {
   const execute = (query as unknown as { nativeExecute?: () => Promise<NativeBatches> }).nativeExecute;
-  if (typeof execute !== "function") return { reading: Promise.resolve(), rows: query.toArray() };
+  if (typeof execute !== "function") {
+    return { reading: Promise.resolve(), rows: query.toArrow().then((table) => plainRows([table])) };
+  }
   const primed = execute.call(query).then((native) => {
     const first = native.next();
     first.catch(() => {});
@@ -32,10 +34,10 @@ export function startQuery(query: Query): { reading: Promise<void>; rows: Promis
   });
   const reading = primed.then(() => {}, () => {});
   const rows = (async () => {
-    const rows: Row[] = [];
+    const batches: RecordBatch[] = [];
     const lance = await import("@lancedb/lancedb");
-    for await (const batch of lance.RecordBatchIterator(primed)) rows.push(...batch.toArray());
-    return rows;
+    for await (const batch of lance.RecordBatchIterator(primed)) batches.push(batch);
+    return plainRows(batches);
   })();
   return { reading, rows };
 }

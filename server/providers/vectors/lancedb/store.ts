@@ -20,6 +20,7 @@ import type { LanceMaintenance } from "./maintenance.ts";
 import type { LanceTables, TableState } from "./tables.ts";
 import { arrowRows } from "./arrow_rows.ts";
 import { startQuery } from "./started_query.ts";
+import { plainRows, type Row } from "./plain_rows.ts";
 
 /** What a table's indexes look like, for tests and the benchmark. */
 export interface IndexState {
@@ -63,8 +64,6 @@ interface WaitingAdds {
 
 const HIT_COLUMNS = ["id", "doc_id", "text", "metadata"];
 
-type Row = Record<string, unknown>;
-
 const quote = (value: string) => `'${value.replaceAll("'", "''")}'`;
 
 const isCommitConflict = (error: unknown) => /commit conflict|preempted|retry/i.test(String(error));
@@ -77,14 +76,43 @@ function vectorOf(value: unknown): ArrayLike<number> {
   return (column as ArrayLike<number>) ?? [];
 }
 
-function hitOf(row: Row, score: number): VectorHit {
+/**
+ * A hit as LanceDB gave it, its metadata still the stored JSON: a hybrid search reads some 80 rows and returns
+ * topK of them, and only those are parsed (`parsedHit`).
+ */
+interface LanceHit {
+  id: string;
+  docId: string;
+  text: string;
+  metadata: string;
+  score: number;
+}
+
+function hitOf(row: Row, score: number): LanceHit {
   return {
     id: String(row.id),
     docId: String(row.doc_id),
     text: String(row.text),
-    metadata: JSON.parse(String(row.metadata)),
+    metadata: String(row.metadata),
     score,
   };
+}
+
+function parsedHit(hit: LanceHit): VectorHit {
+  return {
+    id: hit.id,
+    docId: hit.docId,
+    text: hit.text,
+    metadata: JSON.parse(hit.metadata),
+    score: hit.score,
+  };
+}
+
+/** Both rankings before fusion, their metadata unparsed. */
+interface LanceRankings {
+  byVector: LanceHit[];
+  byText: LanceHit[];
+  textScores: number[];
 }
 
 /** Cosine similarity of a float row and the query (of length `queryNorm`); 0 when either has length 0. */
@@ -108,11 +136,13 @@ async function int8Side(
   cached: ExactRows,
   vector: number[],
   limit: number,
-): Promise<VectorHit[]> {
+): Promise<LanceHit[]> {
   const positions = cached.int8!.candidates(vector, rerankDepth(limit));
   if (positions.length === 0) return [];
-  const rows: Row[] = await table.takeRowIds(positions.map((position) => cached.rowIds[position]))
-    .select([...HIT_COLUMNS, "vector"]).withRowId().toArray();
+  const rows = plainRows([
+    await table.takeRowIds(positions.map((position) => cached.rowIds[position]))
+      .select([...HIT_COLUMNS, "vector"]).withRowId().toArrow(),
+  ]);
   const byRowId = new Map(rows.map((row) => [BigInt(row._rowid as bigint), row]));
   const query = Float32Array.from(vector);
   let queryNorm = 0;
@@ -127,10 +157,11 @@ async function int8Side(
 }
 
 /** The rows of an exact scan's hits, taken by row id, best first. */
-async function takeHits(table: Table, best: ExactHit[]): Promise<VectorHit[]> {
+async function takeHits(table: Table, best: ExactHit[]): Promise<LanceHit[]> {
   if (best.length === 0) return [];
-  const rows: Row[] = await table.takeRowIds(best.map((hit) => hit.rowId)).select(HIT_COLUMNS).withRowId()
-    .toArray();
+  const rows = plainRows([
+    await table.takeRowIds(best.map((hit) => hit.rowId)).select(HIT_COLUMNS).withRowId().toArrow(),
+  ]);
   const byRowId = new Map(rows.map((row) => [BigInt(row._rowid as bigint), row]));
   return best.flatMap((hit) => {
     const row = byRowId.get(hit.rowId);
@@ -156,7 +187,7 @@ async function vectorSide(
   cached: ExactRows | null,
   vector: number[],
   limit: number,
-): Promise<VectorHit[]> {
+): Promise<LanceHit[]> {
   if (cached?.int8) return await int8Side(table, cached, vector, limit);
   if (cached) return await takeHits(table, exactSearch(cached, vector, limit));
   let query = table.vectorSearch(vector).distanceType("cosine").select([...HIT_COLUMNS, "_distance"])
@@ -166,7 +197,7 @@ async function vectorSide(
     // Every HNSW graph is probed: with one graph per 500k rows there are few, and each is searched fast.
     if (state.ann.partitions > 0) query = query.nprobes(state.ann.partitions);
   }
-  const rows: Row[] = await query.toArray();
+  const rows = plainRows([await query.toArrow()]);
   return rows.map((row) => hitOf(row, similarityOf(Number(row._distance))));
 }
 
@@ -195,7 +226,7 @@ async function textSide(
   cached: ExactRows | null,
   vector: number[],
   rows: Row[],
-): Promise<{ hits: VectorHit[]; scores: number[] }> {
+): Promise<{ hits: LanceHit[]; scores: number[] }> {
   const vectors = rows.map((row) =>
     row.vector !== undefined
       ? vectorOf(row.vector)
@@ -203,7 +234,7 @@ async function textSide(
   );
   const missing = rows.flatMap((row, index) => vectors[index] ? [] : [BigInt(row._rowid as bigint)]);
   if (missing.length > 0) {
-    const taken: Row[] = await table.takeRowIds(missing).select(["vector"]).withRowId().toArray();
+    const taken = plainRows([await table.takeRowIds(missing).select(["vector"]).withRowId().toArrow()]);
     const byRowId = new Map(taken.map((row) => [BigInt(row._rowid as bigint), vectorOf(row.vector)]));
     rows.forEach((row, index) => (vectors[index] ??= byRowId.get(BigInt(row._rowid as bigint)) ?? []));
   }
@@ -270,7 +301,8 @@ export class LanceVectorStore implements LanceStore {
       const rows = rest.length > 0 ? first.concat(...rest) : first;
       const existing = await this.tables.table(namespace);
       if (existing) {
-        await existing.table.add(rows);
+        const { table } = existing;
+        await this.tables.changing(table, () => table.add(rows));
         this.tables.committed(existing);
       } else await this.tables.create(namespace, rows);
       for (const add of ready) add.settle.resolve();
@@ -287,7 +319,7 @@ export class LanceVectorStore implements LanceStore {
     if (!state) return [];
     const text = options.text ? fullTextQuery(options.text) : "";
     if (!text || !state.fts) {
-      return await this.tables.reading(
+      const hits = await this.tables.reading(
         state,
         async (handle) =>
           vectorSide(
@@ -298,8 +330,9 @@ export class LanceVectorStore implements LanceStore {
             options.topK,
           ),
       );
+      return hits.map(parsedHit);
     }
-    const { byVector, byText, textScores } = await this.rankings(
+    const { byVector, byText, textScores } = await this.sides(
       namespace,
       vector,
       text,
@@ -308,10 +341,21 @@ export class LanceVectorStore implements LanceStore {
     const fusion = await withSoftWords(
       await withRelatedForms(options.text ?? "", { ...options.fusion, question: options.text }),
     );
-    return fuseHybrid(byVector, byText, textScores, options.topK, fusion);
+    return fuseHybrid(byVector, byText, textScores, options.topK, fusion).map(parsedHit);
   }
 
   async rankings(namespace: string, vector: number[], text: string, depth: number): Promise<Rankings> {
+    const { byVector, byText, textScores } = await this.sides(namespace, vector, text, depth);
+    return { byVector: byVector.map(parsedHit), byText: byText.map(parsedHit), textScores };
+  }
+
+  /** `rankings`, the hits' metadata unparsed. */
+  private async sides(
+    namespace: string,
+    vector: number[],
+    text: string,
+    depth: number,
+  ): Promise<LanceRankings> {
     const state = await this.tables.table(namespace);
     if (!state) return { byVector: [], byText: [], textScores: [] };
     const words = fullTextQuery(text);
@@ -326,7 +370,7 @@ export class LanceVectorStore implements LanceStore {
         vectorSide(handle, state, cached, vector, depth),
         text?.rows.catch((error) => this.textFailed(namespace, error)) ?? [],
       ]);
-      let byText = { hits: [] as VectorHit[], scores: [] as number[] };
+      let byText = { hits: [] as LanceHit[], scores: [] as number[] };
       try {
         byText = await textSide(handle, cached, vector, rows);
       } catch (error) {
@@ -348,7 +392,7 @@ export class LanceVectorStore implements LanceStore {
     return await this.tables.reading(state, async (handle) => {
       // The rows in memory at the handle's version are the table's rows: no count through LanceDB.
       const cached = await this.cache.peek(namespace, handle);
-      return cached ? cached.rows : await handle.countRows();
+      return cached ? cached.rows : await this.tables.rowsOf(handle);
     });
   }
 
@@ -359,14 +403,18 @@ export class LanceVectorStore implements LanceStore {
       if (!state) return;
       for (let attempt = 1;; attempt++) {
         try {
-          await state.table.delete(`doc_id IN (${docIds.map(quote).join(", ")})`);
+          const { table } = state;
+          await this.tables.changing(
+            table,
+            () => table.delete(`doc_id IN (${docIds.map(quote).join(", ")})`),
+          );
           this.tables.committed(state);
           this.cache.wrote(namespace);
           return;
         } catch (error) {
           // A maintenance process compacted the rows meanwhile: delete again on the latest version.
           if (attempt >= 3 || !isCommitConflict(error)) throw error;
-          await state.table.checkoutLatest();
+          await this.tables.changing(state.table, () => state.table.checkoutLatest());
         }
       }
     });

@@ -48,7 +48,8 @@ export const INCLUDES: { path: string; why: string }[] = [
   { path: "server/agents/skills/sql_worker.ts", why: "the SQL skill's worker (`new Worker`)" },
   {
     path: "server/providers/vectors/soft_words.bin",
-    why: "the hybrid search's word vectors, read on its first use (server/providers/vectors/soft_words.ts)",
+    why:
+      "the hybrid search's soft matches (each word stem's nearest neighbours by word vectors), read on first use (server/providers/vectors/soft_words.ts)",
   },
 ];
 

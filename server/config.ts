@@ -44,8 +44,8 @@ const EnvSchema = z.object({
   /** How often freed native memory is handed back to the system (glibc's malloc_trim); 0 turns it off. */
   MEMORY_TRIM_SECONDS: integerString("MEMORY_TRIM_SECONDS", 0, 86_400).default(30),
   /**
-   * Between those turns, a trim as soon as the resident memory has grown this many MiB above its low point since
-   * the last trim (server/memory_trim.ts); 0 turns it off.
+   * Between those turns, a full garbage collection and a trim as soon as the resident memory has grown this many
+   * MiB above its low point since the last trim (server/memory_trim.ts); 0 turns it off.
    */
   MEMORY_TRIM_GROWTH_MB: integerString("MEMORY_TRIM_GROWTH_MB", 0, 65_536).default(32),
   /** Development: re-read the client manifest on every page so `vite build --watch` output is picked up. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { startMemoryTrim } from "./memory_trim.ts";
+import { fullCollector, startMemoryTrim } from "./memory_trim.ts";
 
 const glibc = (() => {
   try {
@@ -109,4 +109,57 @@ Deno.test({
       trimmer.stop();
     }
   },
+});
+
+Deno.test({
+  name: "memory trim: a growth turn runs a full garbage collection first, never while busy",
+  ignore: !glibc,
+  async fn() {
+    let rss = 1000;
+    let busy = false;
+    let reads = 0;
+    const collected: number[] = [];
+    const trimmer = startMemoryTrim(3600, () => busy, {
+      growthBytes: 100,
+      checkMs: 10,
+      rss: () => (reads++, rss),
+      // The collection frees the garbage: the memory is back to 950 when the trim reads it.
+      collector: () => Promise.resolve(() => void collected.push(rss, rss = 950)),
+    });
+    const turn = async () => {
+      const until = reads + 3;
+      while (reads < until) await new Promise((resolve) => setTimeout(resolve, 10));
+    };
+    try {
+      rss = 1200;
+      while (trimmer.turns.grown === 0) await turn();
+      await turn();
+      assert.deepEqual(collected, [1200, 950], "one collection, at 1,200 bytes");
+      await turn();
+      assert.equal(trimmer.turns.grown, 1, "the low point is what the collection and trim left (950)");
+      busy = true;
+      rss = 5000;
+      await turn();
+      assert.equal(collected.length, 2, "no collection while answers stream");
+    } finally {
+      trimmer.stop();
+    }
+  },
+});
+
+Deno.test("memory trim: V8's full collection frees ArrayBuffers no longer referenced; gc stays out of sight", async () => {
+  const collect = await fullCollector();
+  assert.ok(collect, "V8's full collection could not be had");
+  const external = () => Deno.memoryUsage().external;
+  collect();
+  const before = external();
+  let held: Uint8Array[] | null = Array.from(
+    { length: 8 },
+    (_, index) => new Uint8Array(4 << 20).fill(index),
+  );
+  assert.ok(external() - before >= 30 * 1024 * 1024 && held.length === 8);
+  held = null;
+  collect();
+  assert.ok(external() - before < 2 * 1024 * 1024, `${external() - before} bytes still held after it`);
+  assert.equal("gc" in globalThis, false);
 });

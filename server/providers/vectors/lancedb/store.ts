@@ -18,7 +18,7 @@ import { type ExactCache, type ExactHit, type ExactRows, exactSearch, storedVect
 import { rerankDepth } from "./int8_scan.ts";
 import type { LanceMaintenance } from "./maintenance.ts";
 import type { LanceTables, TableState } from "./tables.ts";
-import { arrowRows } from "./arrow_rows.ts";
+import { addRows, arrowRows, releaseRows } from "./arrow_rows.ts";
 import { startQuery } from "./started_query.ts";
 import { plainRows, type Row } from "./plain_rows.ts";
 
@@ -296,19 +296,22 @@ export class LanceVectorStore implements LanceStore {
       }
     }
     if (ready.length === 0) return;
+    const parts = ready.map((add) => add.rows);
     try {
-      const [first, ...rest] = ready.map((add) => add.rows);
+      const [first, ...rest] = parts;
       const rows = rest.length > 0 ? first.concat(...rest) : first;
       const existing = await this.tables.table(namespace);
       if (existing) {
         const { table } = existing;
-        await this.tables.changing(table, () => table.add(rows));
+        await this.tables.changing(table, () => addRows(table, rows, parts));
         this.tables.committed(existing);
       } else await this.tables.create(namespace, rows);
       for (const add of ready) add.settle.resolve();
     } catch (error) {
       for (const add of ready) add.settle.reject(error);
     } finally {
+      // Their memory now, not at the next full garbage collection (arrow_rows.ts).
+      releaseRows(parts);
       this.cache.wrote(namespace);
       this.maintenance.schedule(namespace);
     }

@@ -148,7 +148,11 @@ export function embeddedChunkBatches(
     const pieces = await splitText(document.pageContent, settings);
     if (pieces.length === 0) throw new Error(`${document.title} has no text to embed`);
     const pages = new ChunkPages(document.pageContent, document.pageBreaks);
-    const entry = await CacheEntry.open(cache, key, deps.log, location);
+    // The entry's file opens while the first batch is embedded; each batch's cache write (and after the last,
+    // the entry's commit) runs while the caller stores the batch, awaited before the next write (the writes go in
+    // order) and before the generator ends. CacheEntry never rejects: a failure drops the entry.
+    const opening = CacheEntry.open(cache, key, deps.log, location);
+    let caching: Promise<unknown> = opening;
     try {
       for (let start = 0; start < pieces.length; start += size) {
         const batch = pieces.slice(start, start + size);
@@ -163,12 +167,16 @@ export function embeddedChunkBatches(
           const page = pages.pageOf(batch[index]);
           return { text, vector: vectors[index], ...(page === undefined ? {} : { page }) };
         });
-        await entry.write((writer) => writer.add(chunks));
+        const entry = await opening;
+        await caching;
+        const last = start + size >= pieces.length;
+        caching = entry.write((writer) => writer.add(chunks)).then(() => last ? entry.commit() : undefined);
         yield chunks;
       }
-      await entry.commit();
+      await caching;
     } finally {
-      entry.abort();
+      await caching;
+      (await opening).abort();
     }
   }
   const iterable = batches();
@@ -252,10 +260,16 @@ async function* preparedChunkBatches(
   };
   // The worker encoded the cache entry's chunks: their bytes go to the file as they are. The same chunks
   // added to a second workspace have written their entry already.
+  // The entry is written and committed while the caller stores the chunks; the generator ends once it is.
   const cacheText = prepared.takeCacheText();
-  const entry = cacheText ? await CacheEntry.open(cache, key, deps.log, location) : null;
+  const caching = cacheText
+    ? CacheEntry.open(cache, key, deps.log, location).then(async (entry) => {
+      await entry.write((writer) => writer.addEncoded(cacheText));
+      return entry;
+    })
+    : null;
+  let committed = false;
   try {
-    if (entry && cacheText) await entry.write((writer) => writer.addEncoded(cacheText));
     for (let start = 0; start < total; start += size) {
       options.signal?.throwIfAborted();
       const chunks = [];
@@ -265,9 +279,10 @@ async function* preparedChunkBatches(
       options.onProgress?.(start + chunks.length, total);
       yield chunks;
     }
-    await entry?.commit();
+    await (await caching)?.commit();
+    committed = true;
   } finally {
-    entry?.abort();
+    if (!committed) (await caching)?.abort();
   }
 }
 

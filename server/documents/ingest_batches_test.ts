@@ -125,8 +125,8 @@ Deno.test("an embedder failing in the middle of a book leaves none of its vector
     "the short document's row only",
   );
   assert.equal(leftInCache(app).length, 1, "only the short document's entry");
-  // The upload itself stays in the library (its row rode with the embedding's first commit), and its events
-  // say what became of it.
+  // The upload itself stays in the library (its row, meant for the embedding's last commit, is written after
+  // the failure), and its events say what became of it.
   assert.deepEqual(
     (await app.deps.db.select({ title: documents.title }).from(documents)).map((row) => row.title).sort(),
     ["book.txt", "short.txt"],

@@ -199,3 +199,32 @@ Deno.test("an acknowledged upload survives a restart whole", async () => {
     await Deno.remove(storageDir, { recursive: true });
   }
 });
+
+Deno.test("an upload whose document file cannot be written is refused whole: no library row, no workspace row, no vectors", async () => {
+  const embedder = countingEmbedder();
+  await using app = await createTestApp({
+    providers: { embedder: () => embedder, targetEmbedder: () => null },
+  });
+  await app.json("/api/workspace/new", { json: { name: "Books" } });
+  assert.equal((await uploadAndEmbed(app, "short.txt", "A short note about herons.")).body.success, true);
+  const namespace = await namespaceOf(app, embedder);
+  // The folder the document's file goes to becomes a file: the write fails while the upload is embedded.
+  const folder = `${app.deps.paths.documents}/blocked`;
+  await Deno.writeTextFile(folder, "not a folder");
+  const form = new FormData();
+  form.append("file", new File([bookText(40)], "blocked.txt"));
+  form.append("folderName", "blocked");
+  const answer = await app.json<{ success: boolean }>("/api/workspace/books/upload-and-embed", {
+    method: "POST",
+    body: form,
+  });
+  assert.equal(answer.status, 500);
+  assert.deepEqual(
+    (await app.deps.db.select({ title: documents.title }).from(documents)).map((row) => row.title),
+    ["short.txt"],
+  );
+  assert.equal((await app.deps.db.select().from(workspaceDocuments)).length, 1);
+  assert.equal(await app.deps.vectors.count(namespace), 1, "the blocked upload's vectors were deleted");
+  assert.equal(embedder.calls.length > 1, true, "it was embedded before the write's failure was known");
+  assert.deepEqual([...Deno.readDirSync(app.deps.paths.uploads)].length, 1, "the original is removed again");
+});

@@ -122,7 +122,13 @@ export function embeddedChunkBatches(
   embedder: Embedder,
   location: string,
   document: DocumentJson,
-  options: { signal?: AbortSignal; onProgress?: ChunkProgress; batchSize?: number } = {},
+  options: {
+    signal?: AbortSignal;
+    onProgress?: ChunkProgress;
+    batchSize?: number;
+    /** The location was just made (a new upload's generated name): the cache cannot hold it, so it is not read. */
+    fresh?: boolean;
+  } = {},
 ): ChunkBatches {
   const state = { cached: false };
   const size = options.batchSize ?? embedBatchSize(embedder);
@@ -137,7 +143,7 @@ export function embeddedChunkBatches(
       contentHash: contentHash([document.pageContent, header, document.pageBreaks ?? null]),
       ...settings,
     };
-    const hit = await cache.read(key);
+    const hit = options.fresh ? null : await cache.read(key);
     if (hit && hit.length > 0) {
       state.cached = true;
       onProgress?.(hit.length, hit.length);
@@ -309,6 +315,11 @@ export async function addDocuments(
     riders?: Map<string, CommitRiders>;
     /** Documents the caller holds already (just written): not read back from their files. */
     documents?: Map<string, DocumentJson>;
+    /**
+     * The locations were made for this call (new uploads' generated names): no workspace lists them and the
+     * vector cache has no entry for them, so neither is looked up.
+     */
+    fresh?: boolean;
   } = {},
 ): Promise<EmbedOutcome> {
   const unique = [...new Set(locations)];
@@ -333,6 +344,7 @@ async function embedEach(
     prepared?: Map<string, PreparedDocument>;
     riders?: Map<string, CommitRiders>;
     documents?: Map<string, DocumentJson>;
+    fresh?: boolean;
   },
 ): Promise<EmbedOutcome> {
   const failures: string[] = [];
@@ -351,7 +363,9 @@ async function embedEach(
     progress.starting(location, index);
     const docId = crypto.randomUUID();
     try {
-      const already = await deps.db.select({ id: workspaceDocuments.id }).from(workspaceDocuments).where(
+      const already = options.fresh ? [] : await deps.db.select({ id: workspaceDocuments.id }).from(
+        workspaceDocuments,
+      ).where(
         and(eq(workspaceDocuments.workspaceId, workspace.id), eq(workspaceDocuments.docpath, location)),
       );
       if (already.length > 0) {
@@ -368,6 +382,7 @@ async function embedEach(
         document,
         prepared: prepared?.chunks,
         riders: options.riders?.get(location),
+        fresh: options.fresh,
         signal: options.signal,
         onProgress: (processed, total) => progress.chunks(location, processed, total),
       });
@@ -406,6 +421,8 @@ export async function embedDocument(
     prepared?: PreparedChunks;
     /** Writes committed with the document's record and with its row (withPendingVectors). */
     riders?: CommitRiders;
+    /** A new upload's location: the vector cache is not read for it (embeddedChunkBatches). */
+    fresh?: boolean;
     signal?: AbortSignal;
     onProgress?: ChunkProgress;
   },
@@ -415,7 +432,7 @@ export async function embedDocument(
   let written = false;
   try {
     await withPendingVectors(deps.db, [{ namespace, docId }], async () => {
-      const options = { signal: target.signal, onProgress: target.onProgress };
+      const options = { signal: target.signal, onProgress: target.onProgress, fresh: target.fresh };
       const prepared = target.prepared &&
           target.prepared.fits(
             embedder.fingerprint,

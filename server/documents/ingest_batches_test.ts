@@ -99,6 +99,18 @@ Deno.test("a book is embedded in batches, in order, with the same chunks and cac
     streamed.map((c) => [c.text, c.page]),
   );
   assert.deepEqual(again.chunks[9].vector, Array.from(Float32Array.from(streamed[9].vector)));
+
+  // A location marked fresh (a new upload's) is not looked up: embedded again, and its entry written again.
+  const calls = embedder.calls.length;
+  const fresh = embeddedChunkBatches(app.deps, embedder, "custom-documents/book.json", document, {
+    fresh: true,
+  });
+  let freshChunks = 0;
+  for await (const batch of fresh) freshChunks += batch.length;
+  assert.equal(fresh.cached, false);
+  assert.equal(freshChunks, streamed.length);
+  assert.ok(embedder.calls.length > calls, "the embedder was called");
+  assert.equal(leftInCache(app).length, 1, "the entry, written again; no temporary file");
   assert.ok(streamed[0].text.startsWith("<document_metadata>\nsourceDocument: book.txt\n"));
 });
 

@@ -88,6 +88,7 @@ export function documentRoutes(deps: Deps) {
             prepared: prepared && new Map([[document.location, prepared]]),
             riders: new Map([[document.location, riders]]),
             documents: new Map([[document.location, save.document]]),
+            fresh: true,
           });
         } catch (error) {
           failure = { error };

@@ -7,7 +7,7 @@ import { startServerProcess } from "../server/testing/process.ts";
 import { asLecternTask } from "./server_command.ts";
 import { createTestApp } from "../server/testing/test_app.ts";
 import type { Embedder } from "../server/providers/embedders/types.ts";
-import { closeParseWorkers } from "../server/documents/parse_worker.ts";
+import { closeParseWorkers, parseWorkerStats } from "../server/documents/parse_worker.ts";
 import { CORPUS, corpusFiles, corpusOrSkip } from "./corpus.ts";
 
 const CONCURRENCY = Number(Deno.env.get("BENCH_CONCURRENCY") ?? 2);
@@ -164,12 +164,30 @@ function cpuAccount() {
   };
 }
 
+/** Processor seconds of this process's live threads, summed by thread name (a thread that ended is not counted). */
+function threadSeconds(): Map<string, number> {
+  const byName = new Map<string, number>();
+  for (const entry of Deno.readDirSync("/proc/self/task")) {
+    try {
+      const stat = Deno.readTextFileSync(`/proc/self/task/${entry.name}/stat`);
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const parts = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
+      byName.set(name, (byName.get(name) ?? 0) + (Number(parts[11]) + Number(parts[12])) / 100);
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return byName;
+}
+
 async function storePhase() {
   const embedder = constantEmbedder();
   const app = await createTestApp({ providers: { embedder: () => embedder, targetEmbedder: () => null } });
   try {
     await app.json("/api/workspace/new", { json: { name: "Corpus" } });
     const cpuBefore = cpuAccount();
+    const threadsBefore = threadSeconds();
+    const workersBefore = parseWorkerStats().spawned;
     // BENCH_CPU_PROFILE=<file>: the main thread's JavaScript profile of the uploads (a .cpuprofile).
     const profilePath = Deno.env.get("BENCH_CPU_PROFILE");
     const inspector = profilePath ? new (await import("node:inspector/promises")).Session() : null;
@@ -191,8 +209,17 @@ async function storePhase() {
     const vectors = (await app.json<{ vectorCount: number }>("/api/system/system-vectors?slug=corpus")).body;
     const chunksPerSecond = Math.round(vectors.vectorCount / seconds);
     // The workers' processor time counts once they have ended.
+    const workersStarted = parseWorkerStats().spawned - workersBefore;
     await closeParseWorkers();
     const cpuAfter = cpuAccount();
+    const threads = Object.fromEntries(
+      [...threadSeconds()].map((
+        [name, seconds],
+      ) => [name, Number((seconds - (threadsBefore.get(name) ?? 0)).toFixed(1))])
+        .filter(([, seconds]) => (seconds as number) >= 0.1).sort((a, b) =>
+          (b[1] as number) - (a[1] as number)
+        ),
+    );
     const cpu = {
       mainThreadSeconds: Number((cpuAfter.mainThread - cpuBefore.mainThread).toFixed(1)),
       otherThreadsSeconds: Number(
@@ -204,7 +231,9 @@ async function storePhase() {
       `Parse + split + store (no embedder, in process): ${accepted} of ${files.length} files, ` +
         `${vectors.vectorCount} chunks in ${seconds.toFixed(1)} s (${chunksPerSecond} chunks/s), ` +
         `${refused.length} refused; processor time: main thread ${cpu.mainThreadSeconds} s, ` +
-        `other threads ${cpu.otherThreadsSeconds} s, parse workers ${cpu.workersSeconds} s`,
+        `other threads ${cpu.otherThreadsSeconds} s, parse workers ${cpu.workersSeconds} s ` +
+        `(${workersStarted} started); by thread: ` +
+        Object.entries(threads).map(([name, seconds]) => `${name} ${seconds} s`).join(", "),
     );
     if (refused.length) console.log(`Refused (${refused.length}):\n  ${refused.slice(0, 40).join("\n  ")}`);
     console.log(
@@ -213,6 +242,8 @@ async function storePhase() {
         seconds: Number(seconds.toFixed(1)),
         chunksPerSecond,
         ...cpu,
+        workersStarted,
+        threads,
       }),
     );
     goal(

@@ -122,7 +122,13 @@ export function embeddedChunkBatches(
   embedder: Embedder,
   location: string,
   document: DocumentJson,
-  options: { signal?: AbortSignal; onProgress?: ChunkProgress; batchSize?: number } = {},
+  options: {
+    signal?: AbortSignal;
+    onProgress?: ChunkProgress;
+    batchSize?: number;
+    /** The location was just made (a new upload's generated name): the cache cannot hold it, so it is not read. */
+    fresh?: boolean;
+  } = {},
 ): ChunkBatches {
   const state = { cached: false };
   const size = options.batchSize ?? embedBatchSize(embedder);
@@ -137,7 +143,7 @@ export function embeddedChunkBatches(
       contentHash: contentHash([document.pageContent, header, document.pageBreaks ?? null]),
       ...settings,
     };
-    const hit = await cache.read(key);
+    const hit = options.fresh ? null : await cache.read(key);
     if (hit && hit.length > 0) {
       state.cached = true;
       onProgress?.(hit.length, hit.length);
@@ -148,7 +154,11 @@ export function embeddedChunkBatches(
     const pieces = await splitText(document.pageContent, settings);
     if (pieces.length === 0) throw new Error(`${document.title} has no text to embed`);
     const pages = new ChunkPages(document.pageContent, document.pageBreaks);
-    const entry = await CacheEntry.open(cache, key, deps.log, location);
+    // The entry's file opens while the first batch is embedded; each batch's cache write (and after the last,
+    // the entry's commit) runs while the caller stores the batch, awaited before the next write (the writes go in
+    // order) and before the generator ends. CacheEntry never rejects: a failure drops the entry.
+    const opening = CacheEntry.open(cache, key, deps.log, location);
+    let caching: Promise<unknown> = opening;
     try {
       for (let start = 0; start < pieces.length; start += size) {
         const batch = pieces.slice(start, start + size);
@@ -163,12 +173,16 @@ export function embeddedChunkBatches(
           const page = pages.pageOf(batch[index]);
           return { text, vector: vectors[index], ...(page === undefined ? {} : { page }) };
         });
-        await entry.write((writer) => writer.add(chunks));
+        const entry = await opening;
+        await caching;
+        const last = start + size >= pieces.length;
+        caching = entry.write((writer) => writer.add(chunks)).then(() => last ? entry.commit() : undefined);
         yield chunks;
       }
-      await entry.commit();
+      await caching;
     } finally {
-      entry.abort();
+      await caching;
+      (await opening).abort();
     }
   }
   const iterable = batches();
@@ -252,10 +266,16 @@ async function* preparedChunkBatches(
   };
   // The worker encoded the cache entry's chunks: their bytes go to the file as they are. The same chunks
   // added to a second workspace have written their entry already.
+  // The entry is written and committed while the caller stores the chunks; the generator ends once it is.
   const cacheText = prepared.takeCacheText();
-  const entry = cacheText ? await CacheEntry.open(cache, key, deps.log, location) : null;
+  const caching = cacheText
+    ? CacheEntry.open(cache, key, deps.log, location).then(async (entry) => {
+      await entry.write((writer) => writer.addEncoded(cacheText));
+      return entry;
+    })
+    : null;
+  let committed = false;
   try {
-    if (entry && cacheText) await entry.write((writer) => writer.addEncoded(cacheText));
     for (let start = 0; start < total; start += size) {
       options.signal?.throwIfAborted();
       const chunks = [];
@@ -265,9 +285,10 @@ async function* preparedChunkBatches(
       options.onProgress?.(start + chunks.length, total);
       yield chunks;
     }
-    await entry?.commit();
+    await (await caching)?.commit();
+    committed = true;
   } finally {
-    entry?.abort();
+    if (!committed) (await caching)?.abort();
   }
 }
 
@@ -294,6 +315,11 @@ export async function addDocuments(
     riders?: Map<string, CommitRiders>;
     /** Documents the caller holds already (just written): not read back from their files. */
     documents?: Map<string, DocumentJson>;
+    /**
+     * The locations were made for this call (new uploads' generated names): no workspace lists them and the
+     * vector cache has no entry for them, so neither is looked up.
+     */
+    fresh?: boolean;
   } = {},
 ): Promise<EmbedOutcome> {
   const unique = [...new Set(locations)];
@@ -318,6 +344,7 @@ async function embedEach(
     prepared?: Map<string, PreparedDocument>;
     riders?: Map<string, CommitRiders>;
     documents?: Map<string, DocumentJson>;
+    fresh?: boolean;
   },
 ): Promise<EmbedOutcome> {
   const failures: string[] = [];
@@ -336,7 +363,9 @@ async function embedEach(
     progress.starting(location, index);
     const docId = crypto.randomUUID();
     try {
-      const already = await deps.db.select({ id: workspaceDocuments.id }).from(workspaceDocuments).where(
+      const already = options.fresh ? [] : await deps.db.select({ id: workspaceDocuments.id }).from(
+        workspaceDocuments,
+      ).where(
         and(eq(workspaceDocuments.workspaceId, workspace.id), eq(workspaceDocuments.docpath, location)),
       );
       if (already.length > 0) {
@@ -353,6 +382,7 @@ async function embedEach(
         document,
         prepared: prepared?.chunks,
         riders: options.riders?.get(location),
+        fresh: options.fresh,
         signal: options.signal,
         onProgress: (processed, total) => progress.chunks(location, processed, total),
       });
@@ -391,6 +421,8 @@ export async function embedDocument(
     prepared?: PreparedChunks;
     /** Writes committed with the document's record and with its row (withPendingVectors). */
     riders?: CommitRiders;
+    /** A new upload's location: the vector cache is not read for it (embeddedChunkBatches). */
+    fresh?: boolean;
     signal?: AbortSignal;
     onProgress?: ChunkProgress;
   },
@@ -400,7 +432,7 @@ export async function embedDocument(
   let written = false;
   try {
     await withPendingVectors(deps.db, [{ namespace, docId }], async () => {
-      const options = { signal: target.signal, onProgress: target.onProgress };
+      const options = { signal: target.signal, onProgress: target.onProgress, fresh: target.fresh };
       const prepared = target.prepared &&
           target.prepared.fits(
             embedder.fingerprint,

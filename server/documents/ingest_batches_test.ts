@@ -99,6 +99,18 @@ Deno.test("a book is embedded in batches, in order, with the same chunks and cac
     streamed.map((c) => [c.text, c.page]),
   );
   assert.deepEqual(again.chunks[9].vector, Array.from(Float32Array.from(streamed[9].vector)));
+
+  // A location marked fresh (a new upload's) is not looked up: embedded again, and its entry written again.
+  const calls = embedder.calls.length;
+  const fresh = embeddedChunkBatches(app.deps, embedder, "custom-documents/book.json", document, {
+    fresh: true,
+  });
+  let freshChunks = 0;
+  for await (const batch of fresh) freshChunks += batch.length;
+  assert.equal(fresh.cached, false);
+  assert.equal(freshChunks, streamed.length);
+  assert.ok(embedder.calls.length > calls, "the embedder was called");
+  assert.equal(leftInCache(app).length, 1, "the entry, written again; no temporary file");
   assert.ok(streamed[0].text.startsWith("<document_metadata>\nsourceDocument: book.txt\n"));
 });
 
@@ -125,8 +137,8 @@ Deno.test("an embedder failing in the middle of a book leaves none of its vector
     "the short document's row only",
   );
   assert.equal(leftInCache(app).length, 1, "only the short document's entry");
-  // The upload itself stays in the library (its row rode with the embedding's first commit), and its events
-  // say what became of it.
+  // The upload itself stays in the library (its row, meant for the embedding's last commit, is written after
+  // the failure), and its events say what became of it.
   assert.deepEqual(
     (await app.deps.db.select({ title: documents.title }).from(documents)).map((row) => row.title).sort(),
     ["book.txt", "short.txt"],
@@ -198,4 +210,33 @@ Deno.test("an acknowledged upload survives a restart whole", async () => {
   } finally {
     await Deno.remove(storageDir, { recursive: true });
   }
+});
+
+Deno.test("an upload whose document file cannot be written is refused whole: no library row, no workspace row, no vectors", async () => {
+  const embedder = countingEmbedder();
+  await using app = await createTestApp({
+    providers: { embedder: () => embedder, targetEmbedder: () => null },
+  });
+  await app.json("/api/workspace/new", { json: { name: "Books" } });
+  assert.equal((await uploadAndEmbed(app, "short.txt", "A short note about herons.")).body.success, true);
+  const namespace = await namespaceOf(app, embedder);
+  // The folder the document's file goes to becomes a file: the write fails while the upload is embedded.
+  const folder = `${app.deps.paths.documents}/blocked`;
+  await Deno.writeTextFile(folder, "not a folder");
+  const form = new FormData();
+  form.append("file", new File([bookText(40)], "blocked.txt"));
+  form.append("folderName", "blocked");
+  const answer = await app.json<{ success: boolean }>("/api/workspace/books/upload-and-embed", {
+    method: "POST",
+    body: form,
+  });
+  assert.equal(answer.status, 500);
+  assert.deepEqual(
+    (await app.deps.db.select({ title: documents.title }).from(documents)).map((row) => row.title),
+    ["short.txt"],
+  );
+  assert.equal((await app.deps.db.select().from(workspaceDocuments)).length, 1);
+  assert.equal(await app.deps.vectors.count(namespace), 1, "the blocked upload's vectors were deleted");
+  assert.equal(embedder.calls.length > 1, true, "it was embedded before the write's failure was known");
+  assert.deepEqual([...Deno.readDirSync(app.deps.paths.uploads)].length, 1, "the original is removed again");
 });

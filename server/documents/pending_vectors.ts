@@ -26,6 +26,8 @@ export type CommitQuery = BatchItem<"sqlite">;
 export interface CommitRiders {
   before: CommitQuery[];
   after: CommitQuery[];
+  /** What must be done before `after` is committed (the file its library row points to written). */
+  ready?: Promise<unknown>;
   written: { before: boolean; after: boolean };
 }
 
@@ -56,6 +58,7 @@ export async function withPendingVectors<T>(
     }
     const result = await work();
     const last = [...(commit ? [commit(db)] : []), ...after];
+    if (after.length) await riders!.ready;
     if (last.length) {
       await group.commit(last);
       if (riders) riders.written.after = true;
@@ -70,6 +73,7 @@ export async function withPendingVectors<T>(
   const rows = results[results.length - 1] as { id: number }[];
   const result = await work();
   const ids = rows.map((row) => row.id);
+  if (after.length) await riders!.ready;
   await group.commit([
     ...(commit ? [commit(db)] : []),
     db.delete(pendingVectors).where(inArray(pendingVectors.id, ids)),

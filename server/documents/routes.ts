@@ -66,16 +66,19 @@ export function documentRoutes(deps: Deps) {
         const document = save.stored;
         const userId = c.var.actor.userId;
         const uploaded = uploadEvent(document, userId);
-        // The library row rides with the embedding's first commit, the events with its last (two commits in
-        // all); what the embedding did not write is written after it (pending_vectors.ts's CommitRiders).
+        // The library row and the events ride with the embedding's last commit (two commits in all, the first
+        // only the vectors' record, which runs while the document's file is written); what the embedding did not
+        // write is written after it (pending_vectors.ts's CommitRiders).
         const riders: CommitRiders = {
-          before: [save.row],
+          before: [],
           after: [
+            save.row,
             eventsInsert(deps, [
               uploaded,
               ...workspaceDocumentsEvents(workspace, { outcome: { added: 1, failures: [] } }, userId),
             ]),
           ],
+          ready: save.written,
           written: { before: false, after: false },
         };
         let outcome: EmbedOutcome | undefined;
@@ -85,12 +88,13 @@ export function documentRoutes(deps: Deps) {
             prepared: prepared && new Map([[document.location, prepared]]),
             riders: new Map([[document.location, riders]]),
             documents: new Map([[document.location, save.document]]),
+            fresh: true,
           });
         } catch (error) {
           failure = { error };
         }
         prepared?.release();
-        if (!riders.written.before) {
+        if (!riders.written.after) {
           try {
             await deps.documents.commitPrepared(save);
           } catch (error) {

@@ -105,8 +105,13 @@ export interface NewTextDocument {
 export interface PreparedSave {
   stored: StoredDocument;
   document: DocumentJson;
-  /** The index row's insert, not yet run. */
+  /** The index row's insert, not yet run: commit it only once `written` has resolved. */
   row: BatchItem<"sqlite">;
+  /**
+   * The document's file written and synced (it is written while the caller goes on: embedding the document,
+   * committing its vectors' record); rejects with the write's error.
+   */
+  written: Promise<void>;
   /** Removes the document's file (when its row will not be written). */
   discard(): Promise<void>;
 }
@@ -151,21 +156,35 @@ export class DocumentStore {
    * record). Until it is committed the document is not in the library; `discard` removes the file again.
    */
   async prepare(input: NewDocument): Promise<PreparedSave> {
-    const { stored, document, row, path } = await this.writeOne(input);
+    const { stored, document, row, path, folder, json } = await this.documentOf(input);
+    const written = this.writeDocument(folder, path, json);
+    written.catch(() => {});
     return {
       stored,
       document,
       row: this.db.insert(documents).values(row),
-      discard: () => Deno.remove(path).catch(() => {}),
+      written,
+      discard: async () => {
+        await written.catch(() => {});
+        await Deno.remove(path).catch(() => {});
+      },
     };
   }
 
-  /** Writes a prepared document's index row (through the group commit: db/group_commit.ts). */
+  /** Writes a prepared document's index row once its file is written (through the group commit). */
   async commitPrepared(save: PreparedSave): Promise<void> {
+    await save.written;
     await groupCommit(this.db).commit([save.row]);
   }
 
   private async writeOne(input: NewDocument) {
+    const made = await this.documentOf(input);
+    await this.writeDocument(made.folder, made.path, made.json);
+    return made;
+  }
+
+  /** A new document, its file's place and text, and its index row; nothing written yet. */
+  private async documentOf(input: NewDocument) {
     const id = crypto.randomUUID();
     const folder = input.folder ?? DEFAULT_FOLDER;
     const filename = `${documentFileStem(input.fileStem)}-${id}.json`;
@@ -185,7 +204,7 @@ export class DocumentStore {
       token_count_estimate: input.tokenCountEstimate ?? await estimateTokens(input.text),
       ...(input.pageBreaks?.length ? { pageBreaks: input.pageBreaks } : {}),
     };
-    await this.writeDocument(folder, path, JSON.stringify(document, null, 4));
+    const json = JSON.stringify(document, null, 4);
     const metadata = metadataOf(document);
     const row: typeof documents.$inferInsert = {
       location,
@@ -201,7 +220,7 @@ export class DocumentStore {
       wordCount: document.wordCount,
       tokenCountEstimate: document.token_count_estimate,
     };
-    return { stored: { ...metadata, location }, document, row, path };
+    return { stored: { ...metadata, location }, document, row, path, folder, json };
   }
 
   private async saveDocuments(

@@ -191,8 +191,6 @@ async function receive(
       throw error;
     }
     const { document: parsed, chunks } = parsedFile;
-    const kept = await keeping;
-    if (kept) throw kept.error;
     deps.log.debug("Upload parsed", {
       name: title,
       bytes: bytes.length,
@@ -200,7 +198,7 @@ async function receive(
       path: new URL(request.url).pathname,
     });
     try {
-      const save = await deps.documents.prepare({
+      const made = await deps.documents.prepare({
         fileStem: title,
         title: documentTitle,
         url: `file://${documentFileStem(title)}`,
@@ -215,6 +213,16 @@ async function receive(
         folder,
         uploadName,
       });
+      // The original's write (begun before the parse) and the document's run on while the upload is embedded:
+      // the library row waits for both (PreparedSave.written), and fails with the first's error.
+      const written = Promise.all([
+        made.written,
+        keeping.then((kept) => {
+          if (kept) throw kept.error;
+        }),
+      ]).then(() => {});
+      written.catch(() => {});
+      const save: PreparedSave = { ...made, written };
       const discard = async () => {
         await save.discard();
         await removeOriginal();

@@ -1,23 +1,14 @@
 import assert from "node:assert/strict";
 import type { Table } from "@lancedb/lancedb";
-import type { VectorRecord } from "../types.ts";
-import { seededRandom as random } from "../../../testing/random.ts";
+import { randomRecords } from "./test_records.ts";
 import { arrowRows } from "./arrow_rows.ts";
 import { ExactCache } from "./exact_cache.ts";
 import { LanceTables } from "./tables.ts";
 
 const DIMENSIONS = 16;
 
-function records(count: number, prefix: string, seed: number): VectorRecord[] {
-  const next = random(seed);
-  return Array.from({ length: count }, (_, index) => ({
-    id: `${prefix}-${index}`,
-    docId: `${prefix}-doc`,
-    vector: Array.from({ length: DIMENSIONS }, () => next() - 0.5),
-    text: `chunk ${prefix} ${index}`,
-    metadata: { title: `${prefix}.txt`, index },
-  }));
-}
+const records = (count: number, prefix: string, seed: number) =>
+  randomRecords(count, prefix, seed, DIMENSIONS);
 
 /** LanceTables over a fresh folder, with a table "ws" of three adds (three fragments), and how often each
  * handle's version() was called. */

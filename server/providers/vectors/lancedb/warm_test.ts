@@ -1,20 +1,11 @@
 import assert from "node:assert/strict";
 import { openLanceStore } from "../lancedb.ts";
-import type { VectorRecord } from "../types.ts";
-import { seededRandom as random } from "../../../testing/random.ts";
+import { randomRecords } from "./test_records.ts";
 
 const DIMENSIONS = 32;
 
-function records(count: number, prefix: string, seed: number): VectorRecord[] {
-  const next = random(seed);
-  return Array.from({ length: count }, (_, index) => ({
-    id: `${prefix}-${index}`,
-    docId: `${prefix}-doc`,
-    vector: Array.from({ length: DIMENSIONS }, () => next() - 0.5),
-    text: `chunk ${prefix} ${index}`,
-    metadata: { title: `${prefix}.txt`, index },
-  }));
-}
+const records = (count: number, prefix: string, seed: number) =>
+  randomRecords(count, prefix, seed, DIMENSIONS);
 
 Deno.test("LanceDB: after maintenance moves a table to a new version its vectors are read into memory again without a search", async () => {
   const directory = await Deno.makeTempDir({ prefix: "lectern-warm-" });

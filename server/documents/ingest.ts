@@ -267,10 +267,13 @@ async function* preparedChunkBatches(
   // The worker encoded the cache entry's chunks: their bytes go to the file as they are. The same chunks
   // added to a second workspace have written their entry already.
   // The entry is written and committed while the caller stores the chunks; the generator ends once it is.
-  const cacheText = prepared.takeCacheText();
+  // The bytes are let go once written, not held (by this generator's closure) until the document's last add.
+  let cacheText = prepared.takeCacheText();
   const caching = cacheText
     ? CacheEntry.open(cache, key, deps.log, location).then(async (entry) => {
-      await entry.write((writer) => writer.addEncoded(cacheText));
+      const bytes = cacheText!;
+      cacheText = null;
+      await entry.write((writer) => writer.addEncoded(bytes));
       return entry;
     })
     : null;

@@ -444,7 +444,8 @@ async function runWorker(
     if (rss !== null && rss > rssLimit) stop("memory");
   }, 100);
 
-  let answer: Uint8Array | null = null;
+  // Whether the worker answered in full; its answer's bytes are let go once decoded (issue 21).
+  let answered = false;
   let result: WorkerResult | null = null;
   let chunks: Uint8Array | null = null;
   let cacheText: Uint8Array | null = null;
@@ -457,9 +458,12 @@ async function runWorker(
     const length = await worker.frames.length();
     if (length !== null) {
       if (length > maxAnswerBytes(limits)) stop("output");
-      else answer = await worker.frames.read(length);
+      else {
+        const answer = await worker.frames.read(length);
+        answered = answer !== null;
+        result = decodeResult(answer);
+      }
     }
-    result = decodeResult(answer);
     if (result?.ok && result.chunks) {
       // The chunks' bytes follow; a worker that stops before they are whole gave no answer.
       const expected = chunkBytes(result.chunks);
@@ -470,7 +474,7 @@ async function runWorker(
       if (textSize !== null && textSize !== result.chunks.cacheBytes) stop("output");
       else if (textSize !== null) cacheText = await worker.frames.read(textSize);
       if (chunks === null || cacheText === null) {
-        answer = null;
+        answered = false;
         result = null;
       }
     }
@@ -481,11 +485,11 @@ async function runWorker(
   }
 
   const name = input.name;
-  if (stopped || answer === null) {
+  if (stopped || !answered) {
     alive.delete(worker);
     worker.kill();
   }
-  const status = answer === null ? await worker.status : null;
+  const status = answered ? null : await worker.status;
   const errors = worker.stderrTail;
   if (stopped === "timeout") {
     throw new ParseFailure(

@@ -40,7 +40,7 @@ export function documentRoutes(deps: Deps) {
   return new Hono<AppEnv>()
     .post("/workspace/:slug/upload", limit, async (c) => {
       await requireWorkspaceRole(deps, c.var.actor, c.req.param("slug"), "editor");
-      const document = await receiveUpload(deps, c.req.raw, await readForm(c));
+      const document = await receiveUpload(deps, c.req.raw, await readForm(c, { files: "bytes" }));
       await logEvents(deps, [uploadEvent(document, c.var.actor.userId)]);
       return c.json({ success: true, error: null, documents: [document] });
     })
@@ -59,7 +59,7 @@ export function documentRoutes(deps: Deps) {
         const received = await receiveUploadToEmbed(
           deps,
           c.req.raw,
-          await readForm(c),
+          await readForm(c, { files: "bytes" }),
           activeEmbedder(deps),
         );
         const { save, prepared } = received;

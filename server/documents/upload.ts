@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
+import { FormFile } from "../http/form.ts";
 import { writeFileAtomic } from "../storage.ts";
 import { documentFileStem } from "../workspaces/slug.ts";
 import { type StoredDocument, UploadMetadata } from "../../shared/api/documents.ts";
@@ -23,7 +24,11 @@ export function uploadMetadata(value: unknown): UploadMetadata {
   if (value === undefined || value === null || value === "") return {};
   let object: unknown;
   try {
-    object = typeof value === "string" ? JSON.parse(value) : value instanceof File ? null : value;
+    object = typeof value === "string"
+      ? JSON.parse(value)
+      : value instanceof File || value instanceof FormFile
+      ? null
+      : value;
   } catch (error) {
     fail("invalid_input", `metadata is not valid JSON: ${(error as Error).message}`);
   }
@@ -142,7 +147,7 @@ async function receive(
   lexical: Embedder | null,
 ): Promise<ReceivedUpload> {
   const file = form.file;
-  if (!(file instanceof File)) {
+  if (!(file instanceof File || file instanceof FormFile)) {
     fail("invalid_input", 'No file was sent: use a multipart form with the field "file".');
   }
   const metadata = uploadMetadata(form.metadata);
@@ -154,7 +159,12 @@ async function receive(
       `The file is too large: the limit is ${Math.round(deps.config.maxUploadBytes / 1024 / 1024)} MB.`,
     );
   }
-  const bytes = new Uint8Array(await file.arrayBuffer());
+  // The upload's bytes are let go once parsed and kept (issue 21): a large upload is not held while it is
+  // stored and embedded. A FormFile hands them over without a copy.
+  let bytes: Uint8Array | null = file instanceof FormFile
+    ? file.take()
+    : new Uint8Array(await file.arrayBuffer());
+  const size = bytes.length;
   const started = performance.now();
   // The document's date and header are fixed before the parse when the worker makes its chunks.
   const published = new Date().toLocaleString("en-US");
@@ -190,10 +200,12 @@ async function receive(
       await removeOriginal();
       throw error;
     }
+    // The original's write holds its own reference until it is done.
+    bytes = null;
     const { document: parsed, chunks } = parsedFile;
     deps.log.debug("Upload parsed", {
       name: title,
-      bytes: bytes.length,
+      bytes: size,
       ms: Math.round(performance.now() - started),
       path: new URL(request.url).pathname,
     });

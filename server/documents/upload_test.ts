@@ -204,6 +204,27 @@ Deno.test("upload: metadata replaces the defaults, folderName picks the folder, 
   assert.match(String(badFolder.body.error), /is not a folder name/);
 });
 
+Deno.test("upload: metadata or folderName sent as a file is refused as before", async () => {
+  await using app = await createTestApp();
+  const slug = await newWorkspace(app);
+  for (const path of ["upload", "upload-and-embed"]) {
+    for (
+      const [field, message] of [["metadata", /^metadata: /], [
+        "folderName",
+        /"\[object File\]" is not/,
+      ]] as const
+    ) {
+      const form = new FormData();
+      form.append(field, new File([new TextEncoder().encode('{"title":"x"}')], "m.json"));
+      form.append("file", new File([new TextEncoder().encode("# Report")], "report.md"));
+      const answer = await app.json(`/api/workspace/${slug}/${path}`, { method: "POST", body: form });
+      assert.equal(answer.status, 400, `${path} ${field}: ${JSON.stringify(answer.body)}`);
+      assert.match(String(answer.body.error), message);
+    }
+  }
+  assert.equal((await app.deps.db.select().from(documents)).length, 0);
+});
+
 Deno.test("upload refuses encrypted, damaged, empty and image files with the reason, storing nothing", async () => {
   await using app = await createTestApp();
   const slug = await newWorkspace(app);

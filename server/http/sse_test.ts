@@ -85,3 +85,51 @@ Deno.test("frames served by Deno.serve to many clients at once arrive whole and 
     );
   }
 });
+
+Deno.test("sseResponse() stops producing while its reader does not read, and goes on when it does", async () => {
+  // The stream's queue holds one frame (ReadableStream's default high-water mark) for a reader that reads none.
+  const FRAMES_QUEUED = 1;
+  const streams = deps();
+  let produced = 0;
+  async function* endless(): AsyncGenerator<unknown> {
+    for (;;) {
+      // A producer that takes its time (a timer per frame), as a model does: unbounded, it would go on here.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      produced++;
+      yield { n: produced };
+    }
+  }
+  const response = sseResponse(streams, request(), endless);
+  const ticks = async () => {
+    for (let index = 0; index < 50; index++) await new Promise((resolve) => setTimeout(resolve, 0));
+  };
+  await ticks();
+  // The frames queued for the reader, and the one the producer is on: no more however long it waits.
+  assert.ok(produced <= FRAMES_QUEUED + 1, `${produced} frames produced for a reader that reads none`);
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  for (let n = 1; n <= 20; n++) {
+    assert.equal(decoder.decode((await reader.read()).value), `data: {"n":${n}}\n\n`);
+  }
+  await ticks();
+  assert.ok(produced <= 20 + FRAMES_QUEUED + 1, `${produced} frames produced after 20 were read`);
+  await reader.cancel();
+  assert.equal(streams.streams.size, 0);
+});
+
+Deno.test("sseResponse() ends its producer (its finally runs) when the client leaves while it waits to push", async () => {
+  const streams = deps();
+  let ended = false;
+  async function* endless(): AsyncGenerator<unknown> {
+    try {
+      for (let n = 0;; n++) yield { n };
+    } finally {
+      ended = true;
+    }
+  }
+  const response = sseResponse(streams, request(), endless);
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  await response.body!.cancel();
+  assert.ok(ended);
+  assert.equal(streams.streams.size, 0);
+});

@@ -27,7 +27,7 @@ interface Outer {
 }
 
 /** The outer context of each request being answered by loaded routes, for headers set before an error. */
-const outerContexts = new WeakMap<Request, Context<AppEnv>>();
+const outerContexts = new WeakMap<Request, Context<AppEnv>[]>();
 
 /**
  * A Hono app, to be mounted at `base` ("/api" for the API) with `route("/", …)`, whose routes under `prefixes`
@@ -65,7 +65,8 @@ export function lazyRoutes(
       // Errors go to the app's error map, as they would from an eager route, with the headers the loaded routes
       // set before throwing (a rate limit's Retry-After).
       app.onError((error, c) => {
-        const outer = outerContexts.get(c.req.raw);
+        // The innermost mount's context: a lazy mount may sit inside another (the API's group holds /v1).
+        const outer = outerContexts.get(c.req.raw)?.at(-1);
         c.res.headers.forEach((value, name) => {
           if (name !== "content-type" && name !== "content-length") {
             outer?.header(name, value);
@@ -82,8 +83,16 @@ export function lazyRoutes(
   const handler: MiddlewareHandler<AppEnv> = async (c, next) => {
     const app = await inner();
     const outer: Outer = { vars: { ...c.var }, env: c.env };
-    outerContexts.set(c.req.raw, c);
-    const response = await app.fetch(c.req.raw, { [OUTER]: outer });
+    const contexts = outerContexts.get(c.req.raw) ?? [];
+    outerContexts.set(c.req.raw, contexts);
+    contexts.push(c);
+    let response: Response;
+    try {
+      response = await app.fetch(c.req.raw, { [OUTER]: outer });
+    } finally {
+      // Before an error reaches the enclosing app's handler, which copies the headers one level further out.
+      contexts.pop();
+    }
     if (fallThrough.has(response)) {
       await next();
       return;

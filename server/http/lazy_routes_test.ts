@@ -122,6 +122,29 @@ Deno.test('lazy routes: a "*" mount catches every path, with a lazy mount inside
   ]);
 });
 
+Deno.test("lazy routes: a header set before an error in a mount inside a mount reaches the answer", async () => {
+  const app = outerApp(() => {
+    const group = new Hono<AppEnv>();
+    group.route(
+      "/",
+      lazyRoutes("/api", ["/feature/inner"], () =>
+        Promise.resolve(
+          new Hono<AppEnv>().get("/feature/inner/limited", (c) => {
+            c.header("Retry-After", "42");
+            throw new AppError("invalid_input", "Wait.");
+          }),
+        )),
+    );
+    return Promise.resolve(group);
+  });
+  for (let round = 0; round < 2; round++) {
+    const refused = await app.request("/api/feature/inner/limited");
+    assert.equal(refused.status, 400);
+    assert.equal(refused.headers.get("Retry-After"), "42");
+    assert.deepEqual(await refused.json(), { mapped: "Wait." });
+  }
+});
+
 Deno.test("the lazily loaded features answer as mounted eagerly: auth errors, role checks and a real call each", async () => {
   await using app = await createTestApp();
   const admin = await multiUserInstance(app);

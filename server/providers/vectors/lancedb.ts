@@ -57,7 +57,6 @@ export function openLanceStore(directory: string, options: LanceStoreOptions = {
   const cache = new ExactCache(options.exactCacheBytes ?? EXACT_CACHE_BYTES, {
     floatMaxRows: options.exactFloatMaxRows,
     quietBeforeLoadMs: options.quietBeforeLoadMs,
-    versionOf: (table) => tables.versionOf(table),
   });
   const store = new LanceVectorStore(tables, maintenance, log, cache);
   return Promise.resolve(store);

@@ -20,11 +20,6 @@ export const QUIET_BEFORE_LOAD_MS = 2_000;
 export interface ExactCacheOptions {
   floatMaxRows?: number;
   quietBeforeLoadMs?: number;
-  /**
-   * A handle's version, as `table.version()` gives it; the store's is asked of LanceDB once per change of the
-   * handle (tables.ts `versionOf`).
-   */
-  versionOf?: (table: Table) => Promise<number>;
 }
 
 /** One table's vectors at one version of its handle. */
@@ -92,12 +87,10 @@ export class ExactCache {
   private loads = 0;
   private readonly floatMaxRows: number;
   private readonly quietMs: number;
-  private readonly versionOf: (table: Table) => Promise<number>;
 
   constructor(private readonly budgetBytes: number = EXACT_CACHE_BYTES, options: ExactCacheOptions = {}) {
     this.floatMaxRows = options.floatMaxRows ?? FLOAT_MAX_ROWS;
     this.quietMs = options.quietBeforeLoadMs ?? QUIET_BEFORE_LOAD_MS;
-    this.versionOf = options.versionOf ?? ((table) => table.version());
   }
 
   /** Times rows were read from LanceDB (tests check that a write makes the next search read them again). */
@@ -147,7 +140,7 @@ export class ExactCache {
   async peek(namespace: string, table: Table): Promise<ExactRows | null> {
     const entry = this.entries.get(namespace);
     if (!entry || "tooLarge" in entry || entry.table !== table) return null;
-    return entry.version === await this.versionOf(table) ? entry : null;
+    return entry.version === await table.version() ? entry : null;
   }
 
   /**
@@ -157,7 +150,7 @@ export class ExactCache {
    */
   async rows(namespace: string, table: Table): Promise<ExactRows | null> {
     if (this.budgetBytes <= 0) return null;
-    const version = await this.versionOf(table);
+    const version = await table.version();
     const entry = this.entries.get(namespace);
     if (entry && entry.table === table && entry.version === version) {
       if ("tooLarge" in entry) return null;
@@ -179,7 +172,7 @@ export class ExactCache {
    */
   async ready(namespace: string, table: Table): Promise<ExactRows | null> {
     if (this.budgetBytes <= 0) return null;
-    const version = await this.versionOf(table);
+    const version = await table.version();
     const entry = this.entries.get(namespace);
     if (entry && entry.table === table && entry.version === version) {
       if ("tooLarge" in entry) return null;

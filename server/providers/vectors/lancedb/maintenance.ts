@@ -169,15 +169,12 @@ export class LanceMaintenance {
       if (this.tables.closed) return;
       await this.tables.serial(namespace, async () => {
         // The shared handle learns of the new index from the latest version (adds meanwhile are kept).
-        const { table } = state;
-        await this.tables.changing(table, async () => {
-          await table.checkoutLatest();
-          for (const existing of await table.listIndices()) {
-            if (existing.columns.includes("vector") && existing.name !== index.name) {
-              await table.dropIndex(existing.name);
-            }
+        await state.table.checkoutLatest();
+        for (const existing of await state.table.listIndices()) {
+          if (existing.columns.includes("vector") && existing.name !== index.name) {
+            await state.table.dropIndex(existing.name);
           }
-        });
+        }
       });
       state.ann = index;
       state.annFailedAt = null;

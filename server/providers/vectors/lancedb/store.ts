@@ -302,8 +302,7 @@ export class LanceVectorStore implements LanceStore {
       const rows = rest.length > 0 ? first.concat(...rest) : first;
       const existing = await this.tables.table(namespace);
       if (existing) {
-        const { table } = existing;
-        await this.tables.changing(table, () => addRows(table, rows, parts));
+        await addRows(existing.table, rows, parts);
         this.tables.committed(existing);
       } else await this.tables.create(namespace, rows);
       for (const add of ready) add.settle.resolve();
@@ -395,7 +394,7 @@ export class LanceVectorStore implements LanceStore {
     return await this.tables.reading(state, async (handle) => {
       // The rows in memory at the handle's version are the table's rows: no count through LanceDB.
       const cached = await this.cache.peek(namespace, handle);
-      return cached ? cached.rows : await this.tables.rowsOf(handle);
+      return cached ? cached.rows : await handle.countRows();
     });
   }
 
@@ -406,18 +405,14 @@ export class LanceVectorStore implements LanceStore {
       if (!state) return;
       for (let attempt = 1;; attempt++) {
         try {
-          const { table } = state;
-          await this.tables.changing(
-            table,
-            () => table.delete(`doc_id IN (${docIds.map(quote).join(", ")})`),
-          );
+          await state.table.delete(`doc_id IN (${docIds.map(quote).join(", ")})`);
           this.tables.committed(state);
           this.cache.wrote(namespace);
           return;
         } catch (error) {
           // A maintenance process compacted the rows meanwhile: delete again on the latest version.
           if (attempt >= 3 || !isCommitConflict(error)) throw error;
-          await this.tables.changing(state.table, () => state.table.checkoutLatest());
+          await state.table.checkoutLatest();
         }
       }
     });

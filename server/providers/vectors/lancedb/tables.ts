@@ -109,59 +109,8 @@ export class LanceTables {
   private readonly tables = new Map<string, TableState>();
   private readonly opening = new Map<string, Promise<TableState | null>>();
   private readonly queue = new KeyedQueue();
-  /**
-   * Each handle's version as last asked, until something changes it. A handle's version moves only through calls
-   * on it (the connection checks no other process's commits: no read consistency interval), all of them made
-   * through `changing`; a search then asks LanceDB for it once per change rather than twice per chat (a native
-   * call and a turn of LanceDB's threads each, issue 21).
-   */
-  private readonly versions = new WeakMap<Table, Promise<number>>();
-  /** Each handle's row count as last asked, until something changes it (as `versions`). */
-  private readonly counts = new WeakMap<Table, Promise<number>>();
 
   constructor(readonly directory: string, private readonly options: LanceTablesOptions) {}
-
-  /** The handle's version (as `table.version()`), asked of LanceDB once per change made through `changing`. */
-  versionOf(table: Table): Promise<number> {
-    return this.known(this.versions, table, () => table.version());
-  }
-
-  /**
-   * The handle's rows (as `table.countRows()`), asked of LanceDB once per change made through `changing`: a
-   * chat counts them before it searches, and a table not held in memory (an ANN index, or over the memory
-   * budget) was counted through LanceDB every time.
-   */
-  rowsOf(table: Table): Promise<number> {
-    return this.known(this.counts, table, () => table.countRows());
-  }
-
-  private known(map: WeakMap<Table, Promise<number>>, table: Table, ask: () => Promise<number>) {
-    let known = map.get(table);
-    if (!known) {
-      const asked = ask();
-      known = asked;
-      map.set(table, asked);
-      // A failed call is asked again next time.
-      asked.catch(() => {
-        if (map.get(table) === asked) map.delete(table);
-      });
-    }
-    return known;
-  }
-
-  /**
-   * Runs a call that may move the handle to another version (a commit, a checkout, an index change): its version
-   * is asked of LanceDB again after it, whether it succeeded or not. Every such call on a shared handle goes
-   * through here.
-   */
-  async changing<T>(table: Table, change: () => Promise<T>): Promise<T> {
-    this.forget(table);
-    try {
-      return await change();
-    } finally {
-      this.forget(table);
-    }
-  }
 
   /** Connections opened so far (one, plus one per move to a fresh connection). */
   connectionsOpened(): number {
@@ -215,8 +164,7 @@ export class LanceTables {
     this.committed(state);
     try {
       // No positions: questions are matched word by word, never as phrases, and the index stays small.
-      const options = fullTextIndexOptions(await this.lanceModule(), FTS_INDEX);
-      await this.changing(created, () => created.createIndex("text", options));
+      await created.createIndex("text", fullTextIndexOptions(await this.lanceModule(), FTS_INDEX));
       state.fts = true;
     } catch (error) {
       this.options.log?.warn("Cannot create the full-text index; maintenance tries again", {
@@ -247,16 +195,11 @@ export class LanceTables {
   refresh(namespace: string, state: TableState): Promise<void> {
     return this.queue.run(namespace, async () => {
       if (this.tables.get(namespace) !== state) return;
-      await this.changing(state.table, () => state.table.checkoutLatest());
+      await state.table.checkoutLatest();
       const latest = await stateOf(state.table, state.generation);
       state.fts = latest.fts;
       if (latest.ann && latest.ann.rows !== state.ann?.rows) state.ann = latest.ann;
     });
-  }
-
-  private forget(table: Table): void {
-    this.versions.delete(table);
-    this.counts.delete(table);
   }
 
   /** Runs a read on the table's current handle, which stays open until the read has ended. */

@@ -300,6 +300,21 @@ export interface EmbedOutcome {
   failures: string[];
 }
 
+/** How addDocuments embeds its documents. */
+interface EmbedOptions {
+  signal?: AbortSignal;
+  prepared?: Map<string, PreparedDocument>;
+  /** Writes committed with a document's own (its library row, its events): see withPendingVectors. */
+  riders?: Map<string, CommitRiders>;
+  /** Documents the caller holds already (just written): not read back from their files. */
+  documents?: Map<string, DocumentJson>;
+  /**
+   * The locations were made for this call (new uploads' generated names): no workspace lists them and the
+   * vector cache has no entry for them, so neither is looked up.
+   */
+  fresh?: boolean;
+}
+
 /**
  * Splits, embeds and stores each document in the workspace
  * (docs/api-compat.md#embedding-documents-into-a-workspace) with the active embedder; one failure never stops
@@ -311,19 +326,7 @@ export async function addDocuments(
   deps: IngestDeps,
   workspace: WorkspaceRow,
   locations: string[],
-  options: {
-    signal?: AbortSignal;
-    prepared?: Map<string, PreparedDocument>;
-    /** Writes committed with a document's own (its library row, its events): see withPendingVectors. */
-    riders?: Map<string, CommitRiders>;
-    /** Documents the caller holds already (just written): not read back from their files. */
-    documents?: Map<string, DocumentJson>;
-    /**
-     * The locations were made for this call (new uploads' generated names): no workspace lists them and the
-     * vector cache has no entry for them, so neither is looked up.
-     */
-    fresh?: boolean;
-  } = {},
+  options: EmbedOptions = {},
 ): Promise<EmbedOutcome> {
   const unique = [...new Set(locations)];
   if (unique.length === 0) return { added: 0, failures: [] };
@@ -342,13 +345,7 @@ async function embedEach(
   workspace: WorkspaceRow,
   locations: string[],
   progress: EmbedBatch,
-  options: {
-    signal?: AbortSignal;
-    prepared?: Map<string, PreparedDocument>;
-    riders?: Map<string, CommitRiders>;
-    documents?: Map<string, DocumentJson>;
-    fresh?: boolean;
-  },
+  options: EmbedOptions,
 ): Promise<EmbedOutcome> {
   const failures: string[] = [];
   let added = 0;

@@ -253,13 +253,24 @@ export function unloadNativeModel(): Promise<void> {
 }
 
 /** Unloads the model and stops the llama.cpp backend (server shutdown, tests). */
+/** How long a shutdown waits for the runtime's dispose (which may never end after a failed model load). */
+const DISPOSE_WAIT_MS = 5_000;
+
 export function shutdownNativeRuntime(): Promise<void> {
   return runExclusive(async () => {
     if (loaded) await dispose(loaded);
     const current = llama;
     llama = undefined;
-    // Not awaited: after a model failed to load, node-llama-cpp 3.21.1 keeps a hold on the backend that is never
-    // released (the half-made model's), and Llama.dispose() then waits forever. The process ends regardless.
-    void current?.then((instance) => instance.dispose()).catch(() => {});
+    // Waited for, at most DISPOSE_WAIT_MS: after a model failed to load, node-llama-cpp 3.21.1 keeps a hold on the
+    // backend that is never released (the half-made model's), and Llama.dispose() then waits forever; but a
+    // dispose left running while its isolate is torn down (a test file's worker) crashed the whole process.
+    const disposed = current?.then((instance) => instance.dispose()).catch(() => {});
+    if (!disposed) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      disposed,
+      new Promise<void>((resolve) => timer = setTimeout(resolve, DISPOSE_WAIT_MS)),
+    ]);
+    clearTimeout(timer);
   });
 }

@@ -55,9 +55,12 @@ export function watchErrors(page: Page): string[] {
   return errors;
 }
 
-/** Waits until every island on the page has hydrated. */
+/**
+ * Waits until every island on the page has hydrated. A page opened with `waitUntil: "commit"` may have no
+ * document element yet.
+ */
 export async function hydrated(page: Page): Promise<void> {
-  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+  await page.waitForFunction(() => document.documentElement?.dataset.hydrated === "true");
 }
 
 export const SCREENSHOTS = new URL("../../test-results/", import.meta.url);

@@ -136,6 +136,8 @@ Deno.test({
 
       await t.step("[xss] a workspace name is shown as text on home and in the sidebar", async () => {
         await assertInert(page, dialogs, [WORKSPACE], "home");
+        // The sidebar is rendered by the server; home's own list arrives with its first API call.
+        await page.getByText(WORKSPACE, { exact: true }).nth(1).waitFor();
         assert.equal(await page.getByText(WORKSPACE, { exact: true }).count() >= 2, true);
       });
 

@@ -13,7 +13,9 @@
 //                 the type (a year, a number, a name the question lacks)
 // Not a task and not the evaluation (`deno task eval` is):
 //   VARIANTS='[["label", {"ql:2000": 0.1}], ...]' deno run -A bench/eval/round7_study.ts
-// HEAD=30 re-scores more candidates; OPTIONS='{...}' changes the default fusion's options under the variants.
+// HEAD=30 re-scores more candidates; OPTIONS='{...}' changes the default fusion's options under the variants;
+// GATE=<c> scales the default's shares by how unsure the two sides are; FIT=<feature,...> fits the features'
+// weights on squad-a (guarded by the Rust headings; FIT_BOTH=1 on both SQuAD sets).
 import { fileURLToPath } from "node:url";
 import {
   type AnswerType,
@@ -261,6 +263,31 @@ const bases = prepared.map(({ set, cached }) =>
       ...OPTIONS,
     });
     const folded = foldAccents(text);
+    const gate = Deno.env.get("GATE");
+    if (gate) {
+      // GATE=<c>: the shares (the default score less the two sides' fusion) scaled by min(1, c · (1 − m)),
+      // where m is the two sides' margin between their best two candidates, (first − second) / first.
+      const plain = fuseHybridScored(c.byVector, c.byText, c.textScores, 10, {
+        phraseWeight: 0,
+        sentenceWeight: 0,
+        titleWeight: 0,
+        typedSentenceWeight: 0,
+        answerTypeWeight: 0,
+        softWeight: 0,
+        softSentenceShare: 0,
+      });
+      const base = new Map(plain.map((p) => [p.item.id, p.fused]));
+      const margin = plain.length > 1 && plain[0].fused > 0
+        ? (plain[0].fused - plain[1].fused) / plain[0].fused
+        : 0;
+      const scale = Math.min(1, Number(gate) * (1 - margin));
+      const head = scored.slice(0, Math.max(20, 20)).map((x) => ({
+        ...x,
+        fused: base.get(x.item.id)! + scale * (x.fused - base.get(x.item.id)!),
+      }));
+      head.sort((x, y) => y.fused - x.fused);
+      scored.splice(0, head.length, ...head);
+    }
     return {
       scored,
       q: {

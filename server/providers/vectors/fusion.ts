@@ -487,6 +487,21 @@ export function fuseHybrid<T extends { id: string; score: number; text?: string 
   topK: number,
   options: FusionOptions = {},
 ): T[] {
+  return fuseHybridScored(byVector, byText, textScores, topK, options).slice(0, topK).map(({ item }) => item);
+}
+
+/**
+ * `fuseHybrid`'s candidates with their hybrid scores, best first: every candidate of the two sides (the first
+ * `max(PHRASE_CANDIDATES, 2 · topK)` re-scored by the shares), not cut to `topK`. The evaluation's studies
+ * (bench/eval/round7_study.ts) add shares of their own to these scores.
+ */
+export function fuseHybridScored<T extends { id: string; score: number; text?: string }>(
+  byVector: readonly T[],
+  byText: readonly T[],
+  textScores: readonly number[],
+  topK: number,
+  options: FusionOptions = {},
+): { item: T; fused: number }[] {
   const textWeight = options.textWeight ?? TEXT_WEIGHT;
   const phraseWeight = options.phraseWeight ?? PHRASE_WEIGHT;
   const sentenceWeight = options.sentenceWeight ?? SENTENCE_WEIGHT;
@@ -570,5 +585,5 @@ export function fuseHybrid<T extends { id: string; score: number; text?: string 
     head.sort((a, b) => b.fused - a.fused || a.order - b.order);
     scored.splice(0, head.length, ...head);
   }
-  return scored.slice(0, topK).map(({ item }) => item);
+  return scored;
 }

@@ -6,6 +6,7 @@ import {
   foldAccents,
   fullTextQuery,
   fuseHybrid,
+  fuseHybridScored,
   fusionDepth,
   holdsAnswer,
   PHRASE_CANDIDATES,
@@ -96,6 +97,28 @@ Deno.test("fuseHybrid: BM25 scores count 0.8 and cosines 0.2, each divided by it
 });
 
 const passage = (id: string, score: number, text: string) => ({ id, score, text });
+
+Deno.test("fuseHybridScored: every candidate with its hybrid score, best first; fuseHybrid is its first topK", () => {
+  // As above: c 0.8 + 0.2 · 0.2/0.5 = 0.88, b 0.8 · 4/8 + 0.2 · 0.4/0.5 = 0.56, a 0.2.
+  const byVector = [hit("a", 0.5), hit("b", 0.4)];
+  const byText = [hit("c", 0.2), hit("b", 0.4)];
+  const scored = fuseHybridScored(byVector, byText, [8, 4], 1);
+  assert.deepEqual(scored.map(({ item }) => item.id), ["c", "b", "a"], "not cut to topK");
+  assert.deepEqual(scored.map(({ fused }) => Math.round(fused * 1000) / 1000), [0.88, 0.56, 0.2]);
+  assert.deepEqual(fuseHybrid(byVector, byText, [8, 4], 1).map((item) => item.id), ["c"]);
+  // With a question, the shares are in the scores: s gains the sentence share (0.25) over a.
+  const question = "Which river do the grey herons nest beside?";
+  const spread = passage("a", 0.4, "The grey birds nest. Herons live beside it. The river is wide.");
+  const sentence = passage("s", 0.4, "Herons, grey birds, nest beside a wide river.");
+  const options = { question, phraseWeight: 0, sentenceWeight: 0.25, titleWeight: 0 };
+  const shared = fuseHybridScored([], [spread, sentence], [5, 5], 2, options);
+  assert.deepEqual(shared.map(({ item }) => item.id), ["s", "a"]);
+  assert.ok(shared[0].fused > 1 && shared[0].fused - shared[1].fused > 0.1);
+  assert.deepEqual(
+    fuseHybrid([], [spread, sentence], [5, 5], 2, options).map((item) => item.id),
+    shared.map(({ item }) => item.id),
+  );
+});
 
 Deno.test("fuseHybrid: the question's words next to each other in a chunk add 0.25 over its sides' scores", () => {
   const question = "When did the Sichuan earthquake hit Chengdu?";

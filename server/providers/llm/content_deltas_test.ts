@@ -114,7 +114,26 @@ Deno.test("escapes as other servers write them, good or bad, agree with the whol
 
 Deno.test("random sources of strings from escape-prone characters agree with the whole parse", () => {
   const deltas = learned();
-  const alphabet = ["\\", '"', "u", "0", "d", "8", "3", "D", "e", "n", "/", "\n", "\t", "x", "é", "😀", ",", "}"];
+  const alphabet = [
+    "\\",
+    '"',
+    "u",
+    "0",
+    "d",
+    "8",
+    "3",
+    "D",
+    "e",
+    "n",
+    "/",
+    "\n",
+    "\t",
+    "x",
+    "é",
+    "😀",
+    ",",
+    "}",
+  ];
   let seed = 21;
   const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   let recognised = 0;
@@ -166,7 +185,8 @@ Deno.test("only a plain event is learned, and only where its content's place is 
     assert.equal(deltas.content(data.replace('"x"', '"y"')), undefined, data);
   }
   // A plain event with other fields around its content (Ollama's role) is learned.
-  const withRole = '{"id":"c","choices":[{"index":0,"delta":{"role":"assistant","content":"Hi"},"finish_reason":null}]}';
+  const withRole =
+    '{"id":"c","choices":[{"index":0,"delta":{"role":"assistant","content":"Hi"},"finish_reason":null}]}';
   assert.equal(learned(withRole).content(withRole.replace('"Hi"', '"there"')), "there");
 });
 

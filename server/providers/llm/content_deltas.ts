@@ -69,8 +69,8 @@ export class ContentDeltas {
     }
     if (token !== content || !plain(probe)) return;
     if ((probe as PlainChunk).choices[0].delta.content !== JSON.parse(SENTINEL)) return;
-    this.before = before;
-    this.after = after;
+    this.before = own(before);
+    this.after = own(after);
   }
 }
 
@@ -91,6 +91,14 @@ function plain(chunk: unknown): boolean {
   if (!choice || choice.finish_reason || typeof delta !== "object" || delta === null) return false;
   if (delta.reasoning_content ?? delta.reasoning) return false;
   return typeof delta.content === "string" && delta.content !== "";
+}
+
+/**
+ * `text` as a string of its own: a slice of the event's data is read through it (and keeps it alive), which made
+ * every later comparison about a third slower (0.61 against 0.44 µs per event, 8 rounds).
+ */
+function own(text: string): string {
+  return JSON.parse(JSON.stringify(text));
 }
 
 /** The index just past the JSON string that opens at `start` (a quote), or -1. */

@@ -28,6 +28,91 @@ const PARTS = (Deno.env.get("BENCH_PARTS") ?? "1,2").split(",").map(Number);
 // (through a TextDecoderStream, frames split per read): for comparing figures with earlier runs.
 const FAKE_IN_PROCESS = Deno.env.get("BENCH_FAKE_IN_PROCESS") === "1";
 const CLIENT_STREAMS = Deno.env.get("BENCH_CLIENT_STREAMS") === "1";
+// The concurrent streams' clients speak HTTP/1.1 on a socket each (rawStreamChat): the 500 clients share the
+// server's 2 cores, and read through fetch they took more CPU per chunk than the server itself (a fetch body's
+// byte stream per read), which made the server's gaps wait behind them; a client elsewhere costs the server
+// nothing. BENCH_CLIENT_FETCH=1 reads through fetch as before (BENCH_CLIENT_STREAMS=1 too), for comparing.
+const CLIENT_FETCH = CLIENT_STREAMS || Deno.env.get("BENCH_CLIENT_FETCH") === "1";
+
+const STREAMING = { stream: true };
+
+/**
+ * A POST of `body` (JSON) to `url` over a socket of its own, its answer's body (HTTP/1.1, chunked or of a given
+ * length) given to `onText` as it comes, decoded; the answer's status. The bytes are read straight from the
+ * socket into one buffer, with nothing between (no stream, no HTTP client).
+ */
+async function rawStreamChat(url: URL, body: string, onText: (text: string) => void): Promise<number> {
+  const conn = await Deno.connect({ hostname: url.hostname, port: Number(url.port) });
+  try {
+    const bodyBytes = new TextEncoder().encode(body);
+    const head = `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${bodyBytes.length}\r\nConnection: close\r\n\r\n`;
+    const request = new Uint8Array(head.length + bodyBytes.length);
+    new TextEncoder().encodeInto(head, request);
+    request.set(bodyBytes, head.length);
+    for (let written = 0; written < request.length;) written += await conn.write(request.subarray(written));
+    const buffer = new Uint8Array(16 * 1024);
+    const decoder = new TextDecoder();
+    let status = 0;
+    let headers = "";
+    // The body: chunked (a hex size line, the data, CRLF; a size of 0 ends it) or `length` bytes, or to the end.
+    let chunked = false;
+    let length = -1;
+    let left = 0;
+    let crlf = 0;
+    let sizeLine = "";
+    while (true) {
+      const read = await conn.read(buffer);
+      if (read === null) break;
+      let at = 0;
+      if (!status) {
+        headers += new TextDecoder("latin1").decode(buffer.subarray(0, read));
+        const end = headers.indexOf("\r\n\r\n");
+        if (end < 0) continue;
+        status = Number(headers.slice(9, 12));
+        const lower = headers.slice(0, end).toLowerCase();
+        chunked = lower.includes("\r\ntransfer-encoding: chunked");
+        const declared = /\r\ncontent-length: *(\d+)/.exec(lower);
+        length = declared ? Number(declared[1]) : -1;
+        // The headers were read as one byte a character: where they end in the text is where they end in this read.
+        at = read - (headers.length - end - 4);
+        if (!chunked && length === 0) break;
+      }
+      if (!chunked) {
+        onText(decoder.decode(buffer.subarray(at, read), STREAMING));
+        if (length >= 0 && (length -= read - at) <= 0) break;
+        continue;
+      }
+      let ended = false;
+      while (at < read) {
+        if (left > 0) {
+          const take = Math.min(left, read - at);
+          onText(decoder.decode(buffer.subarray(at, at + take), STREAMING));
+          at += take;
+          left -= take;
+          if (left === 0) crlf = 2;
+        } else if (crlf > 0) {
+          at++;
+          crlf--;
+        } else {
+          const byte = buffer[at++];
+          if (byte === 10) {
+            left = parseInt(sizeLine, 16);
+            sizeLine = "";
+            if (!(left > 0)) {
+              ended = true;
+              break;
+            }
+          } else if (byte !== 13) sizeLine += String.fromCharCode(byte);
+        }
+      }
+      if (ended) break;
+    }
+    return status;
+  } finally {
+    conn.close();
+  }
+}
 
 async function post(url: string, body: unknown) {
   const response = await fetch(url, { method: "POST", body: JSON.stringify(body) });
@@ -335,11 +420,6 @@ try {
   await Promise.all(Array.from({ length: CONCURRENT }, async (_, index) => {
     try {
       const sent = performance.now();
-      const response = await fetch(`${server.url}/api/workspace/small/stream-chat`, {
-        method: "POST",
-        body: JSON.stringify({ message: `question ${index}` }),
-      });
-      if (!response.ok) throw new Error(`status ${response.status}`);
       let last = 0;
       let chunks = 0;
       let tokens = 0;
@@ -361,32 +441,45 @@ try {
           tokens++;
         }
       };
-      if (CLIENT_STREAMS) {
-        const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-        let buffer = "";
-        while (true) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          buffer += value;
-          const frames = buffer.split("\n\n");
-          buffer = frames.pop() ?? "";
-          for (const frame of frames) seen(frame);
+      const url = `${server.url}/api/workspace/small/stream-chat`;
+      const body = JSON.stringify({ message: `question ${index}` });
+      let buffer = "";
+      /** The frames the text so far completes. */
+      const frames = (text: string) => {
+        buffer += text;
+        let from = 0;
+        for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n", from)) {
+          seen(buffer.slice(from, end));
+          from = end + 2;
         }
+        if (from) buffer = buffer.slice(from);
+      };
+      if (!CLIENT_FETCH) {
+        const status = await rawStreamChat(new URL(url), body, frames);
+        if (status !== 200) throw new Error(`status ${status}`);
       } else {
-        // One decoder and the bytes as they come: no stream stage between the socket and the frames.
-        const reader = response.body!.getReader();
-        const decoder = new TextDecoder();
-        let buffer = "";
-        while (true) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          buffer += decoder.decode(value, { stream: true });
-          let from = 0;
-          for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n", from)) {
-            seen(buffer.slice(from, end));
-            from = end + 2;
+        const response = await fetch(url, { method: "POST", body });
+        if (!response.ok) throw new Error(`status ${response.status}`);
+        if (CLIENT_STREAMS) {
+          const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+          let text = "";
+          while (true) {
+            const { value, done } = await reader.read();
+            if (done) break;
+            text += value;
+            const split = text.split("\n\n");
+            text = split.pop() ?? "";
+            for (const frame of split) seen(frame);
           }
-          if (from) buffer = buffer.slice(from);
+        } else {
+          // One decoder and the bytes as they come: no stream stage between the socket and the frames.
+          const reader = response.body!.getReader();
+          const decoder = new TextDecoder();
+          while (true) {
+            const { value, done } = await reader.read();
+            if (done) break;
+            frames(decoder.decode(value, STREAMING));
+          }
         }
       }
       if (tokens !== TOKENS) throw new Error(`${tokens} tokens`);
@@ -457,6 +550,7 @@ try {
       outOfOrder: disorders,
       fakeLlmInBench: FAKE_IN_PROCESS,
       clientStreams: CLIENT_STREAMS,
+      clientFetch: CLIENT_FETCH,
       eventLoopLateMs: { bench: lateness.benchMs, fakeLlm: lateness.fakeLlm?.lateMs ?? null },
       seconds: Number(concurrencySeconds.toFixed(1)),
       cpu,

@@ -2,6 +2,7 @@ import type OpenAI from "openai";
 import { messageOf, ProviderError } from "../../errors.ts";
 import { mark } from "../../http/timing.ts";
 import { SseEventReader } from "./sse_reader.ts";
+import { ContentDeltas } from "./content_deltas.ts";
 import type { EventSourceMessage } from "eventsource-parser";
 import type {
   ChatModel,
@@ -287,6 +288,7 @@ export function openAiCompatibleChatModel(options: OpenAiCompatibleOptions): Cha
         throw new ProviderError(`The answer from ${options.baseURL} has no body.`);
       }
       const batches = new SseEventReader(response.body, signal);
+      const deltas = new ContentDeltas();
       let reasoning = false;
       // A complete answer ends with a finish reason; a stream that stops without one was cut off.
       let finished = false;
@@ -325,6 +327,18 @@ export function openAiCompatibleChatModel(options: OpenAiCompatibleOptions): Cha
               ended = true;
               break;
             }
+            // Most events only bring the next text: read without parsing the whole event (content_deltas.ts).
+            const text = event.event === undefined ? deltas.content(event.data) : undefined;
+            if (text !== undefined) {
+              if (text === "") continue;
+              yielded = true;
+              if (reasoning) {
+                texts.push("</think>");
+                reasoning = false;
+              }
+              texts.push(text);
+              continue;
+            }
             let chunk: Chunk | null;
             try {
               chunk = chunkOf(module, event, response, options);
@@ -334,6 +348,7 @@ export function openAiCompatibleChatModel(options: OpenAiCompatibleOptions): Cha
               break;
             }
             if (chunk === null) continue;
+            if (event.event === undefined) deltas.learn(event.data, chunk);
             if (chunk.choices?.[0]?.finish_reason) finished = true;
             const delta = chunk.choices?.[0]?.delta as Delta | undefined;
             const thought = delta?.reasoning_content ?? delta?.reasoning;

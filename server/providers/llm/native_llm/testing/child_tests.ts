@@ -103,7 +103,10 @@ export async function runChildTests(file: string | URL, env: Record<string, stri
   const killer = new AbortController();
   const child = new Deno.Command(Deno.execPath(), {
     // No type check: `deno check` covers the file, and a second check under a loaded CI machine costs seconds.
-    args: ["test", "-A", "--no-check", "--reporter=tap", path],
+    // node_modules as the parent left it (manual): with "auto", each Deno process takes node_modules' file lock
+    // to set it up and again at each lazy npm import, for seconds on a loaded machine, and the parent's own lazy
+    // imports (a page's first server render) waited for it.
+    args: ["test", "-A", "--no-check", "--node-modules-dir=manual", "--reporter=tap", path],
     cwd: ROOT,
     env: { NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1", ...env },
     stdin: "null",

@@ -10,6 +10,7 @@ import { startFakeOpenAi } from "../testing/fake_openai.ts";
 import { createTestApp, genericOpenAiSettings, readFrames, type TestApp } from "../testing/test_app.ts";
 import { startFakeEmbedders } from "../providers/embedders/testing/fake_embedders.ts";
 import { workspaceNamespace } from "../providers/vectors/namespace.ts";
+import { createLogger } from "../log.ts";
 
 async function until(what: string, check: () => boolean | Promise<boolean>) {
   for (let attempt = 0; attempt < 600; attempt++) {
@@ -61,16 +62,22 @@ Deno.test({
     await using serverB = startFakeLibsql(file);
     await using llm = startFakeOpenAi();
     await using embeddings = startFakeEmbedders({ dimensions: 64 });
+    // A lease of 10 s (renewed every 3.3 s): A keeps it through the event-loop stalls of a loaded test machine (with
+    // 1 s, a 700 ms stall let B take it over before the cut, and the job ran on B); B takes it over at most 10 s
+    // after A's last renewal.
     const env = (url: string, id: string) => ({
       DATABASE_URL: url,
       LECTERN_REPLICA_ID: id,
-      JOB_LEASE_SECONDS: "1",
+      JOB_LEASE_SECONDS: "10",
       SETTINGS_REFRESH_SECONDS: "1",
     });
-    const a = await createTestApp({ storageDir, env: env(serverA.url, "a") });
+    // Both replicas' log lines (info and up), shown when the test fails: a 500 says why only in the log.
+    const lines: string[] = [];
+    const logOf = (id: string) => createLogger("info", (line) => lines.push(`${id}: ${line}`));
+    const a = await createTestApp({ storageDir, env: env(serverA.url, "a"), log: logOf("A") });
     let aClosed = false;
     try {
-      await using b = await createTestApp({ storageDir, env: env(serverB.url, "b") });
+      await using b = await createTestApp({ storageDir, env: env(serverB.url, "b"), log: logOf("B") });
       assert.deepEqual([a.deps.jobs.isLeader, b.deps.jobs.isLeader], [true, false]);
       assert.equal(
         (await a.json("/api/system/update-env", { json: genericOpenAiSettings(llm.baseURL) })).status,
@@ -144,6 +151,9 @@ Deno.test({
 
       await a.close();
       aClosed = true;
+    } catch (error) {
+      console.error(`The replicas' log:\n${lines.join("\n")}`);
+      throw error;
     } finally {
       if (!aClosed) await a.close().catch(() => {});
       await serverA.close().catch(() => {});

@@ -29,7 +29,27 @@ export const browserTestOptions = (() => {
   return { ignore: !present, sanitizeResources: false, sanitizeOps: false };
 })();
 
+/**
+ * How long a navigation (goto, reload, waitForURL, waitForLoadState) may take: a page's first load in a fresh
+ * Chromium compiles the client's modules, and on a 2-core machine with a load of 30-40 it took 10 s for home and
+ * more than 30 s (Playwright's default) for a workspace chat. Other waits keep their timeouts.
+ */
+export const NAVIGATION_TIMEOUT_MS = 90_000;
+
+/** Chromium, with NAVIGATION_TIMEOUT_MS on every page of every context (browser.newPage makes a context too). */
 export async function launchChromium(): Promise<Browser> {
+  const browser = await launchBare();
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    // Set on each page, so that it outranks a test's own page.setDefaultTimeout (which is for the other waits).
+    context.on("page", (page) => page.setDefaultNavigationTimeout(NAVIGATION_TIMEOUT_MS));
+    return context;
+  };
+  return browser;
+}
+
+async function launchBare(): Promise<Browser> {
   return await chromium.launch({
     executablePath: CHROMIUM,
     args: [

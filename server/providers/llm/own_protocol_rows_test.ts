@@ -1,12 +1,8 @@
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { createTestApp, readFrames, type TestApp } from "../../testing/test_app.ts";
 import { startFakeBedrock } from "./testing/fake_bedrock.ts";
 import { startFakeCohere } from "./testing/fake_cohere.ts";
 import { startFakeGemini } from "./testing/fake_gemini.ts";
-import { nativeModelsDirectory } from "./native_llm/models.ts";
-import { writeTinyLlamaGguf } from "./native_llm/testing/gguf_writer.ts";
-import { shutdownNativeRuntime } from "./native_llm/runtime.ts";
 
 /**
  * The providers with a protocol of their own, chosen in the settings as a person does (update-env) and used by
@@ -91,31 +87,5 @@ Deno.test("AWS Bedrock chosen in the settings answers a workspace chat, signed w
   assert.equal(fake.refusals.length, 0);
 });
 
-Deno.test({
-  name:
-    "the built-in model: the lookup lists the .gguf files of the models folder and a workspace chat runs one",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
-    await using app = await createTestApp();
-    try {
-      const folder = nativeModelsDirectory(app.deps.paths.models);
-      await Deno.mkdir(folder, { recursive: true });
-      await writeTinyLlamaGguf(join(folder, "tiny.gguf"), { contextLength: 4096 });
-      const lookup = await app.json<{ models: { id: string }[] }>("/api/system/custom-models", {
-        json: { provider: "native-llm" },
-      });
-      assert.equal(lookup.status, 200, JSON.stringify(lookup.body));
-      assert.deepEqual(lookup.body.models.map((model) => model.id), ["tiny.gguf"]);
-      const { abort, frames } = await saveAndChat(app, {
-        LLMProvider: "native",
-        NativeLLMModelPref: "tiny.gguf",
-        NativeLLMTokenLimit: "4096",
-      });
-      assert.equal(abort, undefined, JSON.stringify(frames.at(-1)));
-      assert.ok(frames.some((frame) => frame.type === "finalizeResponseStream"), "the answer finished");
-    } finally {
-      await shutdownNativeRuntime();
-    }
-  },
-});
+// The built-in model (native) chosen in the settings and used by a workspace chat is a case of
+// native_llm/native_llm_cases.ts: it loads node-llama-cpp, which runs in a child process (native_llm_test.ts).

@@ -46,7 +46,7 @@ export function workerCommand(
  * process holding it ("Blocking waiting for file lock on node_modules directory"): a `deno test`, an install,
  * or the server's other workers starting at the same time.
  */
-function nodeModulesFlag(): string[] {
+export function nodeModulesFlag(): string[] {
   try {
     const installed = Deno.statSync(fileURLToPath(fromRoot("node_modules/.deno")));
     return installed.isDirectory ? ["--node-modules-dir=manual"] : [];

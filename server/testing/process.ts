@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import { nodeModulesFlag } from "../worker_command.ts";
 
 const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
 
@@ -24,7 +25,14 @@ export async function startServerProcess(
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();
-  const [program, ...args] = (options.wrap ?? ((command) => command))([Deno.execPath(), "run", "-A", MAIN]);
+  const [program, ...args] = (options.wrap ?? ((command) => command))([
+    Deno.execPath(),
+    "run",
+    "-A",
+    // Without the lock on node_modules that Deno's "auto" mode takes at every start (worker_command.ts).
+    ...nodeModulesFlag(),
+    MAIN,
+  ]);
   const child = new Deno.Command(program, {
     args,
     env: { HOST: "127.0.0.1", PORT: String(port), LOG_LEVEL: "info", ...env },

@@ -157,3 +157,47 @@ Deno.test("LanceDB store: a hybrid search never asks LanceDB for the end of its 
     await Deno.remove(directory, { recursive: true });
   }
 });
+
+Deno.test("LanceDB store: a hybrid search asks the handle's version while LanceDB plans its full-text side", async () => {
+  const directory = await Deno.makeTempDir({ prefix: "lectern-started-query-" });
+  const store = await openLanceStore(directory, { maintenanceDelayMs: 0 });
+  const base = lancedb.QueryBase.prototype as unknown as { nativeExecute: (...args: unknown[]) => unknown };
+  const nativeExecute = base.nativeExecute;
+  let local: { version: () => Promise<number> } | null = null;
+  let version: (() => Promise<number>) | null = null;
+  try {
+    await store.upsert("ws", records(500));
+    await store.idle();
+    const query = records(1)[0].vector;
+    await store.search("ws", query, { topK: 4, text: "heron granite" });
+    assert.equal(store.heldInMemory("ws"), "float32");
+    // The store's handles are of the class a handle opened here is of.
+    local = Object.getPrototypeOf(await (await lancedb.connect(directory)).openTable("ws"));
+    version = local!.version;
+    const events: string[] = [];
+    const original = version;
+    local!.version = function () {
+      events.push("version");
+      return original.call(this);
+    };
+    base.nativeExecute = function (...args: unknown[]) {
+      events.push("execute");
+      return Promise.resolve(nativeExecute.apply(this, args)).then((native) => {
+        events.push("planned");
+        return native;
+      });
+    };
+    await store.search("ws", query, { topK: 4, text: "heron granite" });
+    const first = events.indexOf("planned");
+    assert.deepEqual(events.slice(0, first + 1).filter((event) => event !== "version").slice(0, 2), [
+      "execute",
+      "planned",
+    ]);
+    assert.ok(events.slice(0, first).includes("version"), events.join(", "));
+  } finally {
+    base.nativeExecute = nativeExecute;
+    if (local && version) local.version = version;
+    await store.close();
+    await Deno.remove(directory, { recursive: true });
+  }
+});

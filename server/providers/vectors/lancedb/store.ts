@@ -367,9 +367,11 @@ export class LanceVectorStore implements LanceStore {
       const held = this.cache.holds(namespace);
       const text = words && state.fts ? textRows(handle, words, depth, held !== "float32") : null;
       text?.rows.catch(() => {});
+      // The rows in memory are looked up (the handle's version asked of LanceDB) while its threads plan the text
+      // side: one round trip between the threads instead of two in a row.
+      const holding = heldRows(this.cache, namespace, handle, state);
       // A scan of the vectors in memory holds this thread: it starts once LanceDB's threads read the text side.
-      if (held && text) await text.reading;
-      const cached = await heldRows(this.cache, namespace, handle, state);
+      const cached = held && text ? (await Promise.all([holding, text.reading]))[0] : await holding;
       const [byVector, rows] = await Promise.all([
         vectorSide(handle, state, cached, vector, depth),
         text?.rows.catch((error) => this.textFailed(namespace, error)) ?? [],

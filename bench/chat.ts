@@ -306,6 +306,8 @@ try {
   let firstChatMs = NaN;
   let settleMs = NaN;
   let cpuMsPerChat = NaN;
+  // The server's CPU per chat by thread (the JS thread's, LanceDB's, V8's): where the chats' CPU goes.
+  let cpuMsPerChatByThread: Record<string, number> = {};
   let vectors = { vectorCount: 0 };
   if (PARTS.includes(1)) {
     // 1. A workspace of CHUNKS chunks.
@@ -342,6 +344,7 @@ try {
     // The server's CPU time over the measured chats (whole chats: their starts, streaming and saving), per chat:
     // under load, a steadier figure than the times.
     const chatsCpuBefore = cpuSeconds(server.pid);
+    const chatsThreadsBefore = cpuSecondsByThread(server.pid);
     for (let run = 0; run < TTFT_RUNS; run++) {
       const sent = performance.now();
       const received = requestReceived.length;
@@ -365,6 +368,10 @@ try {
     }
 
     cpuMsPerChat = ((cpuSeconds(server.pid) - chatsCpuBefore) * 1000) / TTFT_RUNS;
+    cpuMsPerChatByThread = Object.fromEntries(
+      Object.entries(threadCpuSince(chatsThreadsBefore, cpuSecondsByThread(server.pid)))
+        .map(([name, seconds]) => [name, Number((seconds * 1000 / TTFT_RUNS).toFixed(1))]),
+    );
     if (TIMING) printTimings(server.output(), serverShare);
   }
 
@@ -543,6 +550,7 @@ try {
       max: Number(Math.max(...serverShare).toFixed(1)),
     },
     serverCpuMsPerChat: Number(cpuMsPerChat.toFixed(1)),
+    serverCpuMsPerChatByThread: cpuMsPerChatByThread,
     concurrent: {
       streams: CONCURRENT,
       complete,
@@ -594,7 +602,9 @@ try {
     console.log(
       `Server's share of time to first token over ${TTFT_RUNS} chats: p50 ${figures.serverShareOfTtftMs.p50} ms, p95 ${figures.serverShareOfTtftMs.p95} ms ` +
         `(goal ≤ 15 / 30 ms; floor: a plain JS scan of ${CHUNKS} × 384 float32 vectors, ${floorScanMs} ms); ` +
-        `the server's CPU per chat ${figures.serverCpuMsPerChat} ms`,
+        `the server's CPU per chat ${figures.serverCpuMsPerChat} ms (by thread: ${
+          Object.entries(cpuMsPerChatByThread).map(([name, ms]) => `${name} ${ms}`).join(", ")
+        })`,
     );
   }
   console.log(

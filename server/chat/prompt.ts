@@ -133,19 +133,54 @@ export function countMessageTokens(messages: ChatMessage[], count: (text: string
 }
 
 /**
+ * At most the cl100k tokens of `text` as documents/tokens.ts counts them, without counting: byte-level BPE gives
+ * every token one UTF-8 byte or more (a special token many), and a run of over 256 non-space characters, counted
+ * apart in pieces, adds at most one token (the space left in its place) per 257 characters.
+ */
+export function tokensAtMost(text: string): number {
+  let bytes = text.length;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    // Two bytes below U+0800, three above; a surrogate pair's four counted as six.
+    if (code >= 0x80) bytes += code >= 0x800 ? 2 : 1;
+  }
+  return bytes + Math.ceil(text.length / 256);
+}
+
+/**
+ * At most `countMessageTokens(messages, count)`: the texts counted lately by their count, the others by
+ * `tokensAtMost`. Nothing is counted.
+ */
+export function messageTokensAtMost(messages: ChatMessage[], count: (text: string) => number): number {
+  const kept = counts.get(count);
+  return messages.reduce(
+    (total, message) =>
+      total + (kept?.get(message.content) ?? tokensAtMost(message.content)) + 4 +
+      (message.images?.length ?? 0) * IMAGE_TOKENS,
+    0,
+  );
+}
+
+/**
  * Makes the prompt fit the context window with room for the answer, and never fails:
  * the oldest history turns go first, then the lowest-ranked context, then the middle of the system
- * prompt (down to 15 % of the window) and, last, the middle of the message itself.
+ * prompt (down to 15 % of the window) and, last, the middle of the message itself. A prompt that fits for sure
+ * by `messageTokensAtMost` is not counted: its new texts (the context above all, about 0.5 ms of counting for
+ * four chunks of 1,000 characters) are counted, if at all, for the answer's metrics once it is streamed.
+ * `count` is the counter (tokens.ts's, unless given).
  */
 export async function fitPrompt(
   parts: PromptParts,
   contextWindow: number,
   answerBudget: number,
+  count?: (text: string) => number,
 ): Promise<PromptParts> {
-  const count = await tokenCounter();
+  count ??= await tokenCounter();
   const limit = Math.max(64, contextWindow - Math.min(answerBudget, Math.floor(contextWindow / 2)));
-  const size = (candidate: PromptParts) => countMessageTokens(buildMessages(candidate), count);
+  const counter = count;
+  const size = (candidate: PromptParts) => countMessageTokens(buildMessages(candidate), counter);
   let fitted: PromptParts = { ...parts, history: [...parts.history], contexts: [...parts.contexts] };
+  if (messageTokensAtMost(buildMessages(fitted), count) <= limit) return fitted;
   if (size(fitted) <= limit) return fitted;
 
   const turnCost = fitted.history.map((turn) => count(turn.prompt) + count(turn.response) + 8);

@@ -77,3 +77,75 @@ Deno.test("countMessageTokens() counts a recent message text once per counter, w
   const other = countMessageTokens(history, (text) => text.length);
   assert.equal(other, "an earlier question here".length + "its answer".length + 8);
 });
+
+Deno.test("tokensAtMost() is never below the cl100k count, whatever the text", async () => {
+  const { tokensAtMost } = await import("./prompt.ts");
+  const { tokenCounter } = await import("../documents/tokens.ts");
+  const count = await tokenCounter();
+  // A seeded generator: the same texts every run.
+  let seed = 21;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const alphabets = [
+    "abcdefghijklmnopqrstuvwxyz     .,;",
+    "0123456789=+/-_",
+    "éüßøç àèìòù",
+    "日本語の文章を書きます",
+    "😀🎉🦀👩‍💻",
+    "<|endoftext|><|fim_prefix|>",
+    "\n\t \u00a0",
+  ];
+  const texts = [
+    "",
+    "Where does the heron meet the river in section 37?",
+    "=".repeat(5_000),
+    "QUJD".repeat(700),
+    "<|endoftext|>".repeat(50),
+    "日本語".repeat(400),
+    "😀".repeat(300),
+    `${"a".repeat(257)} ${"b".repeat(513)} ${"c".repeat(256)}`,
+  ];
+  for (let index = 0; index < 150; index++) {
+    const alphabet = [...alphabets[Math.floor(random() * alphabets.length)]];
+    const length = Math.floor(random() * 2_000);
+    texts.push(Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join(""));
+  }
+  for (const text of texts) {
+    const counted = count(text);
+    assert.ok(
+      tokensAtMost(text) >= counted,
+      `${tokensAtMost(text)} < ${counted} for ${JSON.stringify(text.slice(0, 40))}`,
+    );
+  }
+  assert.equal(tokensAtMost("heron"), 5 + 1);
+  assert.equal(tokensAtMost("é"), 2 + 1);
+  assert.equal(tokensAtMost("日"), 3 + 1);
+});
+
+Deno.test("fitPrompt() counts nothing when the prompt fits for sure, and counts when it may not", async () => {
+  const { tokenCounter } = await import("../documents/tokens.ts");
+  const exact = await tokenCounter();
+  const counted: string[] = [];
+  const count = (text: string) => {
+    counted.push(text);
+    return exact(text);
+  };
+  const parts = {
+    system: "You answer from the context.",
+    contexts: ["The heron meets the river at the granite bridge. ".repeat(20)],
+    history: [{ prompt: "Where is the bridge?", response: "By the meadow." }],
+    message: "And the heron?",
+  };
+  const roomy = await fitPrompt(parts, 8_192, 256, count);
+  assert.deepEqual(counted, [], "nothing counted");
+  assert.deepEqual(roomy, parts);
+  // Under the bytes, over the tokens: counted, and kept whole since it fits.
+  const bytes = buildMessages(parts).reduce((sum, message) => sum + message.content.length + 4, 0);
+  const tokens = buildMessages(parts).reduce((sum, message) => sum + exact(message.content) + 4, 0);
+  assert.ok(tokens < bytes / 2);
+  const close = await fitPrompt(parts, tokens + 100, 100, count);
+  assert.ok(counted.length > 0, "counted");
+  assert.deepEqual(close, parts);
+  // Over the tokens: the context goes, as without the shortcut.
+  const tight = await fitPrompt(parts, tokens + 50, 100, count);
+  assert.deepEqual(tight.contexts, []);
+});

@@ -156,12 +156,13 @@ async function int8Side(
   return scored.slice(0, limit).map(({ row, score }) => hitOf(row, Math.min(1, Math.max(0, score))));
 }
 
-/** The rows of an exact scan's hits, taken by row id, best first. */
+/** The rows of an exact scan's hits, taken by row id (read until they all came: started_query.ts), best first. */
 async function takeHits(table: Table, best: ExactHit[]): Promise<LanceHit[]> {
   if (best.length === 0) return [];
-  const rows = plainRows([
-    await table.takeRowIds(best.map((hit) => hit.rowId)).select(HIT_COLUMNS).withRowId().toArrow(),
-  ]);
+  const rows = await startQuery(
+    table.takeRowIds(best.map((hit) => hit.rowId)).select(HIT_COLUMNS).withRowId(),
+    best.length,
+  ).rows;
   const byRowId = new Map(rows.map((row) => [BigInt(row._rowid as bigint), row]));
   return best.flatMap((hit) => {
     const row = byRowId.get(hit.rowId);
@@ -213,6 +214,7 @@ function textRows(table: Table, text: string, limit: number, withVectors: boolea
   // query, at times): "_rowid" first kept the evaluation's rankings as they were with the vectors' projection.
   return startQuery(
     query.select(withVectors ? [...HIT_COLUMNS, "vector", "_score"] : ["_rowid", ...HIT_COLUMNS, "_score"]),
+    limit,
   );
 }
 
@@ -365,9 +367,11 @@ export class LanceVectorStore implements LanceStore {
       const held = this.cache.holds(namespace);
       const text = words && state.fts ? textRows(handle, words, depth, held !== "float32") : null;
       text?.rows.catch(() => {});
+      // The rows in memory are looked up (the handle's version asked of LanceDB) while its threads plan the text
+      // side: one round trip between the threads instead of two in a row.
+      const holding = heldRows(this.cache, namespace, handle, state);
       // A scan of the vectors in memory holds this thread: it starts once LanceDB's threads read the text side.
-      if (held && text) await text.reading;
-      const cached = await heldRows(this.cache, namespace, handle, state);
+      const cached = held && text ? (await Promise.all([holding, text.reading]))[0] : await holding;
       const [byVector, rows] = await Promise.all([
         vectorSide(handle, state, cached, vector, depth),
         text?.rows.catch((error) => this.textFailed(namespace, error)) ?? [],

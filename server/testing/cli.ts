@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import { nodeModulesFlag } from "../worker_command.ts";
 
 const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
 
@@ -14,7 +15,7 @@ export async function runLectern(
   options: { stdin?: string; env?: Record<string, string> } = {},
 ): Promise<CliRun> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
+    args: ["run", "-A", ...nodeModulesFlag(), MAIN, ...args],
     env: { LOG_LEVEL: "error", ...options.env },
     stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",

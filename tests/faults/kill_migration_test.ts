@@ -6,6 +6,7 @@ import { migrate } from "../../db/migrate.ts";
 import migrations from "../../db/migrations.gen.ts";
 import { startServerProcess } from "../../server/testing/process.ts";
 import { checkDatabaseFile, closedPort, getJson } from "./helpers.ts";
+import { nodeModulesFlag } from "../../server/worker_command.ts";
 
 const MAIN = fileURLToPath(new URL("../../server/main.ts", import.meta.url));
 /** The release the database comes from: the first two migrations; the server has three more to apply. */
@@ -59,7 +60,7 @@ async function killWhile(storage: string, trigger: string, delayMs: number): Pro
   const port = closedPort();
   const since = Date.now() - 1;
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN],
+    args: ["run", "-A", ...nodeModulesFlag(), MAIN],
     env: { STORAGE_DIR: storage, HOST: "127.0.0.1", PORT: String(port), LOG_LEVEL: "info" },
     stdout: "null",
     stderr: "null",

@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt, ne } from "drizzle-orm";
+import { and, inArray, lt, ne } from "drizzle-orm";
 import { pendingVectors, workspaceDocuments } from "../../db/schema.ts";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../../db/client.ts";

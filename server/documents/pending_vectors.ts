@@ -91,15 +91,16 @@ export async function withPendingVectors<T>(
 export const RESERVED_RECORDS = 16;
 
 /**
- * A reserved record older than this is not used: another replica's sweep takes a record an hour old
- * (ABANDONED_WRITE_MS) for a dead process's, so a record is used long before that or not at all.
+ * A reserved record older than `maxAgeMs` is not used: another replica's sweep takes a record an hour old
+ * (ABANDONED_WRITE_MS) for a dead process's, so a record is used long before that or not at all. (Tests may
+ * change it.)
  */
-const RESERVATION_MS = 5 * 60_000;
+export const reservationSettings = { maxAgeMs: 5 * 60_000 };
 
 interface Reservation {
   id: number;
   docId: string;
-  /** When it was committed (Date.now()), for RESERVATION_MS. */
+  /** When it was committed (Date.now()), for reservationSettings.maxAgeMs. */
   at: number;
 }
 
@@ -147,7 +148,7 @@ async function takeReservation(db: Database, namespace: string): Promise<Reserva
   for (;;) {
     const now = Date.now();
     for (let taken = pool.free.shift(); taken; taken = pool.free.shift()) {
-      if (now - taken.at < RESERVATION_MS) return taken;
+      if (now - taken.at <= reservationSettings.maxAgeMs) return taken;
       reserve.stale.push(taken.id);
     }
     if (!pool.refill) {

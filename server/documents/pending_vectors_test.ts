@@ -5,6 +5,7 @@ import { createTestApp } from "../testing/test_app.ts";
 import { groupCommit } from "../../db/group_commit.ts";
 import {
   releaseReservedVectors,
+  reservationSettings,
   RESERVED_RECORDS,
   sweepPendingVectors,
   withPendingVectors,
@@ -150,4 +151,38 @@ Deno.test("sweepPendingVectors() deletes a dead process's orphans with one delet
   assert.equal(await vectors.count("ns-a"), 1);
   assert.equal(await vectors.count("ns-b"), 1);
   assert.deepEqual(await db.select().from(pendingVectors), []);
+});
+
+Deno.test("withReservedVectors() does not use a reserved record past its age, and deletes it with the next commit", async () => {
+  await using app = await createTestApp();
+  const { db } = app.deps;
+  const [workspace] = await db.insert(workspaces).values({ name: "W", slug: "w" }).returning();
+  const embed = (name: string) =>
+    withReservedVectors(
+      db,
+      "ns-age",
+      (docId) => Promise.resolve(docId),
+      (db, docId) =>
+        db.insert(workspaceDocuments).values({
+          docId,
+          filename: `${name}.json`,
+          docpath: `custom-documents/${name}.json`,
+          workspaceId: workspace.id,
+        }),
+    );
+  const first = await embed("first");
+  const reserved = (await db.select().from(pendingVectors)).map((row) => row.docId);
+  assert.equal(reserved.length, RESERVED_RECORDS - 1);
+  const maxAgeMs = reservationSettings.maxAgeMs;
+  reservationSettings.maxAgeMs = 20;
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    const second = await embed("second");
+    assert.ok(![first, ...reserved].includes(second), "the second document's id is from a new reserve");
+    const left = (await db.select().from(pendingVectors)).map((row) => row.docId);
+    assert.equal(left.length, RESERVED_RECORDS - 1, "the new reserve's others");
+    assert.ok(left.every((docId) => !reserved.includes(docId)), "the old reserve's records are deleted");
+  } finally {
+    reservationSettings.maxAgeMs = maxAgeMs;
+  }
 });

@@ -9,6 +9,7 @@ import { createTestApp } from "../server/testing/test_app.ts";
 import type { Embedder } from "../server/providers/embedders/types.ts";
 import { closeParseWorkers, parseWorkerStats } from "../server/documents/parse_worker.ts";
 import { CORPUS, corpusFiles, corpusOrSkip } from "./corpus.ts";
+import { groupCommit } from "../db/group_commit.ts";
 
 const CONCURRENCY = Number(Deno.env.get("BENCH_CONCURRENCY") ?? 2);
 const LIMIT = Number(Deno.env.get("BENCH_FILES") ?? Infinity);
@@ -188,6 +189,9 @@ async function storePhase() {
     const cpuBefore = cpuAccount();
     const threadsBefore = threadSeconds();
     const workersBefore = parseWorkerStats().spawned;
+    // The SQLite commits of the uploads (each a sync of the journal on the server's thread): those of the group
+    // commit (db/group_commit.ts), which every upload's writes go through.
+    const commitsBefore = groupCommit(app.deps.db).stats.batches;
     // BENCH_CPU_PROFILE=<file>: the main thread's JavaScript profile of the uploads (a .cpuprofile).
     const profilePath = Deno.env.get("BENCH_CPU_PROFILE");
     const inspector = profilePath ? new (await import("node:inspector/promises")).Session() : null;
@@ -201,6 +205,7 @@ async function storePhase() {
       app.request("/api/workspace/corpus/upload-and-embed", { method: "POST", body: form })
     );
     const seconds = (performance.now() - started) / 1000;
+    const sqliteCommits = groupCommit(app.deps.db).stats.batches - commitsBefore;
     if (inspector && profilePath) {
       const { profile } = await inspector.post("Profiler.stop");
       Deno.writeTextFileSync(profilePath, JSON.stringify(profile));
@@ -232,7 +237,7 @@ async function storePhase() {
         `${vectors.vectorCount} chunks in ${seconds.toFixed(1)} s (${chunksPerSecond} chunks/s), ` +
         `${refused.length} refused; processor time: main thread ${cpu.mainThreadSeconds} s, ` +
         `other threads ${cpu.otherThreadsSeconds} s, parse workers ${cpu.workersSeconds} s ` +
-        `(${workersStarted} started); by thread: ` +
+        `(${workersStarted} started), ${sqliteCommits} SQLite commits; by thread: ` +
         Object.entries(threads).map(([name, seconds]) => `${name} ${seconds} s`).join(", "),
     );
     if (refused.length) console.log(`Refused (${refused.length}):\n  ${refused.slice(0, 40).join("\n  ")}`);
@@ -243,6 +248,7 @@ async function storePhase() {
         chunksPerSecond,
         ...cpu,
         workersStarted,
+        sqliteCommits,
         threads,
       }),
     );

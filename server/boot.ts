@@ -1,5 +1,5 @@
 import { McpHub } from "./agents/mcp/hub.ts";
-import { sweepPendingVectors } from "./documents/pending_vectors.ts";
+import { releaseReservedVectors, sweepPendingVectors } from "./documents/pending_vectors.ts";
 import { resolve } from "node:path";
 import { openDatabase, openRemoteDatabase } from "../db/client.ts";
 import type { Config } from "./config.ts";
@@ -168,6 +168,8 @@ export async function boot(
         await embedding.stop();
         await vectors.close();
         await closeParseWorkers();
+        // The records reserved for uploads to come (none now) would cost the next start a sweep.
+        await releaseReservedVectors(deps.db).catch(() => {});
         database.close();
       },
     };

@@ -11,7 +11,7 @@ import type { WorkspaceRow } from "../workspaces/present.ts";
 import { chunkHeader, chunkSettings, splitText } from "./chunker.ts";
 import { type DocumentJson, type DocumentStore, metadataOf } from "./store.ts";
 import { ChunkPages } from "./split.ts";
-import { type CommitRiders, withPendingVectors } from "./pending_vectors.ts";
+import { type CommitRiders, withReservedVectors } from "./pending_vectors.ts";
 import { type CachedChunk, type CacheWriter, contentHash, VectorCache } from "./vector_cache.ts";
 import type { EmbedBatch, EmbedProgress } from "../embedding/progress.ts";
 import type { PreparedChunks } from "./prepared_chunks.ts";
@@ -361,7 +361,6 @@ async function embedEach(
   for (const [index, location] of locations.entries()) {
     if (progress.removed(location)) continue;
     progress.starting(location, index);
-    const docId = crypto.randomUUID();
     try {
       const already = options.fresh ? [] : await deps.db.select({ id: workspaceDocuments.id }).from(
         workspaceDocuments,
@@ -376,7 +375,6 @@ async function embedEach(
       const document = prepared?.document ?? options.documents?.get(location) ??
         await deps.documents.read(location);
       await embedDocument(deps, embedder, namespace, {
-        docId,
         workspaceId: workspace.id,
         location,
         document,
@@ -402,18 +400,18 @@ async function embedEach(
 }
 
 /**
- * Embeds one document and stores it in the workspace: its chunks are split, embedded and written to the vector
- * table a batch at a time (embeddedChunkBatches), then its workspace row is committed in one transaction with
- * the end of its pending-vectors record (pending_vectors.ts). On any failure the vectors written so far are
- * deleted, so a document is either whole in the workspace or not in it at all; a process killed meanwhile
- * leaves a record from which the next start deletes them.
+ * Embeds one document and stores it in the workspace under a new document id: its chunks are split, embedded
+ * and written to the vector table a batch at a time (embeddedChunkBatches), then its workspace row is committed
+ * in one transaction with the end of its pending-vectors record (pending_vectors.ts's withReservedVectors: the
+ * record, and so the id, was committed ahead). On any failure the vectors written so far are deleted, so a
+ * document is either whole in the workspace or not in it at all; a process killed meanwhile leaves a record from
+ * which the next start deletes them.
  */
 export async function embedDocument(
   deps: Pick<IngestDeps, "db" | "settings" | "paths" | "log" | "vectors">,
   embedder: Embedder,
   namespace: string,
   target: {
-    docId: string;
     workspaceId: number;
     location: string;
     document: DocumentJson;
@@ -427,11 +425,11 @@ export async function embedDocument(
     onProgress?: ChunkProgress;
   },
 ): Promise<void> {
-  const { docId, location, document } = target;
+  const { location, document } = target;
   const metadata = metadataOf(document);
-  let written = false;
+  let written: string | null = null;
   try {
-    await withPendingVectors(deps.db, [{ namespace, docId }], async () => {
+    await withReservedVectors(deps.db, namespace, async (docId) => {
       const options = { signal: target.signal, onProgress: target.onProgress, fresh: target.fresh };
       const prepared = target.prepared &&
           target.prepared.fits(
@@ -452,7 +450,7 @@ export async function embedDocument(
             text: chunk.text,
             metadata: chunk.page === undefined ? metadata : { ...metadata, page: chunk.page },
           })));
-          written = true;
+          written = docId;
           await deps.vectors.upsert(namespace, records);
         }
         return;
@@ -466,10 +464,10 @@ export async function embedDocument(
           text: chunk.text,
           metadata: chunk.page === undefined ? metadata : { ...metadata, page: chunk.page },
         }));
-        written = true;
+        written = docId;
         await deps.vectors.upsert(namespace, records);
       }
-    }, (db) =>
+    }, (db, docId) =>
       db.insert(workspaceDocuments).values({
         docId,
         filename: location.split("/").pop() ?? location,
@@ -478,7 +476,7 @@ export async function embedDocument(
         metadata: JSON.stringify(metadata),
       }), target.riders);
   } catch (error) {
-    if (written) await deps.vectors.deleteDocuments(namespace, [docId]).catch(() => {});
+    if (written) await deps.vectors.deleteDocuments(namespace, [written]).catch(() => {});
     throw error;
   }
 }

@@ -19,6 +19,7 @@ import {
 import { canParse, parseDocument } from "./parsers/index.ts";
 import { extensionOf } from "./text.ts";
 import { chunkBytes, type ChunkPlan, type ChunkSummary, lexicalChunks } from "./prepared_chunks.ts";
+import { estimateTokens } from "./tokens.ts";
 
 export interface ParseLimits {
   timeoutSeconds: number;
@@ -574,7 +575,7 @@ export async function runParseWorker(_settingsJson: string | undefined): Promise
         const made = await lexicalChunks(document.text, document.pageBreaks, request.chunks);
         result = { ok: true, document, chunks: made.summary };
         chunkFrames = [frame(made.bytes), frame(made.cacheText)];
-      } else result = { ok: true, document };
+      } else result = { ok: true, document: { ...document, tokens: await estimateTokens(document.text) } };
     } catch (error) {
       if (error instanceof ParseFailure) result = { ok: false, kind: error.kind, message: error.message };
       else {

@@ -10,6 +10,7 @@ import {
 } from "./parse_worker.ts";
 import { ParseFailure } from "./parsers/types.ts";
 import { buildXlsxBomb } from "./parsers/test_files.ts";
+import { estimateTokens } from "./tokens.ts";
 
 const FIXTURES = new URL("../../tests/fixtures/documents/", import.meta.url);
 const fixture = (name: string) => Deno.readFile(new URL(name, FIXTURES));
@@ -42,6 +43,12 @@ Deno.test("the worker parses a real PDF in its own process and keeps the page of
   assert.ok(encrypted.status === "rejected" && encrypted.reason instanceof ParseFailure);
   assert.equal(encrypted.reason.message, "locked.pdf is encrypted (password-protected) and cannot be read.");
   assert.ok(html.status === "fulfilled" && html.value.text.startsWith("# Apache's Handler Use"));
+  // The worker counts each text's tokens, so the server's thread need not (upload.ts).
+  assert.ok(docx.status === "fulfilled" && html.status === "fulfilled");
+  for (const document of [parsed, docx.value, html.value]) {
+    assert.equal(document.tokens, await estimateTokens(document.text));
+  }
+  assert.ok((docx.value.tokens ?? 0) > 0);
 });
 
 Deno.test("a worker that takes longer than the time limit is stopped", async () => {

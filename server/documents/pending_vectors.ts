@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt, ne } from "drizzle-orm";
+import { and, inArray, lt, ne } from "drizzle-orm";
 import { pendingVectors, workspaceDocuments } from "../../db/schema.ts";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../../db/client.ts";
@@ -84,6 +84,155 @@ export async function withPendingVectors<T>(
 }
 
 /**
+ * How many records `withReservedVectors` commits ahead for a namespace's next documents: an upload then waits
+ * for no commit before its vectors are written, and its record's deletion rides with its row's commit (one commit
+ * per upload, not two). A refill rides with an upload's final commit once half of them are used.
+ */
+export const RESERVED_RECORDS = 16;
+
+/**
+ * A reserved record older than `maxAgeMs` is not used: another replica's sweep takes a record an hour old
+ * (ABANDONED_WRITE_MS) for a dead process's, so a record is used long before that or not at all. (Tests may
+ * change it.)
+ */
+export const reservationSettings = { maxAgeMs: 5 * 60_000 };
+
+interface Reservation {
+  id: number;
+  docId: string;
+  /** When it was committed (Date.now()), for reservationSettings.maxAgeMs. */
+  at: number;
+}
+
+interface Reserve {
+  /** Each namespace's records committed and not yet used, and the commit adding more, if one is under way. */
+  pools: Map<string, { free: Reservation[]; refill: Promise<void> | null }>;
+  /** Records let go unused (too old): deleted with the next final commit, or at release. */
+  stale: number[];
+}
+
+const reserves = new WeakMap<Database, Reserve>();
+
+function reserveOf(db: Database): Reserve {
+  let reserve = reserves.get(db);
+  if (!reserve) {
+    reserve = { pools: new Map(), stale: [] };
+    reserves.set(db, reserve);
+  }
+  return reserve;
+}
+
+function poolOf(db: Database, namespace: string) {
+  const reserve = reserveOf(db);
+  let pool = reserve.pools.get(namespace);
+  if (!pool) {
+    pool = { free: [], refill: null };
+    reserve.pools.set(namespace, pool);
+  }
+  return pool;
+}
+
+/** The insert of RESERVED_RECORDS new records for `namespace`, each for a new document id. */
+function reserveQuery(db: Database, namespace: string) {
+  return db.insert(pendingVectors)
+    .values(
+      Array.from({ length: RESERVED_RECORDS }, () => ({ boot: BOOT, namespace, docId: crypto.randomUUID() })),
+    )
+    .returning({ id: pendingVectors.id, docId: pendingVectors.docId });
+}
+
+/** A committed record for a new document of `namespace`, taken from its reserve (refilled by a commit if empty). */
+async function takeReservation(db: Database, namespace: string): Promise<Reservation> {
+  const reserve = reserveOf(db);
+  const pool = poolOf(db, namespace);
+  for (;;) {
+    const now = Date.now();
+    for (let taken = pool.free.shift(); taken; taken = pool.free.shift()) {
+      if (now - taken.at <= reservationSettings.maxAgeMs) return taken;
+      reserve.stale.push(taken.id);
+    }
+    if (!pool.refill) {
+      const refill = groupCommit(db).commit([reserveQuery(db, namespace)]).then((results) => {
+        const at = Date.now();
+        for (const row of results[0] as { id: number; docId: string }[]) pool.free.push({ ...row, at });
+      }).finally(() => {
+        if (pool.refill === refill) pool.refill = null;
+      });
+      pool.refill = refill;
+    }
+    await pool.refill;
+  }
+}
+
+/**
+ * `withPendingVectors` for one new document of `namespace`, whose id it chooses: its record was committed ahead
+ * (RESERVED_RECORDS), so `work` (given the id) starts at once and the only commit is the last, which writes
+ * `commit`'s row and the record's deletion (and `riders.after`), as withPendingVectors does. The same
+ * guarantees: the record is committed before any vector is written, and stays when `work` or the last commit
+ * fails, for the next start's sweep.
+ */
+export async function withReservedVectors<T>(
+  db: Database,
+  namespace: string,
+  work: (docId: string) => Promise<T>,
+  commit: (db: Database, docId: string) => CommitQuery,
+  riders?: CommitRiders,
+): Promise<T> {
+  const group = groupCommit(db);
+  const before = riders && !riders.written.before ? riders.before : [];
+  const after = riders && !riders.written.after ? riders.after : [];
+  if (before.length) {
+    await group.commit(before);
+    riders!.written.before = true;
+  }
+  const reservation = await takeReservation(db, namespace);
+  const result = await work(reservation.docId);
+  if (after.length) await riders!.ready;
+  const reserve = reserveOf(db);
+  const pool = poolOf(db, namespace);
+  const stale = reserve.stale.splice(0);
+  // Half the reserve used: its refill rides with this commit (takers meanwhile wait for it, not for one more).
+  const refill = !pool.refill && pool.free.length < RESERVED_RECORDS / 2
+    ? Promise.withResolvers<void>()
+    : null;
+  if (refill) pool.refill = refill.promise;
+  const queries = [
+    commit(db, reservation.docId),
+    db.delete(pendingVectors).where(inArray(pendingVectors.id, [reservation.id, ...stale])),
+    ...after,
+    ...(refill ? [reserveQuery(db, namespace)] : []),
+  ];
+  try {
+    const results = await group.commit(queries);
+    if (refill) {
+      const at = Date.now();
+      for (const row of results[results.length - 1] as { id: number; docId: string }[]) {
+        pool.free.push({ ...row, at });
+      }
+    }
+  } catch (error) {
+    reserve.stale.push(...stale);
+    throw error;
+  } finally {
+    if (refill) {
+      if (pool.refill === refill.promise) pool.refill = null;
+      refill.resolve();
+    }
+  }
+  if (riders) riders.written.after = true;
+  return result;
+}
+
+/** Deletes the reserved records not used (at shutdown): the next start has no vectors of theirs to look for. */
+export async function releaseReservedVectors(db: Database): Promise<void> {
+  const reserve = reserves.get(db);
+  if (!reserve) return;
+  const ids = [...reserve.stale.splice(0)];
+  for (const pool of reserve.pools.values()) ids.push(...pool.free.splice(0).map((taken) => taken.id));
+  if (ids.length) await db.delete(pendingVectors).where(inArray(pendingVectors.id, ids));
+}
+
+/**
  * At start: the vectors recorded by a process that died mid-write are deleted unless their document row was
  * committed (then they are the document's and stay). With `olderThan` (several replicas), only rows written
  * before it. Returns how many documents' vectors were deleted.
@@ -104,22 +253,20 @@ export async function sweepPendingVectors(
       inArray(workspaceDocuments.docId, left.map((row) => row.docId)),
     )).map((row) => row.docId),
   );
+  // One delete per namespace (a dead process's reserved records are many: withReservedVectors).
+  const byNamespace = Map.groupBy(left, (row) => row.namespace);
   let deleted = 0;
-  for (const row of left) {
-    if (!referenced.has(row.docId)) {
-      try {
-        await vectors.deleteDocuments(row.namespace, [row.docId]);
-        deleted++;
-      } catch (error) {
-        // Kept for the next start; the server still starts.
-        log.warn("Cannot delete the vectors an interrupted write left", {
-          namespace: row.namespace,
-          error: messageOf(error),
-        });
-        continue;
-      }
+  for (const [namespace, rows] of byNamespace) {
+    const orphans = [...new Set(rows.filter((row) => !referenced.has(row.docId)).map((row) => row.docId))];
+    try {
+      await vectors.deleteDocuments(namespace, orphans);
+      deleted += orphans.length;
+    } catch (error) {
+      // Kept for the next start; the server still starts.
+      log.warn("Cannot delete the vectors an interrupted write left", { namespace, error: messageOf(error) });
+      continue;
     }
-    await db.delete(pendingVectors).where(eq(pendingVectors.id, row.id));
+    await db.delete(pendingVectors).where(inArray(pendingVectors.id, rows.map((row) => row.id)));
   }
   if (deleted > 0) log.info("Deleted the vectors interrupted writes left", { documents: deleted });
   return deleted;

@@ -220,7 +220,7 @@ async function receive(
         chunkSource,
         published,
         text: parsed.text,
-        tokenCountEstimate: chunks?.summary.tokens,
+        tokenCountEstimate: chunks?.summary.tokens ?? parsed.tokens,
         pageBreaks: parsed.pageBreaks,
         folder,
         uploadName,

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { uuidv5, VectorCache } from "./vector_cache.ts";
+import { Buffer } from "node:buffer";
+import { encodeCacheChunks, uuidv5, VectorCache } from "./vector_cache.ts";
 
 const DNS = "6ba7b810-9dad-11d1-80b4-00c04fd430c8";
 
@@ -46,4 +47,36 @@ Deno.test("the cache returns what was written, only for the same document, text,
   } finally {
     await Deno.remove(directory, { recursive: true });
   }
+});
+
+Deno.test("encodeCacheChunks() writes what JSON.stringify of each chunk, with its vector as base64 float32, writes", () => {
+  const reference = (chunks: { text: string; vector: ArrayLike<number>; page?: number }[]) =>
+    chunks.map((chunk) => {
+      const floats = Float32Array.from(chunk.vector);
+      return JSON.stringify({
+        text: chunk.text,
+        ...(chunk.page === undefined ? {} : { page: chunk.page }),
+        vector: Buffer.from(floats.buffer).toString("base64"),
+      });
+    }).join(",");
+  const chunks = [
+    { text: 'A "quoted" line\nand a tab\t, a control \u0001 and é, 漢字, 😀', vector: [0.1, -2.5, 3e-8] },
+    { text: "Paged", vector: new Float32Array([1, 0, 0.333]), page: 7 },
+    // A longer vector after a shorter one, then a shorter again (the float32 scratch is resized).
+    { text: "", vector: Array.from({ length: 384 }, (_, index) => Math.sin(index)), page: 0 },
+    { text: "Short again", vector: [Number.MAX_VALUE, -0, 1e-40] },
+    { text: "A view", vector: new Float32Array([9, 8, 7, 6]).subarray(1, 3) },
+  ];
+  assert.equal(encodeCacheChunks(chunks), reference(chunks));
+  assert.equal(encodeCacheChunks([]), "");
+  assert.deepEqual(
+    JSON.parse(`[${encodeCacheChunks(chunks)}]`).map((chunk: { page?: number }) => chunk.page),
+    [
+      undefined,
+      7,
+      0,
+      undefined,
+      undefined,
+    ],
+  );
 });

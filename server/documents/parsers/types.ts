@@ -21,6 +21,11 @@ export interface ParsedDocument {
   pageBreaks?: number[];
   /** The title the file itself names (HTML `<title>`, PDF or EPUB metadata), when it has one. */
   innerTitle?: string;
+  /**
+   * The text's `token_count_estimate` (tokens.ts's estimateTokens), when the parse worker counted it: the server's
+   * thread, which stores every upload, need not.
+   */
+  tokens?: number;
 }
 
 export interface ParseInput {

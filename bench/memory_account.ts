@@ -1,6 +1,6 @@
 // Where the server's resident memory goes (issue 21: idle RSS): the server as `deno task lectern` starts it, on
-// a storage folder it has started on before, read once idle and again after one page view and one document
-// embedded; beside it, in the same run, the floor (a bare `Deno.serve`). Each figure is the median of
+// a storage folder it has started on before, read once idle, again after its first API call (which loads the
+// API's routes) and again after one page view and one document embedded; beside it, in the same run, the floor (a bare `Deno.serve`). Each figure is the median of
 // BENCH_RUNS starts. The shares come from /proc/<pid>/smaps (resident pages per mapping), the JavaScript heap from
 // the server's MEM_TRACE line (server/memory.ts). Linux only.
 //
@@ -131,6 +131,12 @@ async function once(storage: string, bare: boolean, measure: boolean): Promise<R
     await pause(IDLE_MS);
     const readings = [read(child.pid, trace)];
     if (!bare) {
+      // The first call a browser's page makes: it loads the API's routes (server/api_routes.ts).
+      const first = await fetch(`http://127.0.0.1:${port}/api/setup-complete`);
+      if (!first.ok) throw new Error(`The first API call answered ${first.status}.`);
+      await first.body?.cancel();
+      await pause(IDLE_MS);
+      readings.push(read(child.pid, trace));
       await use(`http://127.0.0.1:${port}`);
       await pause(IDLE_MS);
       readings.push(read(child.pid, trace));
@@ -150,6 +156,7 @@ const median = (values: number[]) => {
 
 const floor: Reading[] = [];
 const idle: Reading[] = [];
+const api: Reading[] = [];
 const used: Reading[] = [];
 for (let run = 0; run < RUNS; run++) {
   const storage = await Deno.makeTempDir({ prefix: "lectern-account-" });
@@ -157,8 +164,9 @@ for (let run = 0; run < RUNS; run++) {
     // The first start creates the storage (keys, migrations); the account is of a restart.
     await once(storage, false, false);
     floor.push(...await once(storage, true, true));
-    const [atIdle, afterUse] = await once(storage, false, true);
+    const [atIdle, afterApi, afterUse] = await once(storage, false, true);
     idle.push(atIdle);
+    api.push(afterApi);
     used.push(afterUse);
   } finally {
     await Deno.remove(storage, { recursive: true });
@@ -170,18 +178,22 @@ const column = (readings: Reading[], pick: (reading: Reading) => number) => cell
 console.log(
   `Memory account (${RUNS} runs, medians, deno ${Deno.version.deno}, read ${IDLE_MS} ms after the first ping)`,
 );
-console.log("| share | floor: a bare Deno.serve | server idle (restart) | after a page and an embed |");
-console.log("| --- | --- | --- | --- |");
-for (const share of SHARES) {
-  const pick = (reading: Reading) => reading.shares[share];
-  console.log(`| ${share} | ${column(floor, pick)} | ${column(idle, pick)} | ${column(used, pick)} |`);
-}
+console.log(
+  "| share | floor: a bare Deno.serve | server idle (restart) | after its first API call | " +
+    "after a page and an embed |",
+);
+console.log("| --- | --- | --- | --- | --- |");
+const line = (label: string, pick: (reading: Reading) => number) =>
+  console.log(
+    `| ${label} | ${column(floor, pick)} | ${column(idle, pick)} | ${column(api, pick)} | ${
+      column(used, pick)
+    } |`,
+  );
+for (const share of SHARES) line(share, (reading) => reading.shares[share]);
 const rows: [string, (reading: Reading) => number][] = [
   ["VmRSS (goal: 60 MiB idle)", (reading) => reading.rssMiB],
   ["V8 heap, total (MEM_TRACE)", (reading) => reading.heapTotalMiB],
   ["V8 heap, used (MEM_TRACE)", (reading) => reading.heapUsedMiB],
 ];
-for (const [label, pick] of rows) {
-  console.log(`| ${label} | ${column(floor, pick)} | ${column(idle, pick)} | ${column(used, pick)} |`);
-}
-console.log(JSON.stringify({ benchmark: "memory_account", runs: RUNS, floor, idle, used }));
+for (const [label, pick] of rows) line(label, pick);
+console.log(JSON.stringify({ benchmark: "memory_account", runs: RUNS, floor, idle, api, used }));

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { keepLastBuilds } from "./build_server.ts";
+import { bundleArgs, keepLastBuilds, replaceRequireShim } from "./build_server.ts";
 
 const names = (dir: string) => [...Deno.readDirSync(dir)].map((file) => file.name).sort();
 
@@ -55,6 +55,103 @@ Deno.test("an unreadable record of builds keeps only the new build's files", asy
     await Deno.writeTextFile(`${dir}/bundle_main.js`, "");
     await keepLastBuilds(dir, ["bundle_main.js"]);
     assert.deepEqual(names(dir), ["builds.json", "bundle_main.js"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the bundle is minified with the functions' and classes' names kept, as stack traces show them", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "lectern-minify-" });
+  try {
+    await Deno.writeTextFile(
+      `${dir}/fixture.ts`,
+      `// A comment that the minified bundle leaves out.
+export class LongDescriptiveClassName {
+  describe(): string {
+    return this.constructor.name;
+  }
+}
+function namedHelperFunction(value: number): number {
+  if (value > 1) throw new Error("fixture");
+  return value;
+}
+const longLocalVariableName = new LongDescriptiveClassName();
+let stack = "";
+try {
+  namedHelperFunction(2);
+} catch (error) {
+  stack = (error as Error).stack ?? "";
+}
+console.log(JSON.stringify({ name: longLocalVariableName.describe(), fn: namedHelperFunction.name, stack }));
+`,
+    );
+    const bundled = await new Deno.Command(Deno.execPath(), {
+      args: bundleArgs(`${dir}/out`, `${dir}/fixture.ts`),
+      cwd: new URL("..", import.meta.url),
+      stderr: "piped",
+    }).output();
+    assert.equal(bundled.code, 0, new TextDecoder().decode(bundled.stderr));
+    const code = await Deno.readTextFile(`${dir}/out/fixture.js`);
+    assert.ok(!code.includes("leaves out"), "comments are dropped");
+    assert.ok(!code.includes("longLocalVariableName"), "local names are shortened");
+    const ran = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--quiet", `${dir}/out/fixture.js`],
+      stdout: "piped",
+    }).output();
+    const shown = JSON.parse(new TextDecoder().decode(ran.stdout));
+    assert.equal(shown.name, "LongDescriptiveClassName");
+    assert.equal(shown.fn, "namedHelperFunction");
+    assert.match(shown.stack, /at namedHelperFunction /);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a minified bundle's CommonJS modules still require Node's modules (React's server renderer does)", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "lectern-minify-require-" });
+  try {
+    await Deno.writeTextFile(
+      `${dir}/dep.cjs`,
+      `module.exports = require("node:util").format("%s!", "required");\n`,
+    );
+    // A class whose name is kept: its helper shares a declaration with the stand-in, which Deno then leaves.
+    await Deno.writeTextFile(
+      `${dir}/fixture.ts`,
+      `import text from "./dep.cjs";\nexport class NamedThing {\n  text() {\n    return text;\n  }\n}\n` +
+        `console.log(new NamedThing().text());\n`,
+    );
+    const bundled = await new Deno.Command(Deno.execPath(), {
+      args: bundleArgs(`${dir}/out`, `${dir}/fixture.ts`),
+      cwd: new URL("..", import.meta.url),
+      stderr: "piped",
+    }).output();
+    assert.equal(bundled.code, 0, new TextDecoder().decode(bundled.stderr));
+    const run = async () => {
+      const ran = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", "--quiet", `${dir}/out/fixture.js`],
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      return new TextDecoder().decode(ran.stdout) + new TextDecoder().decode(ran.stderr);
+    };
+    // As esbuild writes it, the require fails: what the build replaces.
+    assert.match(await run(), /Dynamic require of "node:util" is not supported/);
+    assert.equal(await replaceRequireShim(`${dir}/out`), 1);
+    assert.equal((await run()).trim(), "required!");
+    assert.equal(await replaceRequireShim(`${dir}/out`), 0, "nothing is left to replace");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a require stand-in in another form fails the build rather than ship", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "lectern-minify-require-" });
+  try {
+    await Deno.writeTextFile(
+      `${dir}/chunk.js`,
+      `throw Error('Dynamic require of "'+a+'" is not supported');\n`,
+    );
+    await assert.rejects(() => replaceRequireShim(dir), /not in the form this build replaces/);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

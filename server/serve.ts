@@ -3,12 +3,19 @@ import { boot } from "./boot.ts";
 import { createApp } from "./app.ts";
 import { messageOf } from "./errors.ts";
 import { startMemoryTrim } from "./memory_trim.ts";
+import { settleWhenQuiet } from "./memory_settle.ts";
 import { startControlSocket } from "./cli/control.ts";
 
 /** Responses still being delivered; shutdown waits for them so no answer is cut mid-body. */
 class InFlight {
   private readonly pending = new Set<Promise<void>>();
+  /** Requests started so far. */
+  started = 0;
+  get size(): number {
+    return this.pending.size;
+  }
   track(completed: Promise<void>) {
+    this.started++;
     const settled = completed.catch(() => {}).finally(() => this.pending.delete(settled));
     this.pending.add(settled);
   }
@@ -60,6 +67,10 @@ export async function serve(): Promise<void> {
     return app.fetch(request, info);
   });
 
+  // The heap room a start (or the first API call) grew goes back to the system as soon as the server is quiet
+  // rather than some 30 s later (server/memory_settle.ts).
+  const settle = settleWhenQuiet(() => inFlight.started, () => inFlight.size > 0 || deps.streams.size > 0);
+
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -77,6 +88,7 @@ export async function serve(): Promise<void> {
     await server.finished;
     await control?.close();
     await close();
+    settle.stop();
     memoryTrim.stop();
     clearTimeout(force);
     deps.log.info("Stopped");

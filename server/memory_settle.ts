@@ -29,6 +29,8 @@ export interface SettleOptions {
   /** The heap's committed and used bytes (tests pass their own). */
   heap?: () => { heapTotal: number; heapUsed: number };
   now?: () => number;
+  /** Told of each collection, with the heap's committed bytes before and after. */
+  onCollect?: (before: number, after: number) => void;
 }
 
 export interface Settle {
@@ -75,6 +77,7 @@ export function settleWhenQuiet(
     collections++;
     lastAt = now();
     settledTotal = heap().heapTotal;
+    options.onCollect?.(heapTotal, settledTotal);
     if (collections >= maxCollections) clearInterval(timer);
   }, options.checkMs ?? SETTLE_CHECK_MS);
   Deno.unrefTimer(timer);

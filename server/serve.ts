@@ -69,7 +69,10 @@ export async function serve(): Promise<void> {
 
   // The heap room a start (or the first API call) grew goes back to the system as soon as the server is quiet
   // rather than some 30 s later (server/memory_settle.ts).
-  const settle = settleWhenQuiet(() => inFlight.started, () => inFlight.size > 0 || deps.streams.size > 0);
+  const settle = settleWhenQuiet(() => inFlight.started, () => inFlight.size > 0 || deps.streams.size > 0, {
+    onCollect: (before, after) =>
+      deps.log.debug("Heap collected while quiet", { heapMiB: [mib(before), mib(after)] }),
+  });
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -97,3 +100,5 @@ export async function serve(): Promise<void> {
   Deno.addSignalListener("SIGTERM", () => stop("SIGTERM"));
   Deno.addSignalListener("SIGINT", () => stop("SIGINT"));
 }
+
+const mib = (bytes: number) => Math.round(bytes / 104_857.6) / 10;

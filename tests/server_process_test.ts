@@ -106,3 +106,19 @@ Deno.test("the server refuses to start with a bad environment and says why", asy
   assert.match(text, /PORT: PORT must be a whole number/);
   assert.match(text, /LOG_LEVEL: LOG_LEVEL must be one of/);
 });
+
+Deno.test("a started server collects its heap once it is quiet (server/memory_settle.ts)", async () => {
+  const storage = await Deno.makeTempDir();
+  try {
+    await using server = await startServerProcess({ STORAGE_DIR: storage, LOG_LEVEL: "debug" });
+    // The growth after the first API call is the unit tests' (memory_settle_test.ts): how much room V8 leaves
+    // then varies from run to run.
+    for (let waited = 0; !/Heap collected while quiet/.test(server.output()); waited += 100) {
+      if (waited > 60_000) throw new Error(`no collection after the start:\n${server.output()}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.match(server.output(), /Heap collected while quiet heapMiB=\[[\d.]+,[\d.]+\]/);
+  } finally {
+    await Deno.remove(storage, { recursive: true });
+  }
+});

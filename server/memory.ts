@@ -65,10 +65,11 @@ export function defaultNodeEnv(env: Pick<Deno.Env, "get" | "set"> = Deno.env): s
 const STATUS_FIELDS = ["VmRSS", "VmHWM", "RssAnon", "RssFile"];
 
 /**
- * MEM_TRACE=<file> (a debugging aid, off by default): once a second the server appends a line with its resident
- * memory (total, peak, anonymous, file-backed) and the JavaScript heap (total, used, external), in MiB.
+ * MEM_TRACE=<file> (a debugging aid, off by default): once a second (MEM_TRACE_MS=<milliseconds> for another
+ * interval) the server appends a line with its resident memory (total, peak, anonymous, file-backed) and the
+ * JavaScript heap (total, used, external), in MiB.
  */
-export function startMemoryTrace(path: string): void {
+export function startMemoryTrace(path: string, intervalMs = 1000): void {
   const mib = (bytes: number) => Math.round(bytes / 1048576);
   const timer = setInterval(() => {
     let status = "";
@@ -89,6 +90,7 @@ export function startMemoryTrace(path: string): void {
     } catch {
       clearInterval(timer);
     }
-  }, 1000);
+  }, intervalMs);
   Deno.unrefTimer(timer);
 }
+

@@ -19,6 +19,7 @@ import {
 import { canParse, parseDocument } from "./parsers/index.ts";
 import { extensionOf } from "./text.ts";
 import { chunkBytes, type ChunkPlan, type ChunkSummary, lexicalChunks } from "./prepared_chunks.ts";
+import { freeBytes } from "../memory.ts";
 
 export interface ParseLimits {
   timeoutSeconds: number;
@@ -462,6 +463,7 @@ async function runWorker(
         const answer = await worker.frames.read(length);
         answered = answer !== null;
         result = decodeResult(answer);
+        freeBytes(answer);
       }
     }
     if (result?.ok && result.chunks) {

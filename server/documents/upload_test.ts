@@ -2,6 +2,9 @@ import assert from "node:assert/strict";
 import { documents } from "../../db/schema.ts";
 import { ACCEPTED_DOCUMENT_TYPES, UploadAndEmbedAnswer, UploadAnswer } from "../../shared/api/documents.ts";
 import { createTestApp, type TestApp } from "../testing/test_app.ts";
+import { FormFile } from "../http/form.ts";
+import { nativeEmbedder } from "../providers/embedders/native.ts";
+import { receiveUploadToEmbed } from "./upload.ts";
 import {
   buildEpub,
   buildMbox,
@@ -313,4 +316,44 @@ Deno.test("upload-and-embed parses, stores and embeds a PDF", async () => {
   );
   assert.equal(refused.status, 400);
   assert.equal(refused.body.error, "locked.pdf is encrypted (password-protected) and cannot be read.");
+});
+
+Deno.test("an upload's bytes are freed once parsed and kept, its chunks' vectors and cache text once released", async () => {
+  await using app = await createTestApp();
+  // Large enough that every part of the worker's answer spans several reads of its output (each part is then a
+  // buffer of its own, which a small part read in one piece is not).
+  const original = new TextEncoder().encode(
+    Array.from({ length: 4_000 }, (_, line) => `Line ${line} of a long text about freeing memory early.`)
+      .join("\n"),
+  );
+  const bytes = original.slice();
+  const received = await receiveUploadToEmbed(
+    app.deps,
+    new Request("http://127.0.0.1/api/workspace/files/upload-and-embed", { method: "POST" }),
+    { file: new FormFile("long.txt", "text/plain", bytes) },
+    nativeEmbedder(),
+  );
+  try {
+    await received.save.written;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    assert.equal(bytes.buffer.detached, true, "the upload's bytes are freed");
+    // The original was kept whole before its bytes went.
+    const kept = [...Deno.readDirSync(app.deps.paths.uploads)].map((entry) =>
+      Deno.readFileSync(`${app.deps.paths.uploads}/${entry.name}`)
+    );
+    assert.ok(
+      kept.some((file) => file.length === original.length && file.every((byte, at) => byte === original[at])),
+    );
+    const prepared = received.prepared!;
+    const text = prepared.document.pageContent;
+    assert.equal(prepared.chunks.chunk(text, 0).vector.length, 384);
+    const cacheText = prepared.chunks.takeCacheText()!;
+    assert.ok(cacheText.length > 0);
+    prepared.release();
+    // The vectors are freed: a use after the release fails loudly rather than reading nothing.
+    assert.throws(() => prepared.chunks.chunk(text, 0), TypeError);
+    assert.equal(cacheText.buffer.detached, true, "the cache text is freed");
+  } finally {
+    await received.discard();
+  }
 });

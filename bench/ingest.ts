@@ -52,6 +52,12 @@ async function uploadAll(upload: (form: FormData) => Promise<Response>) {
   return { bytes, accepted, refused };
 }
 
+/** A process's processor seconds so far, every thread (utime + stime: clock ticks of 10 ms). */
+function cpuSecondsOf(pid: number): number {
+  const fields = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /**
  * Samples a process's resident memory every SAMPLE_MS (/proc/PID/status: cheap counters) and, once a second, the
  * resident size of each of its mappings (/proc/PID/smaps, by file; anonymous ones together), keeping the sample
@@ -164,12 +170,14 @@ async function serverPhase() {
     })
       .then((r) => r.body?.cancel());
     const sampler = sampleMemory(server.pid);
+    const cpuAtStart = cpuSecondsOf(server.pid);
     const started = performance.now();
     const { bytes, accepted, refused } = await uploadAll((form) =>
       fetch(`${server.url}/api/workspace/corpus/upload-and-embed`, { method: "POST", body: form })
     );
     const seconds = (performance.now() - started) / 1000;
     const sampled = sampler.stop();
+    const serverCpu = cpuSecondsOf(server.pid) - cpuAtStart;
     const vectors = await (await fetch(`${server.url}/api/system/system-vectors?slug=corpus`)).json();
     const figures = {
       files: files.length,
@@ -180,6 +188,8 @@ async function serverPhase() {
       filesPerSecond: Number((files.length / seconds).toFixed(1)),
       chunks: vectors.vectorCount,
       chunksPerSecond: Number((vectors.vectorCount / seconds).toFixed(0)),
+      /** The server's processor seconds through the ingest (all its threads; parse workers apart). */
+      serverCpuSeconds: Number(serverCpu.toFixed(1)),
       peakRssMiB: Number(status("VmHWM").toFixed(0)),
       rssAfterMiB: Number(status("VmRSS").toFixed(0)),
       anonymousAfterMiB: Number(status("RssAnon").toFixed(0)),

@@ -15,6 +15,8 @@ const CONCURRENCY = Number(Deno.env.get("BENCH_CONCURRENCY") ?? 2);
 const LIMIT = Number(Deno.env.get("BENCH_FILES") ?? Infinity);
 /** Seconds to wait after the ingest before the server's memory is read again (what it keeps, not its peak). */
 const SETTLE_SECONDS = Number(Deno.env.get("BENCH_SETTLE_SECONDS") ?? 10);
+/** How often the server's memory is sampled during the ingest (milliseconds; 0: only the kernel's peak, VmHWM). */
+const SAMPLE_MS = Number(Deno.env.get("BENCH_MEM_SAMPLE_MS") ?? 100);
 
 corpusOrSkip("Ingest benchmark");
 
@@ -24,12 +26,16 @@ const goals: string[] = [];
 const goal = (metric: string, figure: string, target: string, met: boolean) =>
   goals.push(`${met ? "met " : "MISS"} ${metric}: ${figure} (goal ${target})`);
 
+/** Files answered so far by the running `uploadAll` (the memory samples say when in the ingest they were taken). */
+let answered = 0;
+
 /** Uploads every file, CONCURRENCY at a time; the answers tell which were refused and why. */
 async function uploadAll(upload: (form: FormData) => Promise<Response>) {
   let bytes = 0;
   let accepted = 0;
   const refused: string[] = [];
   let next = 0;
+  answered = 0;
   await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
     while (next < files.length) {
       const path = files[next++];
@@ -39,11 +45,98 @@ async function uploadAll(upload: (form: FormData) => Promise<Response>) {
       form.append("file", new File([data], path.split("/").pop()!));
       const response = await upload(form);
       const body = await response.json().catch(() => ({}));
+      answered++;
       if (response.ok && body.success) accepted++;
       else refused.push(`${path.slice(CORPUS.length)}: ${body.error ?? response.status}`);
     }
   }));
   return { bytes, accepted, refused };
+}
+
+/** A process's processor seconds so far, every thread (utime + stime: clock ticks of 10 ms). */
+function cpuSecondsOf(pid: number): number {
+  const fields = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * Samples a process's resident memory every SAMPLE_MS (/proc/PID/status: cheap counters) and, once a second, the
+ * resident size of each of its mappings (/proc/PID/smaps, by file; anonymous ones together), keeping the sample
+ * with the most resident memory: the peak's moment (files answered by then) and its owners. BENCH_MEM_TIMELINE=<file>
+ * also writes every sample (seconds, files answered, RSS, anonymous, file-backed MiB) for a plot.
+ */
+function sampleMemory(pid: number) {
+  const timelinePath = Deno.env.get("BENCH_MEM_TIMELINE");
+  const timeline: string[] = [];
+  const started = performance.now();
+  const mib = (kb: number) => Math.round(kb / 1024);
+  let peak = { seconds: 0, answered: 0, rss: 0, anonymous: 0, file: 0 };
+  let peakMappings: { rss: number; byOwner: [string, number][] } = { rss: 0, byOwner: [] };
+  const read = () => {
+    const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+    const field = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+    const sample = {
+      seconds: Number(((performance.now() - started) / 1000).toFixed(1)),
+      answered,
+      rss: field("VmRSS"),
+      anonymous: field("RssAnon"),
+      file: field("RssFile"),
+    };
+    if (sample.rss > peak.rss) peak = sample;
+    if (timelinePath) {
+      timeline.push(
+        `${sample.seconds} ${sample.answered} ${mib(sample.rss)} ${mib(sample.anonymous)} ${
+          mib(sample.file)
+        }`,
+      );
+    }
+  };
+  const readMappings = () => {
+    const byOwner = new Map<string, number>();
+    let owner = "";
+    let rss = 0;
+    for (const line of Deno.readTextFileSync(`/proc/${pid}/smaps`).split("\n")) {
+      const header = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \d+\s*(.*)$/.exec(line);
+      if (header) {
+        const path = header[1];
+        owner = path === "" || path.startsWith("[anon")
+          ? "anonymous"
+          : path.replace(/^.*\/node_modules\//, "");
+        continue;
+      }
+      if (line.startsWith("Rss:")) {
+        const kb = Number(line.slice(4).trim().split(" ")[0]);
+        rss += kb;
+        byOwner.set(owner, (byOwner.get(owner) ?? 0) + kb);
+      }
+    }
+    if (rss > peakMappings.rss) {
+      peakMappings = { rss, byOwner: [...byOwner].sort((a, b) => b[1] - a[1]).slice(0, 8) };
+    }
+  };
+  const safely = (take: () => void) => () => {
+    try {
+      take();
+    } catch {
+      // The process ended.
+    }
+  };
+  const timers = SAMPLE_MS > 0
+    ? [setInterval(safely(read), SAMPLE_MS), setInterval(safely(readMappings), 1000)]
+    : [];
+  return {
+    stop() {
+      for (const timer of timers) clearInterval(timer);
+      if (timelinePath) Deno.writeTextFileSync(timelinePath, timeline.join("\n") + "\n");
+      return {
+        at: { ...peak, rss: mib(peak.rss), anonymous: mib(peak.anonymous), file: mib(peak.file) },
+        mappings: {
+          rss: mib(peakMappings.rss),
+          byOwner: Object.fromEntries(peakMappings.byOwner.map(([owner, kb]) => [owner, mib(kb)])),
+        },
+      };
+    },
+  };
 }
 
 if (PHASES.includes("server")) await serverPhase();
@@ -56,7 +149,12 @@ async function serverPhase() {
   // MEM_TRACE=<file> passes on to the server: its memory, once a second (server/memory.ts).
   const trace = Deno.env.get("MEM_TRACE");
   const server = await startServerProcess(
-    { STORAGE_DIR: storage, LOG_LEVEL: "warn", ...(trace ? { MEM_TRACE: trace } : {}) },
+    {
+      STORAGE_DIR: storage,
+      LOG_LEVEL: "warn",
+      ...(trace ? { MEM_TRACE: trace } : {}),
+      ...(Deno.env.get("MEM_TRACE_MS") ? { MEM_TRACE_MS: Deno.env.get("MEM_TRACE_MS")! } : {}),
+    },
     180_000,
     { wrap: asLecternTask },
   );
@@ -72,11 +170,15 @@ async function serverPhase() {
       body: JSON.stringify({ name: "Corpus" }),
     })
       .then((r) => r.body?.cancel());
+    const sampler = sampleMemory(server.pid);
+    const cpuAtStart = cpuSecondsOf(server.pid);
     const started = performance.now();
     const { bytes, accepted, refused } = await uploadAll((form) =>
       fetch(`${server.url}/api/workspace/corpus/upload-and-embed`, { method: "POST", body: form })
     );
     const seconds = (performance.now() - started) / 1000;
+    const sampled = sampler.stop();
+    const serverCpu = cpuSecondsOf(server.pid) - cpuAtStart;
     const vectors = await (await fetch(`${server.url}/api/system/system-vectors?slug=corpus`)).json();
     const figures = {
       files: files.length,
@@ -87,6 +189,8 @@ async function serverPhase() {
       filesPerSecond: Number((files.length / seconds).toFixed(1)),
       chunks: vectors.vectorCount,
       chunksPerSecond: Number((vectors.vectorCount / seconds).toFixed(0)),
+      /** The server's processor seconds through the ingest (all its threads; parse workers apart). */
+      serverCpuSeconds: Number(serverCpu.toFixed(1)),
       peakRssMiB: Number(status("VmHWM").toFixed(0)),
       rssAfterMiB: Number(status("VmRSS").toFixed(0)),
       anonymousAfterMiB: Number(status("RssAnon").toFixed(0)),
@@ -96,6 +200,10 @@ async function serverPhase() {
       /** The peak again after the settling time: maintenance and the reads that follow it come after the ingest. */
       settledPeakRssMiB: 0,
       maintenanceWarnings: 0,
+      /** The sample with the most resident memory during the ingest (every BENCH_MEM_SAMPLE_MS): when, and of what. */
+      peakSample: sampled.at,
+      /** The largest of the once-a-second readings of the server's mappings: resident MiB by owner. */
+      peakMappings: sampled.mappings,
     };
     await new Promise((resolve) => setTimeout(resolve, SETTLE_SECONDS * 1000));
     figures.settledRssMiB = Number(status("VmRSS").toFixed(0));
@@ -112,6 +220,15 @@ async function serverPhase() {
         `peak ${figures.settledPeakRssMiB} MiB by then), ` +
         `${CONCURRENCY} uploads at a time`,
     );
+    if (SAMPLE_MS > 0) {
+      const { at, mappings } = sampled;
+      console.log(
+        `Largest sample (every ${SAMPLE_MS} ms): ${at.rss} MiB (${at.anonymous} anonymous, ${at.file} mapped files) ` +
+          `at ${at.seconds} s, ${at.answered} of ${files.length} files answered; largest reading by mapping: ` +
+          `${mappings.rss} MiB: ` +
+          Object.entries(mappings.byOwner).map(([owner, size]) => `${owner} ${size}`).join(", "),
+      );
+    }
     if (warnings.length) {
       console.log(`Vector store warnings (${warnings.length}):\n  ${warnings.slice(0, 10).join("\n  ")}`);
     }

@@ -16,7 +16,7 @@ if (Deno.args[0] === "parse-worker") {
   defaultNodeEnv();
   tuneMalloc();
   const trace = Deno.env.get("MEM_TRACE");
-  if (trace) startMemoryTrace(trace);
+  if (trace) startMemoryTrace(trace, Number(Deno.env.get("MEM_TRACE_MS")) || 1000);
   const { runCli } = await import("./cli/main.ts");
   const code = await runCli(Deno.args);
   if (code !== null) Deno.exit(code);

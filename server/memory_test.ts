@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { defaultNodeEnv, mallocSettings } from "./memory.ts";
+import { defaultNodeEnv, freeBytes, mallocSettings } from "./memory.ts";
 import { startServerProcess } from "./testing/process.ts";
 
 function fakeEnv(values: Record<string, string>) {
@@ -70,4 +70,23 @@ Deno.test({
       await Deno.remove(storage, { recursive: true });
     }
   },
+});
+
+Deno.test("freeBytes frees a buffer a view spans whole, and leaves a part of a larger one, and nothing, alone", () => {
+  const whole = new Uint8Array(1024);
+  assert.equal(freeBytes(whole), true);
+  assert.equal(whole.buffer.detached, true);
+  assert.equal(whole.length, 0);
+  assert.equal(freeBytes(whole), false, "once");
+  const larger = new Uint8Array(1024);
+  assert.equal(freeBytes(larger.subarray(0, 512)), false);
+  assert.equal(freeBytes(larger.subarray(512)), false);
+  assert.equal(larger.buffer.detached, false);
+  assert.equal(freeBytes(null), false);
+  assert.equal(freeBytes(new Uint8Array(0)), false);
+  const shared = new Uint8Array(new SharedArrayBuffer(64));
+  assert.equal(freeBytes(shared), false);
+  assert.equal(shared.length, 64);
+  const floats = new Float32Array(16);
+  assert.equal(freeBytes(floats), true, "any typed array");
 });

@@ -15,6 +15,7 @@ import { type CommitRiders, withReservedVectors } from "./pending_vectors.ts";
 import { type CachedChunk, type CacheWriter, contentHash, VectorCache } from "./vector_cache.ts";
 import type { EmbedBatch, EmbedProgress } from "../embedding/progress.ts";
 import type { PreparedChunks } from "./prepared_chunks.ts";
+import { freeBytes } from "../memory.ts";
 
 /** A stored document with its chunks made where it was parsed (upload.ts's `receiveUploadToEmbed`). */
 export interface PreparedDocument {
@@ -274,6 +275,8 @@ async function* preparedChunkBatches(
       const bytes = cacheText!;
       cacheText = null;
       await entry.write((writer) => writer.addEncoded(bytes));
+      // Its memory now (a book's is megabytes), not at V8's next full collection (issue 21).
+      freeBytes(bytes);
       return entry;
     })
     : null;

@@ -20,6 +20,7 @@ import { canParse, parseDocument } from "./parsers/index.ts";
 import { extensionOf } from "./text.ts";
 import { chunkBytes, type ChunkPlan, type ChunkSummary, lexicalChunks } from "./prepared_chunks.ts";
 import { estimateTokens } from "./tokens.ts";
+import { freeBytes } from "../memory.ts";
 
 export interface ParseLimits {
   timeoutSeconds: number;
@@ -148,8 +149,10 @@ export class FrameReader {
         const take = Math.min(chunk.length, size - offset);
         out.set(chunk.subarray(0, take), offset);
         offset += take;
-        if (take === chunk.length) this.chunks.shift();
-        else this.chunks[0] = chunk.subarray(take);
+        if (take === chunk.length) {
+          this.chunks.shift();
+          freeRead(chunk);
+        } else this.chunks[0] = chunk.subarray(take);
       }
     } else this.chunks.shift();
     this.buffered -= size;
@@ -165,6 +168,18 @@ export class FrameReader {
   cancel() {
     this.reader.cancel().catch(() => {});
   }
+}
+
+/**
+ * Frees a read of the stream once all of it has been copied out. Each read is a buffer of its own (the stream
+ * allocates one per read and hands it over), and no part of one read ends up in a frame as a view when its last
+ * part is copied (a frame is a view only when it is the rest of a read, up to its end), so nothing else holds it.
+ * A worker's answers pass through 64 KiB reads: a book's were tens of megabytes of them, left for V8's next full
+ * collection (issue 21).
+ */
+function freeRead(chunk: Uint8Array): void {
+  const buffer = chunk.buffer;
+  if (buffer instanceof ArrayBuffer && !buffer.detached) buffer.transfer(0);
 }
 
 /** A frame: its length, then `parts` one after the other. */
@@ -463,6 +478,7 @@ async function runWorker(
         const answer = await worker.frames.read(length);
         answered = answer !== null;
         result = decodeResult(answer);
+        freeBytes(answer);
       }
     }
     if (result?.ok && result.chunks) {

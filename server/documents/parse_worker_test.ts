@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import JSZip from "jszip";
 import {
   closeParseWorkers,
+  FrameReader,
   parseFile,
   parseInWorker,
   type ParseLimits,
@@ -167,4 +168,27 @@ Deno.test({
       await closeParseWorkers();
     }
   },
+});
+
+Deno.test("FrameReader gives frames whole across reads, and frees each read once all of it is copied out", async () => {
+  const frames = [new Uint8Array(10).fill(1), new Uint8Array(100_000).fill(2), new Uint8Array(7).fill(3)];
+  const stream = new Uint8Array(frames.reduce((sum, frame) => sum + 4 + frame.length, 0));
+  let at = 0;
+  for (const frame of frames) {
+    new DataView(stream.buffer).setUint32(at, frame.length, true);
+    stream.set(frame, at + 4);
+    at += 4 + frame.length;
+  }
+  // Reads of 64 KiB and less, each a buffer of its own, as a process's output comes.
+  const reads: Uint8Array[] = [];
+  for (let start = 0; start < stream.length; start += 30_000) reads.push(stream.slice(start, start + 30_000));
+  const reader = new FrameReader(ReadableStream.from(reads));
+  for (const frame of frames) {
+    const length = await reader.length();
+    assert.equal(length, frame.length);
+    assert.deepEqual(await reader.read(length!), frame);
+  }
+  assert.equal(await reader.length(), null);
+  // The reads the big frame took whole are freed; the last, whose tail is the last frame (a view of it), is not.
+  assert.deepEqual(reads.map((read) => (read.buffer as ArrayBuffer).detached), [true, true, true, false]);
 });

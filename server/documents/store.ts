@@ -6,7 +6,7 @@ import { groupCommit } from "../../db/group_commit.ts";
 import { documents } from "../../db/schema.ts";
 import type { StoredDocument } from "../../shared/api/documents.ts";
 import { fail } from "../errors.ts";
-import { writeFileAtomic } from "../storage.ts";
+import { freeBytes } from "../memory.ts";
 import { documentFileStem } from "../workspaces/slug.ts";
 import { estimateTokens } from "./tokens.ts";
 
@@ -50,6 +50,75 @@ export function parseLocation(location: string): { folder: string; filename: str
     fail("invalid_input", `"${location}" is not a document location (expected "folder/file.json").`);
   }
   return { folder: parts[0], filename: parts[1] };
+}
+
+/** The characters of `pageContent` a piece of `documentJsonPieces` holds at most. */
+export const PAGE_CONTENT_PIECE_CHARS = 16 * 1024;
+
+/**
+ * The text of `JSON.stringify(document, null, 4)` in pieces, without ever making it whole: the JSON around
+ * `pageContent`, and the text's JSON a slice at a time (never between the two halves of a surrogate pair, so the
+ * escapes are the same). A book's document is then never a second copy of its text in memory, nor a third as
+ * UTF-8 (issue 21).
+ */
+export function* documentJsonPieces(
+  document: DocumentJson,
+  sliceChars = PAGE_CONTENT_PIECE_CHARS,
+): Generator<string> {
+  const text = document.pageContent;
+  const mark = `"${crypto.randomUUID()}"`;
+  const outline = JSON.stringify({ ...document, pageContent: mark.slice(1, -1) }, null, 4);
+  const at = outline.indexOf(mark);
+  if (text.length <= sliceChars || at === -1 || outline.indexOf(mark, at + 1) !== -1) {
+    yield JSON.stringify(document, null, 4);
+    return;
+  }
+  yield outline.slice(0, at + 1);
+  for (let start = 0; start < text.length;) {
+    let end = Math.min(text.length, start + sliceChars);
+    const last = text.charCodeAt(end - 1);
+    // A high surrogate ends the slice: it goes with the next one, beside its low half (or, alone in a slice of
+    // one, takes its low half along).
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end += end - 1 > start ? -1 : 1;
+    yield JSON.stringify(text.slice(start, end)).slice(1, -1);
+    start = end;
+  }
+  yield outline.slice(at + mark.length - 1);
+}
+
+/**
+ * Writes `pieces` to `path` as `writeFileAtomic` writes a text (a temporary file, synced, renamed over the path;
+ * removed again when the write fails), a piece at a time through one reused buffer.
+ */
+async function writePiecesAtomic(path: string, pieces: Iterable<string>): Promise<void> {
+  const temporary = `${path}.${crypto.randomUUID()}.tmp`;
+  const file = await Deno.open(temporary, { write: true, createNew: true });
+  const encoder = new TextEncoder();
+  let room: Uint8Array | null = null;
+  try {
+    try {
+      for (const piece of pieces) {
+        // UTF-8 takes at most 3 bytes per UTF-16 unit.
+        if (!room || room.length < piece.length * 3) {
+          freeBytes(room);
+          room = new Uint8Array(piece.length * 3);
+        }
+        const size = encoder.encodeInto(piece, room).written;
+        let offset = 0;
+        while (offset < size) offset += await file.write(room.subarray(offset, size));
+      }
+      await file.syncData();
+    } finally {
+      file.close();
+    }
+    await Deno.rename(temporary, path);
+  } catch (error) {
+    await Deno.remove(temporary).catch(() => {});
+    throw error;
+  } finally {
+    // Its memory now, not at the next full garbage collection.
+    freeBytes(room);
+  }
 }
 
 export function metadataOf(document: DocumentJson): DocumentMetadata {
@@ -156,8 +225,8 @@ export class DocumentStore {
    * record). Until it is committed the document is not in the library; `discard` removes the file again.
    */
   async prepare(input: NewDocument): Promise<PreparedSave> {
-    const { stored, document, row, path, folder, json } = await this.documentOf(input);
-    const written = this.writeDocument(folder, path, json);
+    const { stored, document, row, path, folder } = await this.documentOf(input);
+    const written = this.writeDocument(folder, path, document);
     written.catch(() => {});
     return {
       stored,
@@ -179,7 +248,7 @@ export class DocumentStore {
 
   private async writeOne(input: NewDocument) {
     const made = await this.documentOf(input);
-    await this.writeDocument(made.folder, made.path, made.json);
+    await this.writeDocument(made.folder, made.path, made.document);
     return made;
   }
 
@@ -204,7 +273,6 @@ export class DocumentStore {
       token_count_estimate: input.tokenCountEstimate ?? await estimateTokens(input.text),
       ...(input.pageBreaks?.length ? { pageBreaks: input.pageBreaks } : {}),
     };
-    const json = JSON.stringify(document, null, 4);
     const metadata = metadataOf(document);
     const row: typeof documents.$inferInsert = {
       location,
@@ -220,7 +288,7 @@ export class DocumentStore {
       wordCount: document.wordCount,
       tokenCountEstimate: document.token_count_estimate,
     };
-    return { stored: { ...metadata, location }, document, row, path, folder, json };
+    return { stored: { ...metadata, location }, document, row, path, folder };
   }
 
   private async saveDocuments(
@@ -246,13 +314,13 @@ export class DocumentStore {
   }
 
   /** Writes a document's file, making its folder only when it is missing (not a system call per document). */
-  private async writeDocument(folder: string, path: string, json: string) {
+  private async writeDocument(folder: string, path: string, document: DocumentJson) {
     try {
-      await writeFileAtomic(path, json);
+      await writePiecesAtomic(path, documentJsonPieces(document));
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
       await Deno.mkdir(join(this.root, folder), { recursive: true });
-      await writeFileAtomic(path, json);
+      await writePiecesAtomic(path, documentJsonPieces(document));
     }
   }
 
@@ -289,7 +357,7 @@ export class DocumentStore {
       token_count_estimate: await estimateTokens(update.text),
       ...(update.pageBreaks?.length ? { pageBreaks: update.pageBreaks } : {}),
     };
-    await writeFileAtomic(this.pathOf(location), JSON.stringify(document, null, 4));
+    await writePiecesAtomic(this.pathOf(location), documentJsonPieces(document));
     const [row] = await this.db.select({ metadata: documents.metadata }).from(documents).where(
       eq(documents.location, location),
     );

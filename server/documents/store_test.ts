@@ -2,7 +2,14 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { openDatabase } from "../../db/client.ts";
 import { documents } from "../../db/schema.ts";
-import { DocumentStore, type NewDocument, wordCount } from "./store.ts";
+import {
+  type DocumentJson,
+  documentJsonPieces,
+  DocumentStore,
+  type NewDocument,
+  PAGE_CONTENT_PIECE_CHARS,
+  wordCount,
+} from "./store.ts";
 
 Deno.test("wordCount counts the pieces between single spaces, as the reference's split does", () => {
   for (const text of ["", "one", "one two", "one  two", " one ", "one\ntwo three", "   ", "a b c d e f"]) {
@@ -84,6 +91,65 @@ Deno.test("a batch whose index write fails leaves nothing half-written: no row a
     );
     assert.deepEqual(await filesUnder(root), [rows[0].location]);
     assert.equal((await opened.db.select().from(documents)).length, 1);
+  } finally {
+    opened.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("documentJsonPieces make JSON.stringify(document, null, 4) exactly, a slice of the text at a time", () => {
+  const document = (text: string, pageBreaks?: number[]): DocumentJson => ({
+    id: "1",
+    url: "file://a.txt",
+    title: 'A "title"',
+    docAuthor: "Unknown",
+    description: "Unknown",
+    docSource: "a text file uploaded by the user.",
+    chunkSource: "",
+    published: "1/1/2026, 12:00:00 PM",
+    wordCount: wordCount(text),
+    pageContent: text,
+    token_count_estimate: 3,
+    ...(pageBreaks ? { pageBreaks } : {}),
+  });
+  const texts = [
+    "",
+    "short",
+    // Surrogate pairs across every slice boundary, escapes, control characters, lone surrogates at either end.
+    "ab😀".repeat(40),
+    '"quoted" \\ back\nslash\t\u0001\u001f'.repeat(20),
+    "\ud800" + "x".repeat(30) + "\udc00",
+    "x".repeat(15) + "\ud83d",
+    "😀".repeat(33),
+    "é ü ß 中文 ".repeat(25),
+  ];
+  for (const text of texts) {
+    for (const pageBreaks of [undefined, [0, 5, 9]]) {
+      const whole = JSON.stringify(document(text, pageBreaks), null, 4);
+      for (const slice of [1, 2, 3, 7, 16, 1024]) {
+        const pieces = [...documentJsonPieces(document(text, pageBreaks), slice)];
+        assert.equal(pieces.join(""), whole, `${JSON.stringify(text.slice(0, 20))} in slices of ${slice}`);
+        if (text.length > slice) assert.ok(pieces.length > 2, "the text goes in pieces");
+        for (const piece of pieces.slice(1, -1)) {
+          assert.ok(piece.length <= (slice + 1) * 6, "a piece is about one slice's JSON");
+        }
+      }
+    }
+  }
+});
+
+Deno.test("a saved book's document file is the JSON of its document, written in pieces", async () => {
+  const { dir, root, opened, store } = await openStore();
+  try {
+    const text = "A line of the book, with “quotes” and 😀.\n".repeat(2_000);
+    assert.ok(text.length > PAGE_CONTENT_PIECE_CHARS * 4);
+    const { stored, document } = await store.saveDocument(newDocument("Book", text));
+    const written = await Deno.readTextFile(join(root, stored.location));
+    assert.equal(written, JSON.stringify(document, null, 4));
+    assert.equal((await store.read(stored.location)).pageContent, text);
+    assert.deepEqual(await filesUnder(root), [stored.location], "no temporary file is left");
+    const replaced = await store.replaceContent(stored.location, { text: text.toUpperCase() });
+    assert.equal(await Deno.readTextFile(join(root, stored.location)), JSON.stringify(replaced, null, 4));
   } finally {
     opened.close();
     await Deno.remove(dir, { recursive: true });

@@ -3,6 +3,7 @@ import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";
 import { FormFile } from "../http/form.ts";
 import { writeFileAtomic } from "../storage.ts";
+import { freeBytes } from "../memory.ts";
 import { documentFileStem } from "../workspaces/slug.ts";
 import { type StoredDocument, UploadMetadata } from "../../shared/api/documents.ts";
 import { extensionOf } from "./text.ts";
@@ -200,8 +201,10 @@ async function receive(
       await removeOriginal();
       throw error;
     }
-    // The original's write holds its own reference until it is done.
+    // The bytes are freed once the original's write is done too, not at V8's next full collection (issue 21).
+    const parsedBytes = bytes;
     bytes = null;
+    keeping.then(() => freeBytes(parsedBytes));
     const { document: parsed, chunks } = parsedFile;
     deps.log.debug("Upload parsed", {
       name: title,
@@ -253,7 +256,12 @@ async function receive(
             chunks.bytes,
             chunks.cacheText,
           ),
-          release,
+          // Released once the chunks are written or dropped: their vectors and cache text are freed with the place.
+          release: () => {
+            freeBytes(chunks.bytes);
+            freeBytes(chunks.cacheText);
+            release();
+          },
         },
       };
     } catch (error) {

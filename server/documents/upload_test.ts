@@ -2,6 +2,13 @@ import assert from "node:assert/strict";
 import { documents } from "../../db/schema.ts";
 import { ACCEPTED_DOCUMENT_TYPES, UploadAndEmbedAnswer, UploadAnswer } from "../../shared/api/documents.ts";
 import { createTestApp, type TestApp } from "../testing/test_app.ts";
+import { FormFile } from "../http/form.ts";
+import { NATIVE_FINGERPRINT, nativeEmbedder } from "../providers/embedders/native.ts";
+import { eq } from "drizzle-orm";
+import { workspaces } from "../../db/schema.ts";
+import { addDocuments } from "./ingest.ts";
+import { VectorCache } from "./vector_cache.ts";
+import { receiveUploadToEmbed } from "./upload.ts";
 import {
   buildEpub,
   buildMbox,
@@ -313,4 +320,82 @@ Deno.test("upload-and-embed parses, stores and embeds a PDF", async () => {
   );
   assert.equal(refused.status, 400);
   assert.equal(refused.body.error, "locked.pdf is encrypted (password-protected) and cannot be read.");
+});
+
+Deno.test("an upload's bytes are freed once parsed and kept, its chunks' vectors and cache text once released", async () => {
+  await using app = await createTestApp();
+  // Large enough that every part of the worker's answer spans several reads of its output (each part is then a
+  // buffer of its own, which a small part read in one piece is not).
+  const original = new TextEncoder().encode(
+    Array.from({ length: 4_000 }, (_, line) => `Line ${line} of a long text about freeing memory early.`)
+      .join("\n"),
+  );
+  const bytes = original.slice();
+  const received = await receiveUploadToEmbed(
+    app.deps,
+    new Request("http://127.0.0.1/api/workspace/files/upload-and-embed", { method: "POST" }),
+    { file: new FormFile("long.txt", "text/plain", bytes) },
+    nativeEmbedder(),
+  );
+  try {
+    await received.save.written;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    assert.equal(bytes.buffer.detached, true, "the upload's bytes are freed");
+    // The original was kept whole before its bytes went.
+    const kept = [...Deno.readDirSync(app.deps.paths.uploads)].map((entry) =>
+      Deno.readFileSync(`${app.deps.paths.uploads}/${entry.name}`)
+    );
+    assert.ok(
+      kept.some((file) => file.length === original.length && file.every((byte, at) => byte === original[at])),
+    );
+    const prepared = received.prepared!;
+    const text = prepared.document.pageContent;
+    assert.equal(prepared.chunks.chunk(text, 0).vector.length, 384);
+    const cacheText = prepared.chunks.takeCacheText()!;
+    assert.ok(cacheText.length > 0);
+    prepared.release();
+    // The vectors are freed: a use after the release fails loudly rather than reading nothing.
+    assert.throws(() => prepared.chunks.chunk(text, 0), TypeError);
+    assert.equal((cacheText.buffer as ArrayBuffer).detached, true, "the cache text is freed");
+  } finally {
+    await received.discard();
+  }
+});
+
+Deno.test("an upload's cache text is freed once written to the vector cache, before its embedding ends", async () => {
+  await using app = await createTestApp();
+  const slug = await newWorkspace(app);
+  const [workspace] = await app.deps.db.select().from(workspaces).where(eq(workspaces.slug, slug));
+  const text = Array.from({ length: 4_000 }, (_, line) => `Line ${line} of a long text to cache.`).join("\n");
+  const received = await receiveUploadToEmbed(
+    app.deps,
+    new Request(`http://127.0.0.1/api/workspace/${slug}/upload-and-embed`, { method: "POST" }),
+    { file: new FormFile("cached.txt", "text/plain", new TextEncoder().encode(text)) },
+    nativeEmbedder(),
+  );
+  const prepared = received.prepared!;
+  const seen: { taken: Uint8Array | null } = { taken: null };
+  const take = prepared.chunks.takeCacheText.bind(prepared.chunks);
+  prepared.chunks.takeCacheText = () => (seen.taken = take());
+  try {
+    const location = received.save.stored.location;
+    const outcome = await addDocuments(app.deps, workspace, [location], {
+      prepared: new Map([[location, prepared]]),
+      documents: new Map([[location, received.save.document]]),
+      fresh: true,
+    });
+    assert.deepEqual(outcome, { added: 1, failures: [] });
+    assert.ok(seen.taken, "the embedding took the cache text");
+    assert.equal((seen.taken.buffer as ArrayBuffer).detached, true, "freed before the release");
+    // Written whole first: the cache entry holds every chunk.
+    const entry = JSON.parse(
+      await Deno.readTextFile(
+        new VectorCache(app.deps.paths.vectorCache).fileFor(location, NATIVE_FINGERPRINT),
+      ),
+    );
+    assert.equal(entry.chunks.length, prepared.chunks.count);
+  } finally {
+    prepared.release();
+    await received.discard();
+  }
 });

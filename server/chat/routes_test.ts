@@ -290,7 +290,7 @@ function watchSignals(app: TestApp) {
     const remove = signal.removeEventListener.bind(signal);
     signal.addEventListener = (
       type: string,
-      listener: EventListenerOrEventListenerObject | null,
+      listener: EventListenerOrEventListenerObject,
       options?: unknown,
     ) => {
       if (type === "abort") listeners.add(listener);
@@ -298,7 +298,7 @@ function watchSignals(app: TestApp) {
     };
     signal.removeEventListener = (
       type: string,
-      listener: EventListenerOrEventListenerObject | null,
+      listener: EventListenerOrEventListenerObject,
       options?: unknown,
     ) => {
       if (type === "abort") listeners.delete(listener);

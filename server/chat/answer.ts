@@ -80,8 +80,14 @@ export async function* streamAnswer(
   const { uuid, workspace } = turn;
   const draft = new Draft(deps, turn, prompt, await tokenCounter());
   let settled = false;
-  // Stops the model when it goes quiet for too long; the client leaving stops it too.
-  const quiet = new AbortController();
+  // The model's one signal: aborted when it goes quiet for too long (withinTimeout) or when `signal` aborts (the
+  // client left, or shutdown), forwarded by a listener removed once the answer ends. One controller per answer
+  // rather than an `AbortSignal.any` of the two: with hundreds of answers at once, each dependent signal (its
+  // weak links to its sources, their clean-up) was more for the GC to trace and more to abort in a chain.
+  const stop = new AbortController();
+  const forward = () => stop.abort(signal.reason);
+  if (signal.aborted) forward();
+  else signal.addEventListener("abort", forward, { once: true });
   try {
     try {
       const request = {
@@ -91,8 +97,8 @@ export async function* streamAnswer(
         onAsked: asked,
       };
       mark("asking");
-      const parts = turn.model.stream(request, AbortSignal.any([signal, quiet.signal]));
-      for await (const part of withinTimeout(parts, deps.config.llmTimeoutSeconds, quiet)) {
+      const parts = turn.model.stream(request, stop.signal);
+      for await (const part of withinTimeout(parts, deps.config.llmTimeoutSeconds, stop)) {
         asked();
         if (part.type === "text-delta") {
           if (!draft.text) {
@@ -128,6 +134,7 @@ export async function* streamAnswer(
       if (renamed) yield frames.renameThread(renamed.slug, renamed.name);
     }
   } finally {
+    signal.removeEventListener("abort", forward);
     // The client left (or the server is stopping) mid-answer: keep what was generated (docs/api-compat.md#where-lectern-differs).
     if (!settled && draft.text) {
       await draft.save(draft.metrics(), true).catch((error) =>

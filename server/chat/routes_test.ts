@@ -6,6 +6,7 @@ import { createTestApp, genericOpenAiSettings, readFrames, type TestApp } from "
 import { startFakeOpenAi } from "../testing/fake_openai.ts";
 import { createLogger } from "../log.ts";
 import type { LogLevel } from "../config.ts";
+import type { ChatRequest } from "../providers/llm/types.ts";
 
 const FREEDONIA =
   "Freedonia is a small country. The capital of Freedonia is Fredville, on the Blue River.\n\n" +
@@ -258,6 +259,89 @@ Deno.test("stream-chat saves the partial answer when the client goes away", asyn
   assert.ok(saved.startsWith("w0 w1 w2"), saved);
   assert.ok(!saved.includes("w39"), "generation stopped");
   assert.equal(rows[0].include, true);
+  assert.equal(app.deps.streams.size, 0, "the stream was released");
+});
+
+/**
+ * The model's streams get, each, the signal they were given; each stream's own signal (sse.ts) counts the abort
+ * listeners added to it and still there.
+ */
+function watchSignals(app: TestApp) {
+  const given: AbortSignal[] = [];
+  const listening: Set<unknown>[] = [];
+  const real = app.deps.providers.chatModel;
+  app.deps.providers.chatModel = (override) => {
+    const model = real(override);
+    return {
+      ...model,
+      stream(request: ChatRequest, signal: AbortSignal) {
+        given.push(signal);
+        return model.stream(request, signal);
+      },
+    };
+  };
+  const open = app.deps.streams.open.bind(app.deps.streams);
+  app.deps.streams.open = () => {
+    const controller = open();
+    const listeners = new Set<unknown>();
+    listening.push(listeners);
+    const { signal } = controller;
+    const add = signal.addEventListener.bind(signal);
+    const remove = signal.removeEventListener.bind(signal);
+    signal.addEventListener = (
+      type: string,
+      listener: EventListenerOrEventListenerObject,
+      options?: unknown,
+    ) => {
+      if (type === "abort") listeners.add(listener);
+      add(type, listener, options as AddEventListenerOptions);
+    };
+    signal.removeEventListener = (
+      type: string,
+      listener: EventListenerOrEventListenerObject,
+      options?: unknown,
+    ) => {
+      if (type === "abort") listeners.delete(listener);
+      remove(type, listener, options as EventListenerOptions);
+    };
+    return controller;
+  };
+  return { given, listening };
+}
+
+Deno.test("stream-chat: the client leaving aborts the model's request with its reason; an answer that ends leaves no listener on the stream's signal", async () => {
+  await using llm = startFakeOpenAi();
+  await using app = await createTestApp();
+  await app.json("/api/system/update-env", { json: genericOpenAiSettings(llm.baseURL) });
+  const { slug } = await workspaceWithDocument(app);
+  const { given, listening } = watchSignals(app);
+
+  // A whole answer: the model's signal never aborts, and nothing of the answer still listens to the stream's.
+  const frames = await readFrames(await chat(app, slug, "What is the capital?"));
+  assert.equal(frames.at(-1)?.type, "finalizeResponseStream");
+  assert.equal(given.length, 1);
+  assert.equal(given[0].aborted, false);
+  assert.equal(listening.length, 1);
+  assert.equal(listening[0].size, 0, "the answer's forwarding listener was removed");
+
+  // The client leaves mid-answer: the model's signal aborts with the stream's reason (its connection closes).
+  llm.setReply(() => ({ chunks: Array.from({ length: 40 }, (_, index) => `w${index} `), delayMs: 25 }));
+  const response = await chat(app, slug, "tell me a long story");
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let received = "";
+  while ((received.match(/textResponseChunk/g) ?? []).length < 2) {
+    received += (await reader.read()).value ?? "";
+  }
+  // The answer's model call is the last (a follow-up's search-query rewrite came before it).
+  const answering = given.at(-1)!;
+  assert.notEqual(answering, given[0]);
+  assert.equal(answering.aborted, false);
+  await reader.cancel();
+  assert.equal(answering.aborted, true, "the model's request was aborted");
+  assert.equal((answering.reason as Error).message, "The client closed the connection");
+  for (let attempt = 0; attempt < 100 && app.deps.streams.size > 0; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
   assert.equal(app.deps.streams.size, 0, "the stream was released");
 });
 

@@ -266,10 +266,10 @@ export function openAiCompatibleChatModel(options: OpenAiCompatibleOptions): Cha
         yield { type: "tool-call", ...found, id: found.id || `call_${index}` };
       }
     },
-    async *stream(request: ChatRequest, outer: AbortSignal): AsyncIterable<ChatPart> {
-      // A stale stream taken as complete is closed through this.
-      const local = new AbortController();
-      const signal = AbortSignal.any([outer, local.signal]);
+    async *stream(request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatPart> {
+      // The caller's signal as it is, with no signal of this stream's own joined to it (`AbortSignal.any`): a
+      // stale stream taken as complete is closed by cancelling its body (batches.close(), below), which ends the
+      // connection as an abort would. Hundreds of answers at once each had one more dependent signal for the GC.
       const module = await loadSdk();
       // The SDK sends the request (retries, errors); its body is read here (sse_reader.ts), with less work per token.
       const response = await call((client) =>
@@ -302,7 +302,7 @@ export function openAiCompatibleChatModel(options: OpenAiCompatibleOptions): Cha
               ? staleAfter(batches.next(), options.staleCloseMs)
               : batches.next());
           } catch (error) {
-            if (outer.aborted) throw error;
+            if (signal.aborted) throw error;
             const mapped = providerErrorFrom(module, error, options.baseURL, options.providerName);
             if (mapped instanceof ProviderError) throw mapped;
             throw new ProviderError(
@@ -314,7 +314,6 @@ export function openAiCompatibleChatModel(options: OpenAiCompatibleOptions): Cha
           if (next === "stale") {
             // Taken as complete, as the reference does: the text so far is the answer.
             finished = true;
-            local.abort();
             break;
           }
           if (next === null) break;

@@ -10,6 +10,7 @@ import type { Embedder } from "../server/providers/embedders/types.ts";
 import { closeParseWorkers, parseWorkerStats } from "../server/documents/parse_worker.ts";
 import { CORPUS, corpusFiles, corpusOrSkip } from "./corpus.ts";
 import { groupCommit } from "../db/group_commit.ts";
+import { lanceAddStats } from "../server/providers/vectors/lancedb/store.ts";
 
 const CONCURRENCY = Number(Deno.env.get("BENCH_CONCURRENCY") ?? 2);
 const LIMIT = Number(Deno.env.get("BENCH_FILES") ?? Infinity);
@@ -309,6 +310,7 @@ async function storePhase() {
     // The SQLite commits of the uploads (each a sync of the journal on the server's thread): those of the group
     // commit (db/group_commit.ts), which every upload's writes go through.
     const commitsBefore = groupCommit(app.deps.db).stats.batches;
+    const lanceBefore = { ...lanceAddStats };
     // BENCH_CPU_PROFILE=<file>: the main thread's JavaScript profile of the uploads (a .cpuprofile).
     const profilePath = Deno.env.get("BENCH_CPU_PROFILE");
     const inspector = profilePath ? new (await import("node:inspector/promises")).Session() : null;
@@ -323,6 +325,8 @@ async function storePhase() {
     );
     const seconds = (performance.now() - started) / 1000;
     const sqliteCommits = groupCommit(app.deps.db).stats.batches - commitsBefore;
+    const lanceAdds = lanceAddStats.adds - lanceBefore.adds;
+    const lanceCommits = lanceAddStats.commits - lanceBefore.commits;
     if (inspector && profilePath) {
       const { profile } = await inspector.post("Profiler.stop");
       Deno.writeTextFileSync(profilePath, JSON.stringify(profile));
@@ -354,7 +358,8 @@ async function storePhase() {
         `${vectors.vectorCount} chunks in ${seconds.toFixed(1)} s (${chunksPerSecond} chunks/s), ` +
         `${refused.length} refused; processor time: main thread ${cpu.mainThreadSeconds} s, ` +
         `other threads ${cpu.otherThreadsSeconds} s, parse workers ${cpu.workersSeconds} s ` +
-        `(${workersStarted} started), ${sqliteCommits} SQLite commits; by thread: ` +
+        `(${workersStarted} started), ${sqliteCommits} SQLite commits, ${lanceAdds} LanceDB adds in ` +
+        `${lanceCommits} commits; by thread: ` +
         Object.entries(threads).map(([name, seconds]) => `${name} ${seconds} s`).join(", "),
     );
     if (refused.length) console.log(`Refused (${refused.length}):\n  ${refused.slice(0, 40).join("\n  ")}`);
@@ -366,6 +371,8 @@ async function storePhase() {
         ...cpu,
         workersStarted,
         sqliteCommits,
+        lanceAdds,
+        lanceCommits,
         threads,
       }),
     );

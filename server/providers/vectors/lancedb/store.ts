@@ -56,6 +56,9 @@ export interface Rankings {
 /** The most rows queued adds are merged into for one commit (each add's own rows are never split). */
 export const COMBINED_ADD_ROWS = 4096;
 
+/** Adds and the LanceDB commits that wrote them, in this process so far (the ingest benchmark prints them). */
+export const lanceAddStats = { adds: 0, commits: 0 };
+
 /** Adds queued for one table, written together when the table's write queue reaches them. */
 interface WaitingAdds {
   rows: number;
@@ -307,6 +310,8 @@ export class LanceVectorStore implements LanceStore {
         await addRows(existing.table, rows, parts);
         this.tables.committed(existing);
       } else await this.tables.create(namespace, rows);
+      lanceAddStats.commits++;
+      lanceAddStats.adds += ready.length;
       for (const add of ready) add.settle.resolve();
     } catch (error) {
       for (const add of ready) add.settle.reject(error);

@@ -38,10 +38,10 @@ export interface MemoryTrimOptions {
  * server's anonymous memory reach about 300 MiB between two turns, of which a trim returned 100 (issue 21).
  *
  * The peak an ingest reaches is about the memory after a trim plus this growth (plus what grows between two
- * checks): with 32 MiB read once a second, the corpus ingest's small files crept to the threshold between trims,
- * which brought the server back 50 MiB lower each time (issue 21). Half that, read twice as often.
+ * checks), which is why the growth is read twice a second. The server takes it from `MEMORY_TRIM_GROWTH_MB`
+ * (server/config.ts), whose default is this one.
  */
-export const TRIM_GROWTH_BYTES = 16 * 1024 * 1024;
+export const TRIM_GROWTH_BYTES = 32 * 1024 * 1024;
 export const TRIM_CHECK_MS = 500;
 
 let collector: Promise<(() => void) | null> | null = null;

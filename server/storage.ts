@@ -67,19 +67,34 @@ export async function protectDatabase(paths: StoragePaths): Promise<void> {
  * renamed over the target. `sync: false` skips the sync for files that may be lost (a cache, whose damaged
  * file reads as absent): a rename still never shows a half-written file to a running server.
  */
-export async function writeFileAtomic(
+export function writeFileAtomic(
   path: string,
   data: string | Uint8Array,
   mode?: number,
   options: { sync?: boolean } = {},
 ): Promise<void> {
-  const temporary = `${path}.${crypto.randomUUID()}.tmp`;
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
+  return writeAtomically(path, (file) => writeAll(file, bytes), mode, options);
+}
+
+/** Writes all of `bytes` to `file`. */
+export async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
+  let offset = 0;
+  while (offset < bytes.length) offset += await file.write(bytes.subarray(offset));
+}
+
+/** `writeFileAtomic` with the content written by `write` into the temporary file. */
+export async function writeAtomically(
+  path: string,
+  write: (file: Deno.FsFile) => Promise<void>,
+  mode?: number,
+  options: { sync?: boolean } = {},
+): Promise<void> {
+  const temporary = `${path}.${crypto.randomUUID()}.tmp`;
   const file = await Deno.open(temporary, { write: true, createNew: true, mode });
   try {
     try {
-      let offset = 0;
-      while (offset < bytes.length) offset += await file.write(bytes.subarray(offset));
+      await write(file);
       if (options.sync !== false) await file.syncData();
     } finally {
       file.close();

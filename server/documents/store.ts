@@ -7,6 +7,7 @@ import { documents } from "../../db/schema.ts";
 import type { StoredDocument } from "../../shared/api/documents.ts";
 import { fail } from "../errors.ts";
 import { freeBytes } from "../memory.ts";
+import { writeAll, writeAtomically } from "../storage.ts";
 import { documentFileStem } from "../workspaces/slug.ts";
 import { estimateTokens } from "./tokens.ts";
 
@@ -91,30 +92,19 @@ export function* documentJsonPieces(
  * removed again when the write fails), a piece at a time through one reused buffer.
  */
 async function writePiecesAtomic(path: string, pieces: Iterable<string>): Promise<void> {
-  const temporary = `${path}.${crypto.randomUUID()}.tmp`;
-  const file = await Deno.open(temporary, { write: true, createNew: true });
   const encoder = new TextEncoder();
   let room: Uint8Array | null = null;
   try {
-    try {
+    await writeAtomically(path, async (file) => {
       for (const piece of pieces) {
         // UTF-8 takes at most 3 bytes per UTF-16 unit.
         if (!room || room.length < piece.length * 3) {
           freeBytes(room);
           room = new Uint8Array(piece.length * 3);
         }
-        const size = encoder.encodeInto(piece, room).written;
-        let offset = 0;
-        while (offset < size) offset += await file.write(room.subarray(offset, size));
+        await writeAll(file, room.subarray(0, encoder.encodeInto(piece, room).written));
       }
-      await file.syncData();
-    } finally {
-      file.close();
-    }
-    await Deno.rename(temporary, path);
-  } catch (error) {
-    await Deno.remove(temporary).catch(() => {});
-    throw error;
+    });
   } finally {
     // Its memory now, not at the next full garbage collection.
     freeBytes(room);

@@ -295,7 +295,10 @@ Deno.test("embeds: the widget streams an answer with sources from an allowed ori
   assert.deepEqual(cleared.body.history, []);
   assert.equal((await app.deps.db.select().from(embedChats)).length, 2, "the chats stay for the admin");
 
-  await readFrames(await widgetChat(app, embed.uuid, { message: "What does Freedonia export?" }));
+  // A whole question too: "What does Freedonia export?" came within 0.05 of the threshold at some upload times.
+  await readFrames(
+    await widgetChat(app, embed.uuid, { message: "What does the small country of Freedonia export?" }),
+  );
   assert.deepEqual(llm.chatRequests.at(-1)!.messages.map((message) => message.role), ["system", "user"]);
 
   // The admin screen lists them, newest first, and deletes one.
@@ -303,7 +306,7 @@ Deno.test("embeds: the widget streams an answer with sources from an allowed ori
   assert.equal(page.body.totalChats, 3);
   assert.equal(page.body.hasPages, true);
   assert.deepEqual(page.body.chats.map((chat) => chat.prompt), [
-    "What does Freedonia export?",
+    "What does the small country of Freedonia export?",
     "And on which river is the capital of Freedonia?",
   ]);
   assert.equal(page.body.chats[0].session_id, SESSION);

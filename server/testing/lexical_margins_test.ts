@@ -17,11 +17,18 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const FREEDONIA = "Freedonia is a small country. The capital of Freedonia is Fredville, on the Blue River.";
 
 /**
- * The guard's search (scripts/lexical_margins.ts searches every second): every minute of three days, every date
- * of five years at four times of day, and 2,000 sampled times.
+ * The guard's search (scripts/lexical_margins.ts runs the fine one, every second): every 61st second of three
+ * days (61, so that the seconds vary too), every date of five years at four times of day, and 2,000 sampled times.
  */
 const rangeOf = (pair: Pick<LexicalPair, "query" | "chunk">): CosineRange =>
-  sweepRange(pair.query, pair.chunk, { from: 2026, to: 2030, step: 60, times: 2, samples: 2000 });
+  sweepRange(pair.query, pair.chunk, { from: 2026, to: 2030, step: 61, times: 2, samples: 2000 });
+
+/**
+ * The margin the guard asks of its coarse search: MIN_MARGIN, and 0.04 for the times it skips. On the 21 pairs of
+ * lexical_pairs.ts its lowest cosine ran up to 0.042 above the fine search's; at 0.09 it catches each pair that
+ * CI could fail on or that came within 0.05 ("What does Freedonia export?": 0.063 here, 0.0497 in the fine one).
+ */
+const GUARD_MARGIN = MIN_MARGIN + 0.04;
 
 Deno.test("publishedAt() writes an upload time as the server's chunk header does", () => {
   const instant = Date.UTC(2026, 10, 26, 17, 45, 33);
@@ -58,13 +65,13 @@ Deno.test("sampleOfYears() spreads its times over the years and repeats numbers 
 Deno.test('the margin check catches the pair that failed CI: "Capital?" against FREEDONIA under 0.25', () => {
   const range = rangeOf({ query: "Capital?", chunk: { title: "freedonia.txt", text: FREEDONIA } });
   assert.ok(range.min < 0.25, `the search finds an upload time it falls under the threshold: ${range.min}`);
-  assert.ok(marginOf(range, 0.25, "found") < MIN_MARGIN);
+  assert.ok(marginOf(range, 0.25, "found") < GUARD_MARGIN);
   // The whole question main asks instead stays far above it.
   const whole = rangeOf({
     query: "What is the capital of Freedonia?",
     chunk: { title: "freedonia.txt", text: FREEDONIA },
   });
-  assert.ok(marginOf(whole, 0.25, "found") >= MIN_MARGIN, JSON.stringify(whole));
+  assert.ok(marginOf(whole, 0.25, "found") >= GUARD_MARGIN, JSON.stringify(whole));
   // A pair expected to be left out is judged by its highest cosine.
   assert.equal(marginOf({ min: 0.1, max: 0.22 }, 0.25, "missed").toFixed(2), "0.03");
 });
@@ -90,11 +97,14 @@ Deno.test("every test that counts on the built-in embedder finding an uploaded c
     if (!ranges.has(key)) ranges.set(key, rangeOf(pair));
     const range = ranges.get(key)!;
     const margin = marginOf(range, pair.threshold, pair.expect);
-    if (margin < MIN_MARGIN) {
+    if (margin < GUARD_MARGIN) {
       fragile.push(
         `${pair.test}: ${JSON.stringify(pair.query)} against ${pair.chunk.title} ranges ` +
           `${range.min.toFixed(3)} (${range.minAt}) to ${range.max.toFixed(3)} (${range.maxAt}), threshold ` +
-          `${pair.threshold}: ask a fuller question, or set the threshold to 0 where it is not the point`,
+          `${pair.threshold} (the guard asks ${
+            GUARD_MARGIN.toFixed(2)
+          }): ask a fuller question, or set the ` +
+          "threshold to 0 where it is not the point",
       );
     }
   }

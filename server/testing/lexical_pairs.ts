@@ -57,7 +57,7 @@ export const LEXICAL_PAIRS: LexicalPair[] = [
   ...[
     "What is the capital of Freedonia?",
     "And on which river is the capital of Freedonia?",
-    "What does Freedonia export?",
+    "What does the small country of Freedonia export?",
   ].map((query) => found("server/embeds/routes_test.ts", query, "freedonia.txt", FREEDONIA_EXPORTS)),
   found(
     "server/chat/retrieve_test.ts",
@@ -94,7 +94,7 @@ export const LEXICAL_PAIRS: LexicalPair[] = [
   ),
   found(
     "tests/browser/chat_widget_test.ts",
-    "What does Freedonia export?",
+    "What does the small country of Freedonia export?",
     "freedonia.txt",
     FREEDONIA_EXPORTS,
   ),

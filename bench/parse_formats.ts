@@ -3,6 +3,8 @@
 // is parsed with parseDocument, split as the ingest splits it (1,000 characters, overlap 20) and given the
 // token estimate and word count the store computes. Prints files/s, chunks/s and milliseconds per format.
 // BENCH_DUMP=<dir> writes each file's parsed text there (to compare two versions of a parser).
+// BENCH_CPU_PROFILE=<dir> profiles the timed round per format (<dir>/<format>.cpuprofile) and prints each format's
+// ten functions of most self time.
 import { parseDocument } from "../server/documents/parsers/index.ts";
 import { splitText } from "../server/documents/chunker.ts";
 import { estimateTokens } from "../server/documents/tokens.ts";
@@ -14,6 +16,7 @@ import { CORPUS, corpusFiles, corpusOrSkip } from "./corpus.ts";
 const ONLY = Deno.env.get("BENCH_FORMAT");
 const DUMP = Deno.env.get("BENCH_DUMP");
 const ROUNDS = Math.max(1, Number(Deno.env.get("BENCH_ROUNDS") ?? 1));
+const PROFILE = Deno.env.get("BENCH_CPU_PROFILE");
 
 corpusOrSkip("Parse benchmark");
 
@@ -21,6 +24,56 @@ const files = corpusFiles()
   .filter((path) => !ONLY || extensionOf(path) === `.${ONLY}`);
 const inputs = files.map((path) => ({ path, bytes: Deno.readFileSync(path) }));
 if (DUMP) Deno.mkdirSync(DUMP, { recursive: true });
+if (PROFILE) Deno.mkdirSync(PROFILE, { recursive: true });
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** The profiler of the timed round: one profile per format, started at the format's first file. */
+const inspector = PROFILE ? new (await import("node:inspector/promises")).Session() : null;
+if (inspector) {
+  inspector.connect();
+  await inspector.post("Profiler.enable");
+  await inspector.post("Profiler.setSamplingInterval", { interval: 200 });
+}
+let profiling: string | null = null;
+const topSelf: string[] = [];
+
+/** Ends the running profile: writes it and keeps its ten functions of most self time (milliseconds). */
+async function endProfile() {
+  if (!inspector || !profiling || !PROFILE) return;
+  const { profile } = await inspector.post("Profiler.stop") as unknown as { profile: Profile };
+  Deno.writeTextFileSync(`${PROFILE}/${profiling.slice(1)}.cpuprofile`, JSON.stringify(profile));
+  const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
+  const self = new Map<string, number>();
+  let total = 0;
+  profile.samples.forEach((id, index) => {
+    const { functionName, url, lineNumber } = byNode.get(id)!.callFrame;
+    const key = `${functionName || "(anonymous)"} ${url.replace(/^.*\/node_modules\/(\.deno\/)?/, "")}:${
+      lineNumber + 1
+    }`;
+    const micros = profile.timeDeltas[index] ?? 0;
+    total += micros;
+    self.set(key, (self.get(key) ?? 0) + micros);
+  });
+  const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 10);
+  topSelf.push(
+    `${profiling} (${(total / 1000).toFixed(0)} ms sampled):\n` +
+      top.map(([key, micros]) =>
+        `  ${(micros / 1000).toFixed(0).padStart(6)} ms ${
+          (100 * micros / total).toFixed(1).padStart(5)
+        } % ${key}`
+      ).join("\n"),
+  );
+  profiling = null;
+}
 
 interface Figures {
   files: number;
@@ -49,8 +102,14 @@ await estimateTokens("warm");
 for (let round = 0; round < ROUNDS; round++) {
   byFormat.clear();
   refusals.length = 0;
+  const profiled = inspector !== null && round === ROUNDS - 1;
   for (const { path, bytes } of inputs) {
     const extension = extensionOf(path);
+    if (profiled && profiling !== extension) {
+      await endProfile();
+      await inspector.post("Profiler.start");
+      profiling = extension;
+    }
     const figures = byFormat.get(extension) ??
       { files: 0, refused: 0, chunks: 0, characters: 0, parseMs: 0, splitMs: 0, countMs: 0, cpuMs: 0 };
     byFormat.set(extension, figures);
@@ -87,6 +146,9 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 
+await endProfile();
+inspector?.disconnect();
+
 const total: Figures = {
   files: 0,
   refused: 0,
@@ -116,4 +178,5 @@ const line = (label: string, f: Figures) => {
 for (const [extension, figures] of rows) console.log(line(extension, figures));
 console.log(line("all", total));
 if (refusals.length) console.log(`Refused (${refusals.length}):\n  ${refusals.join("\n  ")}`);
+if (topSelf.length) console.log(`Most self time by format:\n${topSelf.join("\n")}`);
 console.log(JSON.stringify({ benchmark: "parse-formats", ...Object.fromEntries(rows), all: total }));

@@ -316,6 +316,27 @@ interface EmbedOptions {
    * vector cache has no entry for them, so neither is looked up.
    */
   fresh?: boolean;
+  /** Told once each document's first vectors are written (the answer of `expectIngest`). */
+  written?: () => void;
+}
+
+/**
+ * Announces to the vector store that an upload being received now will be embedded into the workspace (with the
+ * active embedder), so that the adds of concurrent uploads are committed together (VectorStore.expectAdds). The
+ * answer is called once the upload's first vectors are written (addDocuments' `written`) and again, for
+ * nothing, when it ends in any other way.
+ */
+export function expectIngest(
+  deps: Pick<IngestDeps, "vectors" | "providers">,
+  workspace: WorkspaceRow,
+): () => void {
+  let embedder: Embedder;
+  try {
+    embedder = deps.providers.embedder();
+  } catch {
+    return () => {};
+  }
+  return deps.vectors.expectAdds?.(workspaceNamespace(workspace.id, embedder)) ?? (() => {});
 }
 
 /**
@@ -384,6 +405,7 @@ async function embedEach(
         prepared: prepared?.chunks,
         riders: options.riders?.get(location),
         fresh: options.fresh,
+        written: options.written,
         signal: options.signal,
         onProgress: (processed, total) => progress.chunks(location, processed, total),
       });
@@ -424,6 +446,8 @@ export async function embedDocument(
     riders?: CommitRiders;
     /** A new upload's location: the vector cache is not read for it (embeddedChunkBatches). */
     fresh?: boolean;
+    /** Told once the document's first vectors are written. */
+    written?: () => void;
     signal?: AbortSignal;
     onProgress?: ChunkProgress;
   },
@@ -455,6 +479,7 @@ export async function embedDocument(
           })));
           written = docId;
           await deps.vectors.upsert(namespace, records);
+          target.written?.();
         }
         return;
       }
@@ -469,6 +494,7 @@ export async function embedDocument(
         }));
         written = docId;
         await deps.vectors.upsert(namespace, records);
+        target.written?.();
       }
     }, (db, docId) =>
       db.insert(workspaceDocuments).values({

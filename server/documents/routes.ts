@@ -7,7 +7,7 @@ import { workspaceDetail } from "../workspaces/service.ts";
 import { requireReadableDocuments, requireWorkspaceRole } from "../workspaces/access.ts";
 import { UpdateEmbeddingsInput } from "../../shared/api/workspaces.ts";
 import { UploadLinkInput } from "../../shared/api/documents.ts";
-import { addDocuments, type EmbedOutcome } from "./ingest.ts";
+import { addDocuments, type EmbedOutcome, expectIngest } from "./ingest.ts";
 import { workspaceDocumentsEvents } from "./events.ts";
 import { fetchLinkDocument, saveLinkDocument } from "./links.ts";
 import { activeEmbedder, receiveUpload, receiveUploadToEmbed } from "./upload.ts";
@@ -56,68 +56,71 @@ export function documentRoutes(deps: Deps) {
       limit,
       async (c) => {
         const workspace = await requireWorkspaceRole(deps, c.var.actor, c.req.param("slug"), "editor");
-        const received = await receiveUploadToEmbed(
-          deps,
-          c.req.raw,
-          await readForm(c, { files: "bytes" }),
-          activeEmbedder(deps),
-        );
-        const { save, prepared } = received;
-        const document = save.stored;
-        const userId = c.var.actor.userId;
-        const uploaded = uploadEvent(document, userId);
-        // The library row and the events ride with the embedding's last commit (two commits in all, the first
-        // only the vectors' record, which runs while the document's file is written); what the embedding did not
-        // write is written after it (pending_vectors.ts's CommitRiders).
-        const riders: CommitRiders = {
-          before: [],
-          after: [
-            save.row,
-            eventsInsert(deps, [
-              uploaded,
-              ...workspaceDocumentsEvents(workspace, { outcome: { added: 1, failures: [] } }, userId),
-            ]),
-          ],
-          ready: save.written,
-          written: { before: false, after: false },
-        };
-        let outcome: EmbedOutcome | undefined;
-        let failure: { error: unknown } | null = null;
+        const form = await readForm(c, { files: "bytes" });
+        // Concurrent uploads' vectors are committed together: the store waits a moment for this one's (ingest.ts).
+        const written = expectIngest(deps, workspace);
         try {
-          outcome = await addDocuments(deps, workspace, [document.location], {
-            prepared: prepared && new Map([[document.location, prepared]]),
-            riders: new Map([[document.location, riders]]),
-            documents: new Map([[document.location, save.document]]),
-            fresh: true,
-          });
-        } catch (error) {
-          failure = { error };
-        }
-        prepared?.release();
-        if (!riders.written.after) {
+          const received = await receiveUploadToEmbed(deps, c.req.raw, form, activeEmbedder(deps));
+          const { save, prepared } = received;
+          const document = save.stored;
+          const userId = c.var.actor.userId;
+          const uploaded = uploadEvent(document, userId);
+          // The library row and the events ride with the embedding's last commit (two commits in all, the first
+          // only the vectors' record, which runs while the document's file is written); what the embedding did not
+          // write is written after it (pending_vectors.ts's CommitRiders).
+          const riders: CommitRiders = {
+            before: [],
+            after: [
+              save.row,
+              eventsInsert(deps, [
+                uploaded,
+                ...workspaceDocumentsEvents(workspace, { outcome: { added: 1, failures: [] } }, userId),
+              ]),
+            ],
+            ready: save.written,
+            written: { before: false, after: false },
+          };
+          let outcome: EmbedOutcome | undefined;
+          let failure: { error: unknown } | null = null;
           try {
-            await deps.documents.commitPrepared(save);
+            outcome = await addDocuments(deps, workspace, [document.location], {
+              prepared: prepared && new Map([[document.location, prepared]]),
+              riders: new Map([[document.location, riders]]),
+              documents: new Map([[document.location, save.document]]),
+              fresh: true,
+              written,
+            });
           } catch (error) {
-            await received.discard();
-            throw error;
+            failure = { error };
           }
+          prepared?.release();
+          if (!riders.written.after) {
+            try {
+              await deps.documents.commitPrepared(save);
+            } catch (error) {
+              await received.discard();
+              throw error;
+            }
+          }
+          // The upload and what became of its embedding are one write (one commit instead of two).
+          if (!riders.written.after) {
+            await logEvents(deps, [
+              uploaded,
+              ...(outcome ? workspaceDocumentsEvents(workspace, { outcome }, userId) : []),
+            ]);
+          }
+          if (failure || !outcome) throw failure?.error;
+          if (outcome.failures.length > 0) {
+            return c.json({ success: false, error: outcome.failures.join("\n"), document: null }, 502);
+          }
+          return c.json({
+            success: true,
+            error: null,
+            document: { id: document.id, location: document.location },
+          });
+        } finally {
+          written();
         }
-        // The upload and what became of its embedding are one write (one commit instead of two).
-        if (!riders.written.after) {
-          await logEvents(deps, [
-            uploaded,
-            ...(outcome ? workspaceDocumentsEvents(workspace, { outcome }, userId) : []),
-          ]);
-        }
-        if (failure || !outcome) throw failure?.error;
-        if (outcome.failures.length > 0) {
-          return c.json({ success: false, error: outcome.failures.join("\n"), document: null }, 502);
-        }
-        return c.json({
-          success: true,
-          error: null,
-          document: { id: document.id, location: document.location },
-        });
       },
     )
     .post("/workspace/:slug/update-embeddings", async (c) => {

@@ -210,3 +210,38 @@ Deno.test("hostile names: an uploaded file keeps its name exactly as sent, never
     assert.doesNotMatch(answer.documents?.[0].location ?? "", /\.\.|<|=/, "stored under a generated name");
   }
 });
+
+Deno.test("POST /api/workspace/:slug/upload-and-embed announces its vectors to the store and takes the announcement back at its first write, or when the file is refused", async () => {
+  await using app = await createTestApp();
+  const workspace = await newWorkspace(app);
+  const vectors = app.deps.vectors;
+  const storeExpect = vectors.expectAdds!.bind(vectors);
+  const announced: { namespace: string; calls: number }[] = [];
+  vectors.expectAdds = (namespace) => {
+    const entry = { namespace, calls: 0 };
+    announced.push(entry);
+    const done = storeExpect(namespace);
+    return () => {
+      entry.calls++;
+      done();
+    };
+  };
+  const uploadAndEmbed = (name: string, content: string) => {
+    const form = new FormData();
+    form.append("file", new File([content], name));
+    return app.json<{ success: boolean }>(`/api/workspace/${workspace.slug}/upload-and-embed`, {
+      method: "POST",
+      body: form,
+    });
+  };
+  const namespace = workspaceNamespace(workspace.id, app.deps.providers.embedder());
+
+  const embedded = await uploadAndEmbed("notes.md", "# Notes\n\nSome words to embed.");
+  assert.equal(embedded.body.success, true, JSON.stringify(embedded.body));
+  // Taken back once its vectors were written (ingest.ts), and again, for nothing, as the request ended.
+  assert.deepEqual(announced, [{ namespace, calls: 2 }]);
+
+  const refused = await uploadAndEmbed("empty.md", "");
+  assert.equal(refused.status, 400);
+  assert.deepEqual(announced[1], { namespace, calls: 1 });
+});

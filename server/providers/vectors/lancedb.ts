@@ -24,6 +24,8 @@ export interface LanceStoreOptions {
   exactFloatMaxRows?: number;
   /** Quiet time after a write before a table with an ANN index is read into memory; tests lower it. */
   quietBeforeLoadMs?: number;
+  /** The longest a queued add waits for the adds of announced uploads (lancedb/store.ts); tests raise it. */
+  gatherMaxMs?: number;
 }
 
 /**
@@ -58,6 +60,6 @@ export function openLanceStore(directory: string, options: LanceStoreOptions = {
     floatMaxRows: options.exactFloatMaxRows,
     quietBeforeLoadMs: options.quietBeforeLoadMs,
   });
-  const store = new LanceVectorStore(tables, maintenance, log, cache);
+  const store = new LanceVectorStore(tables, maintenance, log, cache, options.gatherMaxMs);
   return Promise.resolve(store);
 }

@@ -196,6 +196,16 @@ class SwitchingVectorStore implements VectorStore {
     );
   }
 
+  expectAdds(namespace: string): () => void {
+    let chosen: VectorStore;
+    try {
+      chosen = this.active();
+    } catch {
+      return () => {};
+    }
+    return chosen.expectAdds?.(namespace) ?? (() => {});
+  }
+
   async search(namespace: string, vector: number[], search: SearchOptions): Promise<VectorHit[]> {
     return await this.onActive((store) => store.search(namespace, vector, search));
   }

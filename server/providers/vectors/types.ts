@@ -44,6 +44,11 @@ export interface SearchOptions {
 /** One namespace per workspace and embedder; the store never chunks, embeds or caches. */
 export interface VectorStore {
   upsert(namespace: string, records: VectorRecord[]): Promise<void>;
+  /**
+   * Announces an upsert to `namespace` to come (an upload being parsed), so a store that commits writes in groups
+   * can wait for it; the answer is called once the first upsert is through, or when none will come. Optional.
+   */
+  expectAdds?(namespace: string): () => void;
   search(namespace: string, vector: number[], options: SearchOptions): Promise<VectorHit[]>;
   count(namespace: string): Promise<number>;
   deleteDocuments(namespace: string, docIds: string[]): Promise<void>;

@@ -29,6 +29,9 @@ export interface IndexState {
 }
 
 export interface LanceStore extends VectorStore {
+  expectAdds(namespace: string): () => void;
+  /** Announced adds a queued add to the table would wait for now. */
+  announcedAdds(namespace: string): number;
   /**
    * Runs pending maintenance now and resolves once every background task (index builds and reads of vectors
    * into memory included) has ended.
@@ -59,10 +62,20 @@ export const COMBINED_ADD_ROWS = 4096;
 /** Adds and the LanceDB commits that wrote them, in this process so far (the ingest benchmark prints them). */
 export const lanceAddStats = { adds: 0, commits: 0 };
 
+/**
+ * The longest a queued add waits for the adds of uploads announced to the table (`expectAdds`) before it is
+ * written without them: a partner still parsing a large file does not hold the others up for long.
+ */
+export const GATHER_MAX_MS = 25;
+
 /** Adds queued for one table, written together when the table's write queue reaches them. */
 interface WaitingAdds {
   rows: number;
   adds: { built: Promise<ArrowTable>; settle: PromiseWithResolvers<void> }[];
+  /** Handed to the table's write queue (it still takes adds until its write starts). */
+  queued: boolean;
+  /** Bounds the wait for announced adds (GATHER_MAX_MS). */
+  timer?: ReturnType<typeof setTimeout>;
 }
 
 const HIT_COLUMNS = ["id", "doc_id", "text", "metadata"];
@@ -256,6 +269,8 @@ export class LanceVectorStore implements LanceStore {
     private readonly maintenance: LanceMaintenance,
     private readonly log: Logger | undefined,
     private readonly cache: ExactCache,
+    /** The longest a queued add waits for announced ones (GATHER_MAX_MS; tests raise it). */
+    private readonly gatherMaxMs: number = GATHER_MAX_MS,
   ) {}
 
   upsert(namespace: string, records: VectorRecord[]): Promise<void> {
@@ -265,28 +280,82 @@ export class LanceVectorStore implements LanceStore {
 
   /** Adds waiting for each table's write queue, merged into one commit when their turn comes. */
   private readonly waitingAdds = new Map<string, WaitingAdds>();
+  /** Uploads announced to each table whose first add has not yet been written or waited for in vain (`expectAdds`). */
+  private readonly expected = new Map<string, Set<object>>();
+
+  /**
+   * Announces an add to come (an upload being parsed): until the answer is called, a queued add to the table
+   * waits for it (at most GATHER_MAX_MS), so that concurrent uploads' adds go in as one commit rather than one
+   * each. An announced add that did not come within that time is not waited for again (a large file's parse does
+   * not hold up every add meanwhile). The caller calls the answer once its first add is written, or when it will
+   * write none (a refused file); calling it again does nothing.
+   */
+  expectAdds(namespace: string): () => void {
+    const token = {};
+    let announced = this.expected.get(namespace);
+    if (!announced) this.expected.set(namespace, announced = new Set());
+    announced.add(token);
+    return () => {
+      const current = this.expected.get(namespace);
+      if (!current?.delete(token)) return;
+      if (current.size === 0) this.expected.delete(namespace);
+      const waiting = this.waitingAdds.get(namespace);
+      if (waiting) this.gathered(namespace, waiting);
+    };
+  }
+
+  /** Announced adds a queued add to the table would wait for now (tests). */
+  announcedAdds(namespace: string): number {
+    return this.expected.get(namespace)?.size ?? 0;
+  }
 
   /**
    * Queues an add: the adds that arrive for a table while an earlier write to it runs (concurrent uploads, the
-   * batches of a book) go in as one LanceDB commit, up to COMBINED_ADD_ROWS rows. Fewer commits means fewer
-   * table versions and fragments, which is what LanceDB's memory grows with during a long ingest. Each add's
-   * rows are built at once (while the earlier write runs); an add whose rows cannot be built fails alone, and
-   * a failed commit fails every add in it (none of its rows are written).
+   * batches of a book), or while adds announced to it are awaited (`expectAdds`), go in as one LanceDB commit,
+   * up to COMBINED_ADD_ROWS rows. Fewer commits means fewer table versions and fragments, which is what LanceDB's
+   * memory grows with during a long ingest, and less of LanceDB's work (each commit cost 3-4 ms of it whatever
+   * its size). Each add's rows are built at once (while the earlier write runs); an add whose rows cannot be
+   * built fails alone, and a failed commit fails every add in it (none of its rows are written). Each add is
+   * answered only once the commit that holds it is through.
    */
   private queueAdd(namespace: string, records: VectorRecord[]): Promise<void> {
     const built = arrowRows(records);
     built.catch(() => {});
     let waiting = this.waitingAdds.get(namespace);
     if (!waiting || waiting.rows + records.length > COMBINED_ADD_ROWS) {
-      const fresh: WaitingAdds = { rows: 0, adds: [] };
-      this.waitingAdds.set(namespace, fresh);
-      this.tables.serial(namespace, () => this.writeAdds(namespace, fresh)).catch(() => {});
-      waiting = fresh;
+      // A full group waits for nothing more.
+      if (waiting) this.queueWrite(namespace, waiting);
+      waiting = { rows: 0, adds: [], queued: false };
+      this.waitingAdds.set(namespace, waiting);
     }
     waiting.rows += records.length;
     const add = Promise.withResolvers<void>();
     waiting.adds.push({ built, settle: add });
+    this.gathered(namespace, waiting);
     return add.promise;
+  }
+
+  /**
+   * Hands a group of adds to the table's write queue once it holds as many adds as uploads are announced to the
+   * table, else waits for them (at most GATHER_MAX_MS).
+   */
+  private gathered(namespace: string, waiting: WaitingAdds): void {
+    if (waiting.queued) return;
+    if (waiting.adds.length >= this.announcedAdds(namespace)) this.queueWrite(namespace, waiting);
+    else {
+      waiting.timer ??= setTimeout(() => {
+        // The announced adds that have not come by now are not waited for again.
+        this.expected.delete(namespace);
+        this.queueWrite(namespace, waiting);
+      }, this.gatherMaxMs);
+    }
+  }
+
+  private queueWrite(namespace: string, waiting: WaitingAdds): Promise<void> {
+    if (waiting.queued) return Promise.resolve();
+    waiting.queued = true;
+    clearTimeout(waiting.timer);
+    return this.tables.serial(namespace, () => this.writeAdds(namespace, waiting)).catch(() => {});
   }
 
   /** Writes the adds waiting for a table as one commit (within the table's write queue). */
@@ -474,6 +543,10 @@ export class LanceVectorStore implements LanceStore {
 
   async close(): Promise<void> {
     this.tables.closed = true; // no maintenance, build or move to a fresh connection starts from here on
+    // Adds waiting for announced ones are written now, before the tables close.
+    await Promise.all(
+      [...this.waitingAdds].map(([namespace, waiting]) => this.queueWrite(namespace, waiting)),
+    );
     await this.maintenance.stop();
     await this.tables.close();
     this.cache.clear();

@@ -132,6 +132,7 @@ async function retrieveFor(
       signal,
       {
         contextWindow: turn.model.contextWindow,
+        vectorCount: turn.vectorCount,
         // Files attached in the chat belong to an account's thread; an embed's visitor has none.
         attachments: input.store ? undefined : {
           workspaceId: workspace.id,

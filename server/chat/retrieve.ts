@@ -49,6 +49,11 @@ export interface RetrieveOptions {
    * null to search the message; asked only when the workspace has vectors to search.
    */
   rewrite?: () => Promise<string | null>;
+  /**
+   * The vector count of the workspace's namespace for `embedder`, when the caller asked for it already (a chat
+   * asks while it reads the history: turn.ts); asked here otherwise.
+   */
+  vectorCount?: Promise<number>;
 }
 
 /** How the reference identifies a document across chunks and citations: `title:<title>-timestamp:<published>`. */
@@ -230,7 +235,7 @@ export async function retrieve(
 ): Promise<Retrieved> {
   const namespace = workspaceNamespace(workspace.id, embedder);
   const contextWindow = contextWindowOf(deps, workspace, options);
-  const counted = deps.vectors.count(namespace);
+  const counted = options.vectorCount ?? deps.vectors.count(namespace);
   // A follow-up's rewrite (a round trip to the model) starts as soon as there are vectors to search, while the
   // pinned documents and the attached files are read.
   const rewritten = counted.then((count) => count > 0 && options.rewrite ? options.rewrite() : null);

@@ -18,6 +18,7 @@ import {
 } from "./history.ts";
 import type { HistoryTurn } from "./prompt.ts";
 import { mark } from "../http/timing.ts";
+import { workspaceNamespace } from "../providers/vectors/namespace.ts";
 
 export interface ReplyInput {
   actor: Actor;
@@ -65,6 +66,11 @@ export interface Turn {
   /** The workspace's chat model, built once for the whole answer. */
   model: ChatModel;
   embedder: Embedder;
+  /**
+   * The workspace's vector count (retrieve.ts), asked for while the history is read: a follow-up's rewrite
+   * waits for both, and asked after the history the count was one more round trip before it.
+   */
+  vectorCount: Promise<number>;
   /** The history the model sees, oldest first: the thread's recent chats, or the caller's conversation. */
   history: HistoryTurn[];
   /** The recent stored answers, oldest first, whose citations backfill the context (none for a conversation). */
@@ -146,6 +152,9 @@ export async function prepareTurn(deps: Deps, input: ReplyInput, uuid: string): 
     return { ended: frames.abort(uuid, messageOf(error)) };
   }
   mark("model");
+  const vectorCount = deps.vectors.count(workspaceNamespace(workspace.id, embedder));
+  // Read by retrieve; a turn that ends before it (or hands off to the agent) leaves it unread.
+  vectorCount.catch(() => {});
 
   const stored = conversation
     ? []
@@ -163,6 +172,7 @@ export async function prepareTurn(deps: Deps, input: ReplyInput, uuid: string): 
     expanded,
     model,
     embedder,
+    vectorCount,
     history: conversation?.history ?? stored.map(({ prompt, response }) => ({
       prompt,
       response: response.text,

@@ -199,20 +199,11 @@ const MAX_GAP_CHARACTERS = 120;
  */
 export function phraseMatches(pairs: readonly [string, string][], text: string): number {
   if (pairs.length === 0) return 0;
-  const lower = text.normalize("NFKC").toLowerCase();
-  const found = new Map<string, { start: number; end: number }[]>();
-  for (const stem of new Set(pairs.flat())) {
-    const probe = stem.length > 3 ? stem.slice(0, -1) : stem;
-    const places: { start: number; end: number }[] = [];
-    for (let at = lower.indexOf(probe); at >= 0; at = lower.indexOf(probe, at + 1)) {
-      if (at > 0 && WORD_CHARACTER.test(lower[at - 1])) continue;
-      let end = at + probe.length;
-      while (end < lower.length && WORD_CHARACTER.test(lower[end])) end++;
-      if (stemOf(lower.slice(at, end)) === stem) places.push({ start: at, end });
-    }
-    found.set(stem, places);
-  }
-  const near = (a: { start: number; end: number }, b: { start: number; end: number }) => {
+  const read = headTextOf(text);
+  const lower = read.lower ??= text.normalize("NFKC").toLowerCase();
+  const found = new Map<string, readonly Place[]>();
+  for (const stem of new Set(pairs.flat())) found.set(stem, placesOf(read, lower, stem));
+  const near = (a: Place, b: Place) => {
     const [first, second] = a.start < b.start ? [a, b] : [b, a];
     if (first.start === second.start || second.start - first.end > MAX_GAP_CHARACTERS) return false;
     const between = lower.slice(first.end, second.start).match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
@@ -225,6 +216,99 @@ export function phraseMatches(pairs: readonly [string, string][], text: string):
     if (from.some((a) => to.some((b) => near(a, b)))) matches++;
   }
   return matches;
+}
+
+interface Place {
+  start: number;
+  end: number;
+}
+
+/** The most stems whose places one text keeps: a text that comes back for many questions starts again. */
+const MAX_PLACES_KEPT = 64;
+
+/**
+ * Where the words of `stem` are in `lower` (the text, NFKC and lower case): each stem is looked for as a
+ * substring, and only the words it starts are stemmed. The probe leaves out the stem's last letter, which Porter
+ * may have changed ("happy" → "happi"). Kept with the text: the question words of a workspace come back.
+ */
+function placesOf(read: HeadText, lower: string, stem: string): readonly Place[] {
+  const kept = read.places?.get(stem);
+  if (kept) return kept;
+  const probe = stem.length > 3 ? stem.slice(0, -1) : stem;
+  const places: Place[] = [];
+  for (let at = lower.indexOf(probe); at >= 0; at = lower.indexOf(probe, at + 1)) {
+    if (at > 0 && WORD_CHARACTER.test(lower[at - 1])) continue;
+    let end = at + probe.length;
+    while (end < lower.length && WORD_CHARACTER.test(lower[end])) end++;
+    if (stemOf(lower.slice(at, end)) === stem) places.push({ start: at, end });
+  }
+  read.places ??= new Map();
+  if (read.places.size >= MAX_PLACES_KEPT) read.places.clear();
+  read.places.set(stem, places);
+  return places;
+}
+
+/** One sentence of a chunk as the best sentence score reads it, with what it holds kept once looked for. */
+interface SentenceRead {
+  text: string;
+  /** Its words' distinct stems, in the order they first appear. */
+  stems: readonly string[];
+  date?: boolean;
+  number?: boolean;
+  /** The stems of its capitalised words, its first word left out (`holdsAnswer`). */
+  names?: readonly string[];
+}
+
+/**
+ * What the re-scoring of the best candidates reads of a chunk text, kept while the text is recent: a workspace's
+ * chunks come back search after search, and splitting 20 texts into sentences, words and stems again took most
+ * of the fusion's time and memory (issue 21: 1.1 MB allocated of a chat's 2.6). Each part is read when first
+ * needed; all are functions of the text alone.
+ */
+interface HeadText {
+  sentences?: readonly SentenceRead[];
+  /** The text NFKC and lower-cased (the phrase score's). */
+  lower?: string;
+  /** Where each stem asked for so far is in `lower` (`placesOf`). */
+  places?: Map<string, readonly Place[]>;
+  /** The stems of the document title in the chunk header (`titleScores`). */
+  title?: ReadonlySet<string>;
+}
+
+/**
+ * The best candidates' texts read lately, the oldest read leaving first: at most HEAD_TEXT_CHARACTERS of texts
+ * (some 500 chunks, about 3 MB with what is kept of them). A longer text is read every time.
+ */
+const headTexts = new Map<string, HeadText>();
+const HEAD_TEXT_CHARACTERS = 500_000;
+let headTextCharacters = 0;
+
+function headTextOf(text: string): HeadText {
+  let read = headTexts.get(text);
+  if (read !== undefined) {
+    headTexts.delete(text);
+    headTexts.set(text, read);
+    return read;
+  }
+  read = {};
+  if (text.length > HEAD_TEXT_CHARACTERS / 100) return read;
+  for (const [oldest] of headTexts) {
+    if (headTextCharacters + text.length <= HEAD_TEXT_CHARACTERS) break;
+    headTexts.delete(oldest);
+    headTextCharacters -= oldest.length;
+  }
+  headTexts.set(text, read);
+  headTextCharacters += text.length;
+  return read;
+}
+
+/** The sentences of a chunk's body (its header left out), each with its distinct stems. */
+function sentencesOf(text: string): readonly SentenceRead[] {
+  const read = headTextOf(text);
+  return read.sentences ??= text.replace(METADATA_BLOCK, "").split(SENTENCE_END).map((sentence) => ({
+    text: sentence,
+    stems: [...new Set(wordsOf(sentence).map(stemOf))],
+  }));
 }
 
 const METADATA_BLOCK = /<document_metadata>[\s\S]*?<\/document_metadata>/;
@@ -243,13 +327,10 @@ export function candidateIdf(stems: readonly string[], pool: readonly string[]):
   const wanted = new Set(stems);
   const df = new Map<string, number>();
   for (const text of pool) {
-    for (const stem of new Set(bodyStems(text, wanted))) df.set(stem, (df.get(stem) ?? 0) + 1);
+    // The body's stems are distinct: each wanted one counts once per text.
+    for (const stem of distinctBodyStems(text)) if (wanted.has(stem)) df.set(stem, (df.get(stem) ?? 0) + 1);
   }
   return (stem) => Math.log(1 + pool.length / (1 + (df.get(stem) ?? 0)));
-}
-
-function bodyStems(text: string, wanted: ReadonlySet<string>): string[] {
-  return distinctBodyStems(text).filter((stem) => wanted.has(stem));
 }
 
 /**
@@ -331,6 +412,16 @@ export function holdsAnswer(type: AnswerType, sentence: string, questionStems: R
   );
 }
 
+/** `holdsAnswer` of a sentence read before: what it holds is looked for once. */
+function sentenceHoldsAnswer(type: AnswerType, sentence: SentenceRead, questionStems: ReadonlySet<string>) {
+  if (type === "date") return sentence.date ??= DATE.test(sentence.text);
+  if (type === "number") return sentence.number ??= NUMBER.test(sentence.text);
+  sentence.names ??= (sentence.text.match(NAME_WORD) ?? []).flatMap((word, index) =>
+    index > 0 && /^\p{Lu}/u.test(word) ? [stemOf(word.toLowerCase())] : []
+  );
+  return sentence.names.some((stem) => !questionStems.has(stem));
+}
+
 /**
  * For each text, in one pass over its sentences: `best`, its best sentence's weight (the sum of the IDFs of the
  * question stems the sentence holds); `typed`, the best weight among the sentences holding an answer of `type`;
@@ -350,27 +441,26 @@ export function sentenceFeatures(
     let best = 0;
     let typed = 0;
     let holds = false;
-    for (const sentence of text.replace(METADATA_BLOCK, "").split(SENTENCE_END)) {
+    for (const sentence of sentencesOf(text)) {
       let weight = 0;
-      const seen = new Set<string>();
+      // The question stems the sentence holds (its stems are distinct, each counted once, in their order).
+      let seen: Set<string> | undefined;
       let soft: Map<string, number> | undefined;
-      for (const word of wordsOf(sentence)) {
-        const stem = stemOf(word);
+      for (const stem of sentence.stems) {
         if (wanted.has(stem)) {
-          if (!seen.has(stem)) {
-            seen.add(stem);
-            weight += idf(stem);
-          }
+          (seen ??= new Set()).add(stem);
+          weight += idf(stem);
         } else if (softOf) {
+          // A stem's likenesses are the same at each of its words: its first decides.
           for (const [question, value] of softOf(stem) ?? []) {
             const prior = (soft ??= new Map()).get(question);
             if (prior === undefined || value > prior) soft.set(question, value);
           }
         }
       }
-      if (soft) { for (const [question, value] of soft) if (!seen.has(question)) weight += value; }
+      if (soft) { for (const [question, value] of soft) if (!seen?.has(question)) weight += value; }
       // A sentence without the question's words changes neither score: its answers are not looked for.
-      const answers = weight > 0 && type !== null && holdsAnswer(type, sentence, questionWords);
+      const answers = weight > 0 && type !== null && sentenceHoldsAnswer(type, sentence, questionWords);
       if (weight > best) {
         best = weight;
         holds = answers;
@@ -446,8 +536,10 @@ export function titleScores(
   idf: (stem: string) => number,
 ) {
   return texts.map((text) => {
-    const title = /^sourceDocument: (.*)$/m.exec(METADATA_BLOCK.exec(text)?.[0] ?? "")?.[1] ?? "";
-    const words = new Set(wordsOf(title).map(stemOf));
+    const read = headTextOf(text);
+    const words = read.title ??= new Set(
+      wordsOf(/^sourceDocument: (.*)$/m.exec(METADATA_BLOCK.exec(text)?.[0] ?? "")?.[1] ?? "").map(stemOf),
+    );
     return stems.reduce((sum, stem) => sum + (words.has(stem) ? idf(stem) : 0), 0);
   });
 }

@@ -19,6 +19,7 @@ import {
   SENTENCE_WEIGHT,
   sentenceFeatures,
   sentenceScores,
+  type SoftWords,
   TEXT_WEIGHT,
   TITLE_WEIGHT,
   titleScores,
@@ -377,4 +378,48 @@ Deno.test("fuseHybrid: a question typed without accents finds the words that hav
     fuseHybrid([], [other, accented], [5.25, 5], 2, { question, foldAccents: false }).map((item) => item.id),
     ["o", "a"],
   );
+});
+
+Deno.test("fuseHybridScored: texts read before (their sentences, words and phrases kept) score as when first read, whatever the question", () => {
+  // Two stems alike enough for a soft match, both ways.
+  const alike = new Map([["nest", new Map([["breed", 0.7]])], ["breed", new Map([["nest", 0.7]])]]);
+  const softWords: SoftWords = {
+    has: (stem) => alike.has(stem),
+    similarity: (a, b) => alike.get(a)?.get(b) ?? 0,
+    neighbours: (stem) => alike.get(stem) ?? new Map(),
+  };
+  const bodies = [
+    "Grey herons nest in York. Herons breed by the river Ouse since 1842.",
+    "Twelve herons fish in Granite Bay. The bay is cold.",
+    "Herons, grey birds, nest beside a wide river. Wardens in Leeds count them in March.",
+    "Nothing about birds here. Herons? No.",
+  ];
+  // Texts differing only in the header's date, which no score reads: a new date is a text never read before.
+  let dates = 0;
+  const passages = () => {
+    const published = `${Date.now()}${++dates}`;
+    return bodies.map((body, index) =>
+      passage(
+        `p${index}`,
+        0.5 - index / 10,
+        `<document_metadata>\nsourceDocument: Herons of Yorkshire\npublished: ${published}\n</document_metadata>\n\n${body}`,
+      )
+    );
+  };
+  const questions = [
+    "Where do grey herons nest?",
+    "When did herons breed by the Ouse river?",
+    "How many herons fish in Granite Bay?",
+    "Who counts the grey herons?",
+  ];
+  const score = (texts: ReturnType<typeof passages>, question: string) =>
+    fuseHybridScored(texts, [...texts].reverse(), [1, 2, 3, 4], 2, { question, softWords }).map((
+      { item, fused },
+    ) => [item.id, fused]);
+  const kept = passages();
+  for (let round = 0; round < 3; round++) {
+    for (const question of questions) {
+      assert.deepEqual(score(kept, question), score(passages(), question), question);
+    }
+  }
 });

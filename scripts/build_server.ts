@@ -32,6 +32,14 @@ export const EXTERNAL: { pattern: string; why: string }[] = [
   { pattern: "@huggingface/transformers", why: "loads onnxruntime-node, on first use" },
   { pattern: "audio-decode", why: "picks its optional decoders (@audio/*) at run time" },
   { pattern: "@audio/*", why: "audio-decode's optional decoders" },
+  // The OpenAPI document's JSON Schema (@standard-community/standard-json imports zod's core by name, on first
+  // use). Bundled, its namespace (locales included) made every zod locale live, and esbuild put them all in the
+  // chunk a start loads with zod; the server's modules import zod's namespace (`import * as z`), so the rest of
+  // what they leave unused stays out too (issue 21).
+  {
+    pattern: "zod/v4/core",
+    why: "zod's core, which the OpenAPI document's JSON Schema imports whole, on first use",
+  },
 ];
 
 /**

@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { bundleArgs, keepLastBuilds, replaceRequireShim } from "./build_server.ts";
+import {
+  buildServer,
+  bundleArgs,
+  keepLastBuilds,
+  replaceRequireShim,
+  SERVER_DIST,
+  serverIsStale,
+} from "./build_server.ts";
 
 const names = (dir: string) => [...Deno.readDirSync(dir)].map((file) => file.name).sort();
 
@@ -155,4 +162,69 @@ Deno.test("a require stand-in in another form fails the build rather than ship",
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+/** zod's locales each end in a function returning `{localeError: …}`: how many a bundle's files hold. */
+const ZOD_LOCALE = /\{localeError:/g;
+const zodLocales = (code: string) => code.match(ZOD_LOCALE)?.length ?? 0;
+
+Deno.test("zod bundled as the server bundles it: its English messages, and no other locale", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "lectern-zod-locales-" });
+  try {
+    // As the server's modules import zod (a namespace import), with a schema of each common kind.
+    await Deno.writeTextFile(
+      `${dir}/fixture.ts`,
+      `import * as z from "zod";\n` +
+        `const checks = [z.string().safeParse(1), z.number().min(3).safeParse(1), z.email().safeParse("a"),\n` +
+        `  z.object({ a: z.boolean() }).safeParse({}), z.enum(["x", "y"]).safeParse("z"), z.array(z.string()).max(1).safeParse(["a", "b"])];\n` +
+        `console.log(JSON.stringify(checks.map((check) => check.error?.issues[0].message)));\n`,
+    );
+    const bundled = await new Deno.Command(Deno.execPath(), {
+      args: bundleArgs(`${dir}/out`, `${dir}/fixture.ts`),
+      cwd: new URL("..", import.meta.url),
+      stderr: "piped",
+    }).output();
+    assert.equal(bundled.code, 0, new TextDecoder().decode(bundled.stderr));
+    let locales = 0;
+    for (const file of Deno.readDirSync(`${dir}/out`)) {
+      locales += zodLocales(Deno.readTextFileSync(`${dir}/out/${file.name}`));
+    }
+    assert.equal(locales, 1, "zod's English locale alone");
+    const ran = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--quiet", `${dir}/out/fixture.js`],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(ran.code, 0, new TextDecoder().decode(ran.stderr));
+    assert.deepEqual(JSON.parse(new TextDecoder().decode(ran.stdout)), [
+      "Invalid input: expected string, received number",
+      "Too small: expected number to be >=3",
+      "Invalid email address",
+      "Invalid input: expected boolean, received undefined",
+      'Invalid option: expected one of "x"|"y"',
+      "Too big: expected array to have <=1 items",
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test({
+  name:
+    "the server's bundle holds zod's English locale only (a module importing zod's namespace whole brings 60 back)",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    if (await serverIsStale()) assert.ok(await buildServer(), "The server bundle could not be built.");
+    const [files] = JSON.parse(await Deno.readTextFile(`${SERVER_DIST}/builds.json`)) as string[][];
+    let locales = 0;
+    for (const file of files) {
+      if (file.endsWith(".js")) locales += zodLocales(await Deno.readTextFile(`${SERVER_DIST}/${file}`));
+    }
+    assert.equal(
+      locales,
+      1,
+      'zod\'s other locales are bundled: a module imports { z } from "zod" (import * as z from "zod" instead), ' +
+        'or one imports "zod/v4/core" (its own namespace holds them all)',
+    );
+  },
 });

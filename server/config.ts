@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { SETTING_KEYS } from "../shared/settings.ts";
 import { parseOrigin } from "./http/cors.ts";
 import { CHAT_STARTS_AT_ONCE } from "./chat/admission.ts";

@@ -14,7 +14,7 @@ if (Deno.args[0] === "parse-worker") {
 
   const { defaultNodeEnv, startMemoryTrace, tuneMalloc } = await import("./memory.ts");
   defaultNodeEnv();
-  tuneMalloc();
+  await tuneMalloc();
   const trace = Deno.env.get("MEM_TRACE");
   if (trace) startMemoryTrace(trace, Number(Deno.env.get("MEM_TRACE_MS")) || 1000);
   const { runCli } = await import("./cli/main.ts");

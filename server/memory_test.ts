@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { defaultNodeEnv, freeBytes, mallocSettings } from "./memory.ts";
+import { defaultNodeEnv, freeBytes, mallocSettings, tuneMalloc } from "./memory.ts";
 import { startServerProcess } from "./testing/process.ts";
 
 function fakeEnv(values: Record<string, string>) {
@@ -23,6 +23,21 @@ Deno.test("malloc: two arenas, blocks from 256 KiB mapped apart, a 1 MiB trim th
     mallocSettings(env({ GLIBC_TUNABLES: "glibc.malloc.mmap_threshold=65536:glibc.malloc.arena_max=1" })),
     [[-1, 1_048_576]],
   );
+});
+
+Deno.test({
+  name: "malloc: glibc's mallopt takes every setting (called from Deno's blocking pool)",
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    let glibc = true;
+    try {
+      Deno.dlopen("libc.so.6", { mallopt: { parameters: ["i32", "i32"], result: "i32", nonblocking: true } })
+        .close();
+    } catch {
+      glibc = false;
+    }
+    assert.equal(await tuneMalloc(), glibc ? mallocSettings().length : 0);
+  },
 });
 
 Deno.test("NODE_ENV defaults to production, so React renders pages with its production build", () => {

@@ -13,8 +13,8 @@ export interface MemoryTrimmer {
    * resident memory grew by `growthBytes` since the last trim (or its lowest point since).
    */
   readonly turns: { trimmed: number; skipped: number; grown: number };
-  /** Trims now; true when memory was returned to the system. */
-  trim(): boolean;
+  /** Trims now (a trim under way is joined); true when memory was returned to the system. */
+  trim(): Promise<boolean>;
   stop(): void;
 }
 
@@ -72,7 +72,12 @@ export function fullCollector(): Promise<(() => void) | null> {
   })();
 }
 
-const SYMBOLS = { malloc_trim: { parameters: ["usize"], result: "i32" } } as const;
+/**
+ * Nonblocking: malloc_trim runs on a thread of Deno's blocking pool, not the JS thread. A synchronous symbol would
+ * also have Deno compile a fast-call trampoline when the library is opened, whose compiler's code stays resident
+ * (1.7 MiB of an idle server, issue 21).
+ */
+const SYMBOLS = { malloc_trim: { parameters: ["usize"], result: "i32", nonblocking: true } } as const;
 
 function openTrim(): Deno.DynamicLibrary<typeof SYMBOLS> | null {
   if (Deno.build.os !== "linux") return null;
@@ -90,9 +95,10 @@ function openTrim(): Deno.DynamicLibrary<typeof SYMBOLS> | null {
  * Trims every `intervalSeconds` (0 turns it off), and between those turns as soon as the resident memory has
  * grown by `growthBytes` above its low point since the last trim (read every `checkMs`), after a full garbage
  * collection (tens of milliseconds on the JS thread, skipped like the trim when busy). The timers never keep
- * the process alive. `busy` says when to skip a turn: malloc_trim walks every arena on the JS thread (hundreds of
- * milliseconds with a large heap), a pause every open answer stream would show as a gap between its chunks; the
- * next quiet turn trims.
+ * the process alive. `busy` says when to skip a turn: malloc_trim walks every arena (hundreds of milliseconds
+ * with a large heap) holding each one's lock, so the native allocations of every thread, the JS thread's
+ * included, wait for it, which every open answer stream would show as a gap between its chunks; the next quiet
+ * turn trims.
  */
 export function startMemoryTrim(
   intervalSeconds: number,
@@ -105,11 +111,19 @@ export function startMemoryTrim(
   const growth = options.growthBytes ?? TRIM_GROWTH_BYTES;
   /** The lowest resident memory since the last trim. */
   let low = Infinity;
-  const trim = () => {
-    if (library === null) return false;
-    const returned = library.symbols.malloc_trim(0n) === 1;
-    low = rss();
-    return returned;
+  /** The trim under way; the library is closed only once it is over. */
+  let pending: Promise<boolean> | null = null;
+  let stopped = false;
+  const trim = (): Promise<boolean> => {
+    if (library === null || stopped) return Promise.resolve(false);
+    const open = library;
+    return pending ??= open.symbols.malloc_trim(0n).then((result) => {
+      low = rss();
+      return result === 1;
+    }, () => false).finally(() => {
+      pending = null;
+      if (stopped) open.close();
+    });
   };
   const timers: ReturnType<typeof setInterval>[] = [];
   const turns = { trimmed: 0, skipped: 0, grown: 0 };
@@ -127,7 +141,7 @@ export function startMemoryTrim(
     if (growth > 0) {
       low = rss();
       const loadCollector = options.collector ?? fullCollector;
-      /** Set while a growth turn waits for the collector to load (the first time only). */
+      /** Set while a growth turn waits for the collector to load (the first time only) or for its trim. */
       let loading = false;
       const check = setInterval(() => {
         const now = rss();
@@ -140,7 +154,9 @@ export function startMemoryTrim(
             // Garbage first: what it frees in the C heap (ArrayBuffers, LanceDB's buffers) is then trimmed too.
             if (library && !busy()) {
               collect?.();
-              trim();
+              // The next growth is read against the low point this trim leaves.
+              loading = true;
+              trim().finally(() => (loading = false));
             }
           }, () => (loading = false));
         }
@@ -155,7 +171,9 @@ export function startMemoryTrim(
     trim,
     stop() {
       for (const timer of timers.splice(0)) clearInterval(timer);
-      library?.close();
+      stopped = true;
+      // A trim under way closes the library when it is over.
+      if (pending === null) library?.close();
       library = null;
     },
   };

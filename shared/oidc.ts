@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * OpenID Connect login (issue 24): the update-env keys of Settings → Security, each with the environment

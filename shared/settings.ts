@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { type FieldCheck, LLM_PROVIDERS, llmProvider, type SettingField } from "./providers/llm_catalog.ts";
 import {
   embedder,

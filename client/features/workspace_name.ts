@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type * as z from "zod";
 import type { CreateWorkspaceAnswer as Answer, Workspace } from "../../shared/api/workspaces.ts";
 import { ApiError } from "../lib/api.ts";
 

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type * as z from "zod";
 import { storedToken } from "./storage.ts";
 import { isLazySchema, type LazySchema, loadSchemas, resolveSchema } from "./lazy_schema.ts";
 

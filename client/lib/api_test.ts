@@ -1,6 +1,6 @@
 import { lazySchema } from "./lazy_schema.ts";
 import assert from "node:assert/strict";
-import { z } from "zod";
+import * as z from "zod";
 import { json, MemoryStorage, stubFetch, stubStorage } from "../testing/stubs.ts";
 import { api, apiBlob, ApiError, authHeaders, onUnauthorized } from "./api.ts";
 import { STORAGE_KEYS } from "./storage.ts";

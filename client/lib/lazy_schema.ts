@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type * as z from "zod";
 
 /**
  * Answer schemas that are not part of a page's first load (issue 21): zod and the shared schemas arrive with a

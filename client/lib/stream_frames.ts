@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ChatFrame, Source } from "../../shared/api/chat.ts";
 import { abortEvent } from "./stream_abort.ts";
 import { t } from "./i18n.ts";

@@ -4,7 +4,7 @@
 import { createHash } from "../hash.ts";
 import { dirname, join, relative, sep } from "node:path";
 import { createTarPacker, type TarPackController } from "modern-tar";
-import { z } from "zod";
+import * as z from "zod";
 import { LECTERN_VERSION } from "../../shared/version.ts";
 import migrations from "../../db/migrations.gen.ts";
 import type { StoragePaths } from "../storage.ts";

@@ -1,5 +1,5 @@
 import { count, desc, eq } from "drizzle-orm";
-import type { z } from "zod";
+import type * as z from "zod";
 import { users, workspaceChats, workspaces } from "../../db/schema.ts";
 import type { AdminChat } from "../../shared/api/admin.ts";
 import type { Deps } from "../deps.ts";

@@ -4,7 +4,7 @@ import type { AppEnv } from "../http/env.ts";
 import { parseJson } from "../http/body.ts";
 import { requirePermission } from "../http/auth_guard.ts";
 import type { Context } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import { eq } from "drizzle-orm";
 import { documents } from "../../db/schema.ts";
 import { AppError, fail, messageOf } from "../errors.ts";

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { asc, eq, or } from "drizzle-orm";
-import { z } from "zod";
+import * as z from "zod";
 import { documents } from "../../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import type { AppEnv } from "../http/env.ts";

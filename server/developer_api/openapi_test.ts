@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { z } from "zod";
+import * as z from "zod";
 import { LECTERN_VERSION } from "../../shared/version.ts";
 import { createTestApp } from "../testing/test_app.ts";
 import { needs } from "./access.ts";

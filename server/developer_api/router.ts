@@ -4,7 +4,7 @@ import { createMiddleware } from "hono/factory";
 import { describeRoute, resolver } from "hono-openapi";
 import type { DescribeRouteOptions } from "hono-openapi";
 import { eq } from "drizzle-orm";
-import type { z } from "zod";
+import type * as z from "zod";
 import { workspaces } from "../../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import type { AppEnv } from "../http/env.ts";

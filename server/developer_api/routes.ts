@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import { ApiKeyLookup } from "../api_keys/service.ts";
 import type { Deps } from "../deps.ts";
 import type { AppEnv } from "../http/env.ts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { Deps } from "../deps.ts";
 import { parseJson } from "../http/body.ts";
 import { fail, messageOf, withErrorBody } from "../errors.ts";

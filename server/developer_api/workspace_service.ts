@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, isNull } from "drizzle-orm";
 import { workspaceChats, workspaceThreads } from "../../db/schema.ts";
 import type { HistoryEntry } from "../../shared/api/chat.ts";
-import type { z } from "zod";
+import type * as z from "zod";
 import type { V1VectorSearchResult } from "../../shared/api/v1_workspaces.ts";
 import type { Deps } from "../deps.ts";
 import { searchChunks } from "../chat/retrieve.ts";

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { logEvent } from "../events/log.ts";
 import { updateEmbeddings } from "../documents/update_embeddings.ts";
-import { z } from "zod";
+import * as z from "zod";
 import type { Deps } from "../deps.ts";
 import type { AppEnv } from "../http/env.ts";
 import { parseJson } from "../http/body.ts";

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { z } from "zod";
+import type * as z from "zod";
 import { ERROR_STATUS, type ErrorCode } from "../../shared/api/errors.ts";
 import { AppError } from "../errors.ts";
 

@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
-import type { z } from "zod";
+import type * as z from "zod";
 import { invites, users, workspaces, workspaceUsers } from "../../db/schema.ts";
 import { AUTH_MESSAGES, Password, Username } from "../../shared/api/auth.ts";
 import type { AcceptInviteInput, Invite } from "../../shared/api/admin.ts";

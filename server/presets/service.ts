@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import type { z } from "zod";
+import type * as z from "zod";
 import { slashCommandPresets } from "../../db/schema.ts";
 import { prepared } from "../../db/prepared.ts";
 import { type Preset, type PresetInput, RESERVED_COMMANDS } from "../../shared/api/presets.ts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { Deps } from "../deps.ts";
 import { messageOf } from "../errors.ts";
 import { LABELS } from "../settings/service.ts";

@@ -10,7 +10,7 @@ import {
 } from "../../shared/api/auth.ts";
 import type { NewUserInput, UpdateUserInput } from "../../shared/api/admin.ts";
 import type { Role } from "../../shared/roles.ts";
-import type { z } from "zod";
+import type * as z from "zod";
 import type { Actor } from "../auth/actor.ts";
 import type { Deps } from "../deps.ts";
 import { fail } from "../errors.ts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ROLES, WORKSPACE_ROLES } from "../roles.ts";
 import { Password, User, Username } from "./auth.ts";
 import { jsonObject, laterChecked } from "./body.ts";

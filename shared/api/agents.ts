@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** The built-in skills, by the reference's ids. The first three are on until turned off; the rest off until on. */
 export const AGENT_SKILLS = [

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * What a developer API key may do. "admin" keys do everything (the reference's only kind); "read" keys read

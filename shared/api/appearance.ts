@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { TextSplitterPreferences } from "./embedding.ts";
 
 /** The icons a footer link may show (the reference's footer icon names). */

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { WorkspaceDocument } from "./workspaces.ts";
 
 /** At most this many files are kept attached to one user's thread of a workspace. */

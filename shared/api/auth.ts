@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ROLES } from "../roles.ts";
 import { jsonObject, laterChecked, textOr } from "./body.ts";
 import { SUPPORTED_LANGUAGES } from "../languages.ts";

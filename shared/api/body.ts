@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * A JSON body whose fields the schemas of `shape` read. Anything but an object (null, a list, a number) reads

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { RawTextMetadata } from "./v1_documents.ts";
 
 /**

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { jsonObject } from "./body.ts";
 import { MAX_MESSAGE_CHARS } from "./chat_actions.ts";
 import { MAX_MESSAGE_CHARS_SHOWN } from "../limits.ts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 const id = z.union([z.number(), z.string().regex(/^\d+$/).transform(Number)]).pipe(
   z.number().int().positive(),

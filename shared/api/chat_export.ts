@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Chat exports (`GET /api/v1/system/export-chats?type=…`, and later the admin screen's

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * The data connectors' calls (spec 02 §3 and §7): every answer is `{success, reason, data}`. A repository

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { jsonObject } from "./body.ts";
 
 // The options of the YouTube, website and Confluence data connectors (spec 02 §3 and §7): the bodies of

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 export { ACCEPTED_DOCUMENT_TYPES } from "./document_types.ts";
 

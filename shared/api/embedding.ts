@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { NATIVE_EMBEDDING_MODELS } from "../providers/embedder_catalog.ts";
 import { jsonObject } from "./body.ts";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Embed widgets (the reference's `embed_configs`): a chat bubble other web sites include with a script tag,

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { jsonObject } from "./body.ts";
 
 /** Rows per page of the event logs screen (the reference's default `limit`). */

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * The system setting that turns live document sync on or off (`enabled|disabled`). Absent

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** What the list answers in place of an environment variable's or a header's value. */
 export const MCP_SECRET_MASK = "********";

@@ -1,5 +1,5 @@
 // The OpenAI-compatible calls of the developer API (`/api/v1/openai/*`, api-contract §11).
-import { z } from "zod";
+import * as z from "zod";
 import { jsonObject } from "./body.ts";
 import { Metrics, Source } from "./chat.ts";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** Commands the chat handles itself; a preset cannot take their names. */
 export const RESERVED_COMMANDS = ["/reset", "/img", "/exit"] as const;

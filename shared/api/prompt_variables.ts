@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** Longest value and description of a stored prompt variable. */
 export const MAX_VARIABLE_VALUE = 20_000;

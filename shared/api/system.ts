@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { jsonObject, textOr } from "./body.ts";
 
 const notAnObject = "The settings must be a JSON object of setting names and values.";

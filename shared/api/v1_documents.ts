@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { StoredDocument, UploadMetadata } from "./documents.ts";
 import { FolderPageAnswer, FolderShell, LocalFile } from "./library.ts";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { UpdatePinInput } from "./library.ts";
 import { CreateWorkspaceInput, UpdateWorkspaceInput, Workspace, WorkspaceDocument } from "./workspaces.ts";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { AdminChat, ChatsPage } from "./admin.ts";
 import { jsonObject } from "./body.ts";
 import type { ChatExportType } from "./chat_export.ts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * The system prompt of a workspace without one of its own (docs/api-compat.md#workspace-object-and-slugs);

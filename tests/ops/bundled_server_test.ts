@@ -1,7 +1,8 @@
 // The bundled server (dist/server/, scripts/build_server.ts), which `deno task start` and `deno task lectern`
 // run, works as the source does: a real process on fresh storage migrates its database, answers /api/ping,
 // serves a page with the client's bundle, parses a file in a worker process started from the bundle's entry,
-// embeds documents and finds them through the developer API (each loaded from its own chunk on first use).
+// embeds documents and finds them through the developer API (each loaded from its own chunk on first use), and
+// describes that API in its OpenAPI document.
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { buildServer, SERVER_BUNDLE, serverIsStale } from "../../scripts/build_server.ts";
@@ -156,6 +157,15 @@ Deno.test({
       })).json();
       assert.ok(search.results?.length >= 1, JSON.stringify(search));
       assert.match(search.results[0].text, /Grey herons wait/);
+
+      // The API's document: its JSON Schema comes from zod's core, which the bundle leaves in node_modules.
+      const document = await (await fetch(`${server.url}/api/docs/openapi.json`)).json();
+      assert.deepEqual(
+        document.paths["/v1/workspace/{slug}/vector-search"]?.post?.requestBody?.content?.["application/json"]
+          ?.schema?.properties?.query,
+        { type: "string", minLength: 1, maxLength: 20000 },
+        JSON.stringify(document).slice(0, 2000),
+      );
     } finally {
       await Deno.remove(storage, { recursive: true });
     }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import type { z } from "zod";
+import type * as z from "zod";
 import { RefreshUserAnswer, type User } from "../../../shared/api/auth.ts";
 import { api } from "../../lib/api.ts";
 

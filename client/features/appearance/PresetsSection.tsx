@@ -1,6 +1,6 @@
 import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { z } from "zod";
+import * as z from "zod";
 import { Preset } from "../../../shared/api/presets.ts";
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { TextField } from "../../components/TextField.tsx";

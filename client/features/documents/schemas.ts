@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { SuccessOrMessage } from "../../../shared/api/library.ts";
 
 // The document calls' own answer shapes, loaded lazily (client/lib/schemas.ts).

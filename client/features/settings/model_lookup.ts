@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { ModelLookup, SettingField } from "../../../shared/providers/llm_catalog.ts";
 import { isMaskedSecret } from "../../../shared/settings.ts";
 import { api } from "../../lib/api.ts";

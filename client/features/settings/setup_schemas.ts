@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 // The setup answers' shapes, loaded lazily (client/lib/schemas.ts).
 

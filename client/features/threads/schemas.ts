@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 // The thread calls' answer shapes and the thread events' details; loaded lazily (client/lib/schemas.ts).
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { SuccessAnswer } from "../../../shared/api/auth.ts";
 import { SuggestedMessagesAnswer, Workspace } from "../../../shared/api/workspaces.ts";
 import { api, apiBlob, ApiError } from "../../lib/api.ts";

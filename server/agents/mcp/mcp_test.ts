@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { z } from "zod";
+import * as z from "zod";
 import { configuredTestApp, type TestApp } from "../../testing/test_app.ts";
 import { type ChatCompletionRequest, startFakeOpenAi } from "../../testing/fake_openai.ts";
 import { openAgentSocket, sendChat } from "../testing.ts";

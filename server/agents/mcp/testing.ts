@@ -8,7 +8,7 @@ const CONFIG = fileURLToPath(new URL("../../../deno.json", import.meta.url));
 const STDIO_SERVER = `
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { z } from "zod";
+import * as z from "zod";
 const server = new McpServer({ name: "tiny", version: "1.0.0" });
 server.registerTool("add", {
   description: "Adds two numbers.",

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "../../../components/ConfirmDialog.tsx";
 import { toast } from "../../../lib/toast.ts";
 import { RulePasswordField, RuleUsernameField } from "../RuleFields.tsx";
-import { z } from "zod";
+import * as z from "zod";
 import { User } from "../../../../shared/api/auth.ts";
 import { api, ApiError } from "../../../lib/api.ts";
 import { storeSession } from "../../../lib/auth.ts";

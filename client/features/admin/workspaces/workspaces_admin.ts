@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { Workspace } from "../../../../shared/api/workspaces.ts";
 import { paths } from "../../../../shared/routes.ts";
 

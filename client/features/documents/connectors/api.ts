@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ConnectorImport, RepoImportData } from "../../../../shared/api/connectors.ts";
 import { api } from "../../../lib/api.ts";
 

@@ -83,3 +83,32 @@ Deno.test("a failing caller in a group fails alone: the others' writes are commi
     assert.deepEqual(events, ['{"name":"first"}']);
   });
 });
+
+Deno.test("a group is committed without waiting for a timer: Deno runs a 0 ms timer a millisecond or more later", async () => {
+  await withDatabase(async ({ db }) => {
+    const group = createGroupCommit(db);
+    const realSetTimeout = globalThis.setTimeout;
+    const held: (() => void)[] = [];
+    let committedWhileHeld = false;
+    let answer: Promise<unknown> | undefined;
+    // Timers stand still meanwhile: a group that waited for one would not be committed.
+    globalThis.setTimeout = ((callback: () => void) => {
+      held.push(callback);
+      return 0;
+    }) as unknown as typeof setTimeout;
+    try {
+      let committed = false;
+      answer = group.commit([db.insert(documents).values(documentRow("custom-documents/a.json"))])
+        .then(() => (committed = true));
+      for (let round = 0; round < 2000 && !committed; round++) await Deno.stat(".");
+      committedWhileHeld = committed;
+    } finally {
+      globalThis.setTimeout = realSetTimeout;
+    }
+    // What waited for a held timer runs now, so nothing is left pending.
+    for (const callback of held) callback();
+    await answer;
+    assert.equal(committedWhileHeld, true);
+    assert.deepEqual(group.stats, { batches: 1, requests: 1 });
+  });
+});

@@ -299,6 +299,100 @@ function threadSeconds(): Map<string, number> {
   return byName;
 }
 
+/**
+ * Times the steps of each upload in the store phase (BENCH_TRACE=1) by wrapping what the upload calls: `parse`
+ * (from the request to the document's preparation: the form, the access check and the parse), `documentWrite`
+ * (its JSON file written and synced, beside the adds), `lanceAdd` (each add until its LanceDB commit is through),
+ * `readyWait` (from an add's end to the next SQLite commit asked for: the document's file, the vector cache entry),
+ * `sqliteCommit` (asked for to committed), `sqliteBatch` (the batch itself, without the group commit's wait),
+ * `toAdd` (the document prepared to its first add asked for) and `afterCommit` (the last commit to the answer read).
+ * Sums over the corpus, in seconds; with BENCH_CONCURRENCY=1 (as the UI sends) all but `documentWrite` and
+ * `sqliteBatch` lie end to end on the critical path, and `request` less their sum is the rest of the handler.
+ */
+function traceUploads(deps: Awaited<ReturnType<typeof createTestApp>>["deps"]) {
+  const sums = {
+    request: 0,
+    parse: 0,
+    documentWrite: 0,
+    lanceAdd: 0,
+    sqliteCommit: 0,
+    sqliteBatch: 0,
+    readyWait: 0,
+    toAdd: 0,
+    afterCommit: 0,
+  };
+  let prepared = 0;
+  let committed = 0;
+  let requestStart = 0;
+  let lastAddEnd = 0;
+  const documents = deps.documents;
+  const prepare = documents.prepare.bind(documents);
+  documents.prepare = async (input) => {
+    sums.parse += performance.now() - requestStart;
+    const began = performance.now();
+    prepared = began;
+    const made = await prepare(input);
+    made.written.then(() => (sums.documentWrite += performance.now() - began), () => {});
+    return made;
+  };
+  const vectors = deps.vectors;
+  const upsert = vectors.upsert.bind(vectors);
+  vectors.upsert = async (namespace, records) => {
+    const began = performance.now();
+    if (prepared) sums.toAdd += began - prepared;
+    prepared = 0;
+    try {
+      return await upsert(namespace, records);
+    } finally {
+      lastAddEnd = performance.now();
+      sums.lanceAdd += lastAddEnd - began;
+    }
+  };
+  // The batch alone, without the group commit's wait for its turn.
+  const db = deps.db;
+  const batch = db.batch.bind(db);
+  db.batch = (async (queries: Parameters<typeof db.batch>[0]) => {
+    const began = performance.now();
+    try {
+      return await batch(queries);
+    } finally {
+      sums.sqliteBatch += performance.now() - began;
+    }
+  }) as unknown as typeof db.batch;
+  const group = groupCommit(deps.db);
+  const commit = group.commit.bind(group);
+  group.commit = async (queries) => {
+    const began = performance.now();
+    if (lastAddEnd) sums.readyWait += began - lastAddEnd;
+    lastAddEnd = 0;
+    try {
+      return await commit(queries);
+    } finally {
+      committed = performance.now();
+      sums.sqliteCommit += committed - began;
+    }
+  };
+  return {
+    async request(send: () => Promise<Response>): Promise<Response> {
+      requestStart = performance.now();
+      committed = 0;
+      try {
+        return await send();
+      } finally {
+        const now = performance.now();
+        sums.request += now - requestStart;
+        if (committed) sums.afterCommit += now - committed;
+      }
+    },
+    report() {
+      const seconds = Object.fromEntries(
+        Object.entries(sums).map(([step, ms]) => [step, Number((ms / 1000).toFixed(2))]),
+      );
+      return `Upload steps, summed over the corpus (s; see traceUploads): ${JSON.stringify(seconds)}`;
+    },
+  };
+}
+
 async function storePhase() {
   const embedder = constantEmbedder();
   const app = await createTestApp({ providers: { embedder: () => embedder, targetEmbedder: () => null } });
@@ -319,10 +413,17 @@ async function storePhase() {
       await inspector.post("Profiler.enable");
       await inspector.post("Profiler.start");
     }
+    // BENCH_TRACE=1: where an upload's time goes on the server (its steps' durations summed over the corpus).
+    const trace = Deno.env.get("BENCH_TRACE") === "1" ? traceUploads(app.deps) : null;
     const started = performance.now();
     const { accepted, refused } = await uploadAll((form) =>
-      app.request("/api/workspace/corpus/upload-and-embed", { method: "POST", body: form })
+      trace
+        ? trace.request(() =>
+          app.request("/api/workspace/corpus/upload-and-embed", { method: "POST", body: form })
+        )
+        : app.request("/api/workspace/corpus/upload-and-embed", { method: "POST", body: form })
     );
+    if (trace) console.log(trace.report());
     const seconds = (performance.now() - started) / 1000;
     const sqliteCommits = groupCommit(app.deps.db).stats.batches - commitsBefore;
     const lanceAdds = lanceAddStats.adds - lanceBefore.adds;

@@ -190,6 +190,28 @@ Deno.test("csv: each row with its column names, so a chunk keeps its meaning", a
   assert.equal(quoted.text, 'Columns: name | quote\nname: Ann; quote: Hello, "world"');
 });
 
+Deno.test("tables: cells' white space made single spaces, trailing and blank cells dropped, extra columns named", () => {
+  const rows = [
+    [" name ", "city\u00a0 of\tbirth", "", " "],
+    ["Ann  Lee", "", "Paris\r\n", "x"],
+    ["", " ", "\t"],
+    ["Bob", "Rome", "", ""],
+  ];
+  assert.equal(
+    tableText(rows),
+    "Columns: name | city of birth\nname: Ann Lee; column 3: Paris; column 4: x\nname: Bob; city of birth: Rome",
+  );
+  assert.equal(
+    tableText([["a b", "a  b"], ["1", " 2 "]]),
+    "a b | a b\n1 | 2",
+    "a header whose names are the same once cleaned is not a header",
+  );
+  assert.equal(tableText([["", ""], [" "]]), "", "blank rows only");
+  assert.equal(tableText([["only", "row"]]), "only | row", "one row is not a header");
+  assert.equal(tableText([["h", "-1.5%"], ["a", "b"]]), "h | -1.5%\na | b", "a number in the header row");
+  assert.equal(tableText([["k", "v"], ["", "2", ""]]), "Columns: k | v\nv: 2", "an empty first cell");
+});
+
 Deno.test("json: pretty-printed; JSON Lines too; broken JSON is a clear error", async () => {
   assert.equal(
     (await parseDocument({ name: "a.json", bytes: encode('{"a":[1,{"b":"c"}]}') })).text,

@@ -145,7 +145,8 @@ Deno.test("re-embedding: chat cites from the old vectors during the job and from
 
 Deno.test("a failed re-embedding keeps the old embedder with the reason; a retry then switches", async () => {
   await using llm = startFakeOpenAi();
-  await using embeddings = startFakeEmbedders({ dimensions: 64 });
+  // 384 dimensions: the chat below must cite herons.txt at any upload time (fake_embedders.ts vectorFor).
+  await using embeddings = startFakeEmbedders({ dimensions: 384 });
   await using app = await instance(llm.baseURL);
   await app.json("/api/workspace/new", { json: { name: "Atlas" } });
   const herons = await uploadText(app, "herons.txt", DOCUMENTS["herons.txt"]);

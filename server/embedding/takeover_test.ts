@@ -61,7 +61,8 @@ Deno.test({
     const serverA = startFakeLibsql(file);
     await using serverB = startFakeLibsql(file);
     await using llm = startFakeOpenAi();
-    await using embeddings = startFakeEmbedders({ dimensions: 64 });
+    // 384 dimensions: the chat below must cite herons.txt at any upload time (fake_embedders.ts vectorFor).
+    await using embeddings = startFakeEmbedders({ dimensions: 384 });
     // A lease of 10 s (renewed every 3.3 s): A keeps it through the event-loop stalls of a loaded test machine (with
     // 1 s, a 700 ms stall let B take it over before the cut, and the job ran on B); B takes it over at most 10 s
     // after A's last renewal.

@@ -28,6 +28,13 @@ export interface FakeEmbedders {
   close(): Promise<void>;
 }
 
+/**
+ * The built-in lexical embedder's vector, cut to `dimensions`. Below its 384 dimensions most of a text's words
+ * are cut away, and the words of a chunk header's upload time move what is left: "What do herons eat?" against
+ * a sentence about herons falls under the 0.25 similarity threshold at about 1 % of upload times with 64
+ * dimensions. A test that expects a chat to cite a chunk through this fake asks for 384 dimensions, where the
+ * vectors are the lexical embedder's own (server/testing/lexical_margins.ts checks those pairs).
+ */
 const vectorFor = (text: string, dimensions: number) => embedLexical(text).slice(0, dimensions);
 
 /**

@@ -276,30 +276,49 @@ interface HeadText {
 }
 
 /**
- * The best candidates' texts read lately, the oldest read leaving first: at most HEAD_TEXT_CHARACTERS of texts
- * (some 500 chunks, about 3 MB with what is kept of them). A longer text is read every time.
+ * Values made from texts, kept for the texts read lately within a budget of characters, the oldest read leaving
+ * first; a text longer than a hundredth of the budget is made again every time.
  */
-const headTexts = new Map<string, HeadText>();
-const HEAD_TEXT_CHARACTERS = 500_000;
-let headTextCharacters = 0;
+export class TextMemo<V> {
+  private readonly kept = new Map<string, V>();
+  private characters = 0;
+
+  constructor(private readonly budget: number) {}
+
+  /** Characters of the texts kept now (at most the budget). */
+  get size(): number {
+    return this.characters;
+  }
+
+  /** The value kept for `text` (now the newest read), else `make()`'s, kept when the text is short enough. */
+  get(text: string, make: () => V): V {
+    const kept = this.kept.get(text);
+    if (kept !== undefined) {
+      this.kept.delete(text);
+      this.kept.set(text, kept);
+      return kept;
+    }
+    const value = make();
+    if (text.length > this.budget / 100) return value;
+    for (const [oldest] of this.kept) {
+      if (this.characters + text.length <= this.budget) break;
+      this.kept.delete(oldest);
+      this.characters -= oldest.length;
+    }
+    this.kept.set(text, value);
+    this.characters += text.length;
+    return value;
+  }
+}
+
+/**
+ * The best candidates' texts read lately: at most 500,000 characters of texts (some 500 chunks, about 3 MB with
+ * what is kept of them). A longer text is read every time.
+ */
+const headTexts = new TextMemo<HeadText>(500_000);
 
 function headTextOf(text: string): HeadText {
-  let read = headTexts.get(text);
-  if (read !== undefined) {
-    headTexts.delete(text);
-    headTexts.set(text, read);
-    return read;
-  }
-  read = {};
-  if (text.length > HEAD_TEXT_CHARACTERS / 100) return read;
-  for (const [oldest] of headTexts) {
-    if (headTextCharacters + text.length <= HEAD_TEXT_CHARACTERS) break;
-    headTexts.delete(oldest);
-    headTextCharacters -= oldest.length;
-  }
-  headTexts.set(text, read);
-  headTextCharacters += text.length;
-  return read;
+  return headTexts.get(text, () => ({}));
 }
 
 /** The sentences of a chunk's body (its header left out), each with its distinct stems. */
@@ -336,29 +355,12 @@ export function candidateIdf(stems: readonly string[], pool: readonly string[]):
 /**
  * The distinct stems of each chunk text read lately (its body, without the chunk header): a workspace's chunks
  * come back search after search, and reading the words of the 80 candidates again took most of the fusion's
- * time (issue 21). At most BODY_STEMS_CHARACTERS of texts are kept (about 2 MB); the oldest read leaves first.
+ * time (issue 21). At most 2,000,000 characters of texts are kept (about 2 MB); the oldest read leaves first.
  */
-const bodyStemsRead = new Map<string, readonly string[]>();
-const BODY_STEMS_CHARACTERS = 2_000_000;
-let bodyStemsCharacters = 0;
+const bodyStemsRead = new TextMemo<readonly string[]>(2_000_000);
 
 function distinctBodyStems(text: string): readonly string[] {
-  let stems = bodyStemsRead.get(text);
-  if (stems !== undefined) {
-    bodyStemsRead.delete(text);
-    bodyStemsRead.set(text, stems);
-    return stems;
-  }
-  stems = [...new Set(wordsOf(text.replace(METADATA_BLOCK, "")).map(stemOf))];
-  if (text.length > BODY_STEMS_CHARACTERS / 100) return stems;
-  for (const [oldest] of bodyStemsRead) {
-    if (bodyStemsCharacters + text.length <= BODY_STEMS_CHARACTERS) break;
-    bodyStemsRead.delete(oldest);
-    bodyStemsCharacters -= oldest.length;
-  }
-  bodyStemsRead.set(text, stems);
-  bodyStemsCharacters += text.length;
-  return stems;
+  return bodyStemsRead.get(text, () => [...new Set(wordsOf(text.replace(METADATA_BLOCK, "")).map(stemOf))]);
 }
 
 /** For each text, its best sentence's weight: the sum of the IDFs of the question stems the sentence holds. */

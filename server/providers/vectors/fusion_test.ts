@@ -21,6 +21,7 @@ import {
   sentenceScores,
   type SoftWords,
   TEXT_WEIGHT,
+  TextMemo,
   TITLE_WEIGHT,
   titleScores,
   TYPED_SENTENCE_WEIGHT,
@@ -422,4 +423,26 @@ Deno.test("fuseHybridScored: texts read before (their sentences, words and phras
       assert.deepEqual(score(kept, question), score(passages(), question), question);
     }
   }
+});
+
+Deno.test("TextMemo keeps what it made for the texts read lately within its budget of characters", () => {
+  const memo = new TextMemo<number>(1_000);
+  let made = 0;
+  const read = (text: string) => memo.get(text, () => ++made);
+  const a = "a".repeat(6), b = "b".repeat(6);
+  assert.equal(read(a), 1);
+  assert.equal(read(a), 1, "kept");
+  assert.equal(read(b), 2);
+  assert.equal(memo.size, 12);
+  // A text over a hundredth of the budget is made every time and never kept.
+  const long = "c".repeat(11);
+  assert.equal(read(long), 3);
+  assert.equal(read(long), 4);
+  assert.equal(memo.size, 12);
+  // Filling the budget drops the oldest read first.
+  for (let index = 0; index < 200; index++) read(String(index).padStart(5, "x"));
+  assert.ok(memo.size <= 1_000, `${memo.size} characters kept`);
+  const before = made;
+  read(b);
+  assert.equal(made, before + 1, "the oldest were dropped");
 });

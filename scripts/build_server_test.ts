@@ -67,6 +67,16 @@ Deno.test("an unreadable record of builds keeps only the new build's files", asy
   }
 });
 
+/** Bundles `dir`/fixture.ts into `dir`/out with the server's own bundle arguments. */
+async function bundleFixture(dir: string): Promise<void> {
+  const bundled = await new Deno.Command(Deno.execPath(), {
+    args: bundleArgs(`${dir}/out`, `${dir}/fixture.ts`),
+    cwd: new URL("..", import.meta.url),
+    stderr: "piped",
+  }).output();
+  assert.equal(bundled.code, 0, new TextDecoder().decode(bundled.stderr));
+}
+
 Deno.test("the bundle is minified with the functions' and classes' names kept, as stack traces show them", async () => {
   const dir = await Deno.makeTempDir({ prefix: "lectern-minify-" });
   try {
@@ -92,12 +102,7 @@ try {
 console.log(JSON.stringify({ name: longLocalVariableName.describe(), fn: namedHelperFunction.name, stack }));
 `,
     );
-    const bundled = await new Deno.Command(Deno.execPath(), {
-      args: bundleArgs(`${dir}/out`, `${dir}/fixture.ts`),
-      cwd: new URL("..", import.meta.url),
-      stderr: "piped",
-    }).output();
-    assert.equal(bundled.code, 0, new TextDecoder().decode(bundled.stderr));
+    await bundleFixture(dir);
     const code = await Deno.readTextFile(`${dir}/out/fixture.js`);
     assert.ok(!code.includes("leaves out"), "comments are dropped");
     assert.ok(!code.includes("longLocalVariableName"), "local names are shortened");
@@ -127,12 +132,7 @@ Deno.test("a minified bundle's CommonJS modules still require Node's modules (Re
       `import text from "./dep.cjs";\nexport class NamedThing {\n  text() {\n    return text;\n  }\n}\n` +
         `console.log(new NamedThing().text());\n`,
     );
-    const bundled = await new Deno.Command(Deno.execPath(), {
-      args: bundleArgs(`${dir}/out`, `${dir}/fixture.ts`),
-      cwd: new URL("..", import.meta.url),
-      stderr: "piped",
-    }).output();
-    assert.equal(bundled.code, 0, new TextDecoder().decode(bundled.stderr));
+    await bundleFixture(dir);
     const run = async () => {
       const ran = await new Deno.Command(Deno.execPath(), {
         args: ["run", "-A", "--quiet", `${dir}/out/fixture.js`],
@@ -179,12 +179,7 @@ Deno.test("zod bundled as the server bundles it: its English messages, and no ot
         `  z.object({ a: z.boolean() }).safeParse({}), z.enum(["x", "y"]).safeParse("z"), z.array(z.string()).max(1).safeParse(["a", "b"])];\n` +
         `console.log(JSON.stringify(checks.map((check) => check.error?.issues[0].message)));\n`,
     );
-    const bundled = await new Deno.Command(Deno.execPath(), {
-      args: bundleArgs(`${dir}/out`, `${dir}/fixture.ts`),
-      cwd: new URL("..", import.meta.url),
-      stderr: "piped",
-    }).output();
-    assert.equal(bundled.code, 0, new TextDecoder().decode(bundled.stderr));
+    await bundleFixture(dir);
     let locales = 0;
     for (const file of Deno.readDirSync(`${dir}/out`)) {
       locales += zodLocales(Deno.readTextFileSync(`${dir}/out/${file.name}`));

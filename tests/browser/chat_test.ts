@@ -192,6 +192,47 @@ Deno.test({
 });
 
 Deno.test({
+  name: "browser chat: a message sent before the history arrives keeps its prompt on the page",
+  ...browserTestOptions,
+  async fn() {
+    await using llm = startFakeOpenAi();
+    llm.setReply((request) => ({ chunks: ["Early ", "answer ", "to ", questionOf(request)], delayMs: 250 }));
+    const { app, slug, url } = await instance(llm, "Early");
+    await using _app = app;
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const errors = watchErrors(page);
+      // The history is held back until the message has been sent (a slow network on a small machine).
+      let release = () => {};
+      const held = new Promise<void>((resolve) => release = resolve);
+      await page.route(`**/api/workspace/${slug}/chats`, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto(`${url}/workspace/${slug}`);
+      await hydrated(page);
+      await ask(page, "an early question");
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      release();
+      await page.locator(".message.assistant").getByText("Early answer to an early question").waitFor();
+      const prompt = page.locator(".message-row.user");
+      assert.equal(await prompt.count(), 1);
+      assert.equal(await prompt.locator(".message-text").textContent(), "an early question");
+      // Saved: the prompt has its chat id, so it can be edited.
+      await prompt.getByRole("button", { name: "Edit message" }).waitFor();
+      assert.deepEqual((await history(app, slug)).map((entry) => entry.content), [
+        "an early question",
+        "Early answer to an early question",
+      ]);
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+    }
+  },
+});
+
+Deno.test({
   name: "browser chat: fork lands on a new thread with the copied messages; /reset clears the conversation",
   ...browserTestOptions,
   async fn() {

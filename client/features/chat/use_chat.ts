@@ -61,16 +61,28 @@ export function useChat(slug: string, threadSlug: string | null) {
     setBusy(value);
   }, []);
 
+  /**
+   * Settles once the history is in the list (true) or could not be read (false). A message sent before then waits
+   * for it: the history would otherwise replace the list, the prompt with it, while its answer streams.
+   */
+  const historyLoaded = useRef<Promise<boolean>>(Promise.resolve(false));
+
   useEffect(() => {
     const abort = new AbortController();
-    api(`${base}/chats`, { schema: lazySchema((s) => s.chat.History), signal: abort.signal })
+    historyLoaded.current = api(`${base}/chats`, {
+      schema: lazySchema((s) => s.chat.History),
+      signal: abort.signal,
+    })
       .then((answer) => {
+        if (abort.signal.aborted) return false;
         const loaded = fromHistory(answer.history);
         messagesRef.current = loaded;
         setMessages(loaded);
+        return true;
       })
       .catch((caught: Error) => {
         if (!abort.signal.aborted) setLoadError(caught.message);
+        return false;
       });
     return () => abort.abort();
   }, [base]);
@@ -149,6 +161,13 @@ export function useChat(slug: string, threadSlug: string | null) {
     const abort = new AbortController();
     controller.current = abort;
     setBusyState(true);
+    if (messagesRef.current === null && !(await historyLoaded.current)) {
+      // The history could not be read: the page says so, and nothing is sent.
+      if (controller.current === abort) controller.current = null;
+      setBusyState(false);
+      return;
+    }
+    if (run !== generation.current || abort.signal.aborted) return;
     update((current) => [...current, ...outgoing(text, attachments)]);
     const body = attachments.length > 0
       ? { message: text, attachments: toRequestAttachments(attachments) }

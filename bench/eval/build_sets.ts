@@ -3,6 +3,10 @@
 //
 //   deno run -A bench/eval/build_sets.ts <path of SQuAD v1.1 train-v1.1.json, whole or cut short>
 //
+// A held-out set from SQuAD's dev split is made the same way but never shipped: `--held-out <folder outside the
+// repository> <dev JSON files, v1.1 or v2.0, whole or cut short...>` writes set "squad-dev" there (every whole
+// article found, each once; every answerable question), for `EVAL_DIR=<folder> EVAL_SETS=squad-dev deno task eval`.
+//
 // 1. SQuAD v1.1, TRAINING split only (its dev split is kept for held-out checks): the whole articles found in
 //    the file, split in two by article (even-numbered articles: set "squad-a", used to tune; odd: "squad-b",
 //    used to confirm). Each paragraph is a passage; each question's relevant passage is its paragraph; 400
@@ -22,7 +26,8 @@ const QUESTIONS = 400;
 
 interface SquadArticle {
   title: string;
-  paragraphs: { context: string; qas: { question: string; id: string }[] }[];
+  /** `is_impossible`: a SQuAD 2.0 question its paragraph does not answer (left out: nothing answers it). */
+  paragraphs: { context: string; qas: { question: string; id: string; is_impossible?: boolean }[] }[];
 }
 
 /** The whole articles of a SQuAD file, even one cut short (the articles before the cut are kept). */
@@ -68,7 +73,8 @@ function sample<T>(items: T[], count: number, seed: number): T[] {
     .map(({ item }) => item);
 }
 
-function squadSet(name: string, articles: SquadArticle[], seed: number): EvalSet {
+/** A set of whole SQuAD articles; `seed` draws 400 of their questions, null keeps them all. */
+function squadSet(name: string, articles: SquadArticle[], seed: number | null, split = "train"): EvalSet {
   const passages: EvalSet["passages"] = [];
   const candidates: EvalSet["questions"] = [];
   for (const article of articles) {
@@ -76,19 +82,41 @@ function squadSet(name: string, articles: SquadArticle[], seed: number): EvalSet
     article.paragraphs.forEach((paragraph, index) => {
       const id = `${article.title}#${index}`;
       passages.push({ id, title, text: paragraph.context });
-      for (const qa of paragraph.qas) candidates.push({ text: qa.question.trim(), relevant: [id] });
+      for (const qa of paragraph.qas) {
+        if (!qa.is_impossible) candidates.push({ text: qa.question.trim(), relevant: [id] });
+      }
     });
   }
   return {
     name,
-    description: `SQuAD v1.1 train, ${articles.length} articles (${
+    description: `SQuAD ${split}, ${articles.length} articles (${
       articles.map((article) => article.title.replaceAll("_", " ")).join(", ")
     }): a paragraph per passage, crowd-written questions about it`,
     license: "CC BY-SA 4.0",
-    source: "SQuAD v1.1 training split (Rajpurkar et al. 2016), https://rajpurkar.github.io/SQuAD-explorer/",
+    source: `SQuAD ${split} split (Rajpurkar et al. 2016), https://rajpurkar.github.io/SQuAD-explorer/`,
     passages,
-    questions: sample(candidates, QUESTIONS, seed),
+    questions: seed === null ? candidates : sample(candidates, QUESTIONS, seed),
   };
+}
+
+/** The held-out set: every whole article of the dev files, each once, never written into bench/eval/data. */
+async function writeHeldOut(folder: string, paths: string[]) {
+  const target = await Deno.realPath(folder);
+  const data = await Deno.realPath(DATA);
+  if (target === data || target.startsWith(`${data}/`)) {
+    throw new Error("The held-out set stays out of bench/eval/data: it must never be shipped or tuned on.");
+  }
+  const articles = new Map<string, SquadArticle>();
+  for (const path of paths) {
+    for (const article of squadArticles(Deno.readTextFileSync(path))) {
+      if (!articles.has(article.title)) articles.set(article.title, article);
+    }
+  }
+  const set = squadSet("squad-dev", [...articles.values()], null, "dev");
+  const bytes = await writeSet(`${target}/`, set);
+  console.log(
+    `${set.name}: ${set.passages.length} passages, ${set.questions.length} questions, ${bytes} bytes`,
+  );
 }
 
 function* walk(directory: string): Generator<string> {
@@ -166,6 +194,14 @@ async function headingsSet(): Promise<EvalSet> {
   };
 }
 
+if (Deno.args[0] === "--held-out") {
+  const [, folder, ...paths] = Deno.args;
+  if (!folder || paths.length === 0) {
+    throw new Error("Usage: build_sets.ts --held-out <folder> <dev-v1.1.json or dev-v2.0.json...>");
+  }
+  await writeHeldOut(folder, paths);
+  Deno.exit(0);
+}
 const squadPath = Deno.args[0];
 if (!squadPath) throw new Error("Usage: build_sets.ts <train-v1.1.json>");
 const articles = squadArticles(Deno.readTextFileSync(squadPath));

@@ -20,10 +20,16 @@ import { softWords } from "../../server/providers/vectors/soft_words.ts";
 import type { VectorHit } from "../../server/providers/vectors/types.ts";
 import { type EvalSet, readSet, SET_NAMES } from "./sets.ts";
 import { evalReranker } from "./reranker.ts";
+import { plainBm25Rankings } from "./plain_bm25.ts";
 import { cachedEmbedder, USE_LITE, useLiteEmbedder } from "./use_embedder.ts";
 
 Deno.env.set("LANCEDB_LOG", "error");
 const DATA = fileURLToPath(new URL("./data/", import.meta.url));
+/**
+ * Where the sets are read from: the shipped ones, or `EVAL_DIR` for a held-out set kept outside the repository
+ * (the same gzipped format, made with `writeSet`), so a held-out check runs the same code as the shipped sets.
+ */
+const SETS_DIR = Deno.env.get("EVAL_DIR") ? `${Deno.env.get("EVAL_DIR")!.replace(/\/?$/, "/")}` : DATA;
 const KS = [1, 4, 10] as const;
 const PUBLISHED = "1/1/2025, 12:00:00 PM";
 /** The hybrid score before issue 20's third round (phrases 0.1, title 0.2, nothing else), for comparison. */
@@ -163,6 +169,10 @@ async function evaluate(indexed: IndexedSet) {
   rows.push(["hybrid, no soft matches (before the fifth round)", scoreRankings(noSoft, set.questions)]);
   rows.push(["hybrid, title 0.4 (not default)", scoreRankings(titled, set.questions)]);
   rows.push(["hybrid, related forms 0.5 (not default)", scoreRankings(related, set.questions)]);
+  rows.push([
+    "BM25, plain (k1 0.9, b 0.4, no stemming; issue 20's baseline)",
+    scoreRankings(plainBm25Rankings(set, 10), set.questions),
+  ]);
   console.log(`  hybrid search: ${(searchMs / set.questions.length).toFixed(1)} ms per question (top 10)`);
   const reranker = await evalReranker();
   if (reranker) {
@@ -194,7 +204,7 @@ if (import.meta.main) {
   console.log(`Retrieval evaluation, embedder ${embedder.modelId}, top 10, threshold 0\n`);
   const summary: { name: string; rows: [string, Scores][] }[] = [];
   for (const name of names) {
-    const set = await readSet(DATA, name);
+    const set = await readSet(SETS_DIR, name);
     const indexed = await indexSet(set, embedder);
     try {
       console.log(

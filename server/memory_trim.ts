@@ -54,6 +54,16 @@ let collector: Promise<(() => void) | null> | null = null;
  * that. On the corpus benchmark a full collection at the peak freed 100 MiB (heap 72 → 24 MiB, ArrayBuffers
  * 128 → 9 MiB; issue 21). `gc` is reached as Node documents it: the flag set, a fresh context made (which takes
  * it), the flag set back, so no other context gets it.
+ *
+ * In Deno 2.9 (V8 15) the function reached so is V8's low-memory collection whatever its arguments: two or more
+ * full, compacting collections back to back (`--trace-gc`: "Mark-Compact (reduce) ... low memory notification").
+ * Those pairs in bench/chat.ts are this module's growth turns (during and after the 10k-chunk upload, and after
+ * the 500 streams) and the settle's (server/memory_settle.ts). Measured instead (gc37, load 18-22): V8's regular
+ * full collection (the `gc` that `--expose-gc` at start gives) costs less (a 43 MB heap: 37-48 against 86-105
+ * ms of CPU, 7-20 against 32-59 ms of the JS thread's) but leaves unreferenced ArrayBuffers held (55 MiB of 55
+ * in a probe, still 50 ms later), so the trim after it returns less: the corpus ingest peaked at 250 and 246
+ * MiB with it, 280 and 259 with no collection, 229 and 224 with this one (two alternated triples). No
+ * JavaScript API starts an incremental collection in Deno.
  */
 export function fullCollector(): Promise<(() => void) | null> {
   return collector ??= (async () => {

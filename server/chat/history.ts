@@ -244,19 +244,36 @@ interface QueuedChat {
 const queues = new WeakMap<Database, QueuedChat[]>();
 
 /**
+ * Chats one INSERT statement writes at most: SQLite binds at most 32,766 parameters in one statement, and a chat
+ * row binds 7 (its other columns' defaults are written into the SQL).
+ */
+export const CHATS_PER_STATEMENT = 1_000;
+
+/**
  * Writes the queued chats in one transaction: one commit (one sync of the write-ahead log) instead of one per
  * chat. With hundreds of answers ending at once, a commit per chat held the event loop for the disk's sync
- * each time, and every other stream waited. When the batch fails, each chat is written alone, so that one bad
- * row (its thread deleted meanwhile) fails only its own save.
+ * each time, and every other stream waited. The rows go in one multi-row INSERT (per `CHATS_PER_STATEMENT`)
+ * rather than a statement each: libSQL's local client prepares every statement anew on the server's one
+ * thread, and a batch of 62 chats took 7.0 ms of that thread against 3.0 ms as one statement (200 chats: 18.6
+ * against 8.3 ms). When the write fails, each chat is written alone, so that one bad row (its thread deleted
+ * meanwhile) fails only its own save.
  */
 async function flushChats(db: Database, queued: QueuedChat[]): Promise<void> {
-  const insert = (values: ChatInsert) =>
+  const insert = (values: ChatInsert[]) =>
     db.insert(workspaceChats).values(values).returning({ id: workspaceChats.id });
   if (queued.length > 1) {
     let ids: number[] | null = null;
     try {
-      const [first, ...rest] = queued.map((chat) => insert(chat.values));
-      ids = (await db.batch([first, ...rest])).map((rows) => rows[0].id);
+      const statements = [];
+      for (let at = 0; at < queued.length; at += CHATS_PER_STATEMENT) {
+        statements.push(insert(queued.slice(at, at + CHATS_PER_STATEMENT).map((chat) => chat.values)));
+      }
+      const [first, ...rest] = statements;
+      // A statement's rows take increasing ids in the order of its values, and each statement follows the one
+      // before; RETURNING's order is left unspecified by SQLite, so the ids are put in order.
+      ids = (await db.batch([first, ...rest])).flatMap((rows) =>
+        rows.map((row) => row.id).sort((a, b) => a - b)
+      );
     } catch {
       ids = null; // written one by one below
     }
@@ -267,7 +284,7 @@ async function flushChats(db: Database, queued: QueuedChat[]): Promise<void> {
   }
   for (const chat of queued) {
     try {
-      const [row] = await insert(chat.values);
+      const [row] = await insert([chat.values]);
       chat.resolve(row.id);
     } catch (error) {
       chat.reject(error);

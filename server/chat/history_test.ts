@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createTestApp } from "../testing/test_app.ts";
 import { eq } from "drizzle-orm";
 import { workspaceChats } from "../../db/schema.ts";
-import { recentChats, recentExchanges, saveChat } from "./history.ts";
+import { CHATS_PER_STATEMENT, recentChats, recentExchanges, saveChat } from "./history.ts";
 import type { Actor } from "../auth/actor.ts";
 
 Deno.test("chats saved at once are written together, in order, each with its own id; a bad one fails alone", async () => {
@@ -39,6 +39,39 @@ Deno.test("chats saved at once are written together, in order, each with its own
   assert.deepEqual(results.map((result) => result.status), ["fulfilled", "rejected", "fulfilled"]);
   const after = await recentChats(app.deps, scope, 100);
   assert.deepEqual(after.slice(-2).map((row) => row.prompt), ["kept 1", "kept 2"]);
+});
+
+Deno.test("chats saved at once go in one INSERT statement per CHATS_PER_STATEMENT, each given its own id in order", async () => {
+  await using app = await createTestApp();
+  const created = await app.json<{ workspace: { id: number } }>("/api/workspace/new", {
+    json: { name: "One statement" },
+  });
+  const actor = { multiUser: false, userId: null, role: "admin" } as unknown as Actor;
+  const scope = { workspaceId: created.body.workspace.id, threadId: null, actor };
+  const response = (text: string) => ({ text, sources: [], type: "chat", attachments: [], metrics: {} });
+  const db = app.deps.db;
+  const insert = db.insert;
+  let statements = 0;
+  db.insert = ((table) => {
+    statements++;
+    return insert.call(db, table);
+  }) as typeof db.insert;
+  try {
+    const count = CHATS_PER_STATEMENT + 1;
+    const ids = await Promise.all(
+      Array.from(
+        { length: count },
+        (_, index) => saveChat(app.deps, scope, `q${index}`, response(`a${index}`)),
+      ),
+    );
+    assert.equal(statements, 2, "one statement per CHATS_PER_STATEMENT chats, not one per chat");
+    assert.equal(new Set(ids).size, count);
+    assert.deepEqual(ids, [...ids].sort((a, b) => a - b), "ids follow the order of the saves");
+    const rows = await recentChats(app.deps, scope, count + 10);
+    assert.deepEqual(rows.map((row) => [row.id, row.prompt]), ids.map((id, index) => [id, `q${index}`]));
+  } finally {
+    db.insert = insert;
+  }
 });
 
 Deno.test("a chat's history: the last exchanges, oldest first, unreadable answers skipped, edited answers read again", async () => {

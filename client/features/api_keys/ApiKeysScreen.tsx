@@ -5,6 +5,7 @@ import { type Workspace, WorkspaceList } from "../../../shared/api/workspaces.ts
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { LoadingBlock } from "../../components/LoadingBlock.tsx";
 import { api } from "../../lib/api.ts";
+import { useLatest } from "../../lib/latest.ts";
 import { toast } from "../../lib/toast.ts";
 import { act, messageOf } from "../admin/requests.ts";
 import { apiKeyPaths } from "./api_keys.ts";
@@ -27,12 +28,18 @@ export function ApiKeysScreen({ multiUser }: { multiUser: boolean }) {
   const [generating, setGenerating] = useState(false);
   const [deleting, setDeleting] = useState<ApiKeyView | null>(null);
   const [busy, setBusy] = useState(false);
+  // An answer older than a reload after an action must not bring back what the action changed.
+  const order = useLatest();
 
   const reload = useCallback(async () => {
+    const current = order.start();
     try {
-      setKeys((await api(paths.list, { schema: ApiKeyList })).apiKeys);
+      const answer = await api(paths.list, { schema: ApiKeyList });
+      if (!current()) return;
+      setKeys(answer.apiKeys);
       setLoadError(null);
     } catch (caught) {
+      if (!current()) return;
       setLoadError(messageOf(caught));
       toast.error(t("apiKeys.loadFailed"));
     }

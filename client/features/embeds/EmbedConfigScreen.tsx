@@ -6,6 +6,7 @@ import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { Dialog } from "../../components/Dialog.tsx";
 import { LoadingBlock } from "../../components/LoadingBlock.tsx";
 import { api } from "../../lib/api.ts";
+import { useLatest } from "../../lib/latest.ts";
 import { toast } from "../../lib/toast.ts";
 import { CopyField } from "../admin/CopyField.tsx";
 import { act, messageOf } from "../admin/requests.ts";
@@ -26,12 +27,18 @@ export function EmbedConfigScreen() {
   const [code, setCode] = useState<EmbedView | null>(null);
   const [deleting, setDeleting] = useState<EmbedView | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
+  // An answer older than a reload after an action must not bring back what the action changed.
+  const order = useLatest();
 
   const reload = useCallback(async () => {
+    const current = order.start();
     try {
-      setEmbeds((await api<{ embeds: EmbedView[] }>("/embeds")).embeds);
+      const answer = await api<{ embeds: EmbedView[] }>("/embeds");
+      if (!current()) return;
+      setEmbeds(answer.embeds);
       setLoadError(null);
     } catch (caught) {
+      if (!current()) return;
       setLoadError(messageOf(caught));
       toast.error(t("embeds.loadFailed"));
     }

@@ -4,6 +4,7 @@ import { type Invite, InviteList } from "../../../../shared/api/admin.ts";
 import { type Workspace, WorkspaceList } from "../../../../shared/api/workspaces.ts";
 import { LoadingBlock } from "../../../components/LoadingBlock.tsx";
 import { api } from "../../../lib/api.ts";
+import { useLatest } from "../../../lib/latest.ts";
 import { toast } from "../../../lib/toast.ts";
 import { ConfirmDialog } from "../../../components/ConfirmDialog.tsx";
 import { act, messageOf } from "../requests.ts";
@@ -23,12 +24,18 @@ export function InvitesScreen({ invitesOff }: { invitesOff: boolean }) {
   const [creating, setCreating] = useState(false);
   const [deactivating, setDeactivating] = useState<Invite | null>(null);
   const [busy, setBusy] = useState(false);
+  // An answer older than a reload after an action must not bring back what the action changed.
+  const order = useLatest();
 
   const reload = useCallback(async () => {
+    const current = order.start();
     try {
-      setInvites((await api("/admin/invites", { schema: InviteList })).invites);
+      const answer = await api("/admin/invites", { schema: InviteList });
+      if (!current()) return;
+      setInvites(answer.invites);
       setLoadError(null);
     } catch (caught) {
+      if (!current()) return;
       setLoadError(messageOf(caught));
       toast.error(t("invites.loadFailed", { error: messageOf(caught) }));
     }

@@ -27,7 +27,7 @@ Deno.test("latest: an answer that arrives after a newer load started is dropped"
   assert.deepEqual(shown, ["new"]);
 });
 
-Deno.test("latest: answers in order are all shown; supersede drops the one under way", async () => {
+Deno.test("latest: answers in order are all shown; supersede drops the one under way", () => {
   const order = latest();
   const first = order.start();
   assert.equal(first(), true);

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import type { Page } from "playwright-core";
-import { configuredTestApp } from "../../server/testing/test_app.ts";
+import { startFakeOpenAi } from "../../server/testing/fake_openai.ts";
+import { configuredTestApp, createTestApp, genericOpenAiSettings } from "../../server/testing/test_app.ts";
 import { browserTestOptions, hydrated, launchChromium, pageErrors, watchErrors } from "./chromium.ts";
 
 /**
@@ -73,6 +74,61 @@ Deno.test({
       await delivered;
       assert.equal(await page.locator(".preset-item code", { hasText: "/summary" }).count(), 1);
       assert.equal(await light.getByText("A custom logo is shown.").count(), 1);
+      assert.deepEqual(pageErrors(errors), []);
+    } finally {
+      await browser.close();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "browser: a thread renamed by its first message keeps its new name when the sidebar's older list arrives",
+  ...browserTestOptions,
+  async fn() {
+    await using llm = startFakeOpenAi();
+    llm.setReply(() => ({ chunks: ["Noted."], delayMs: 10 }));
+    await using app = await createTestApp();
+    assert.equal(
+      (await app.json("/api/system/update-env", { json: genericOpenAiSettings(llm.baseURL) })).status,
+      200,
+    );
+    const { body } = await app.json<{ workspace: { slug: string } }>("/api/workspace/new", {
+      json: { name: "Atlas" },
+    });
+    const slug = body.workspace.slug;
+    const created = await app.json<{ thread: { slug: string; name: string } }>(
+      `/api/workspace/${slug}/thread/new`,
+      {
+        method: "POST",
+      },
+    );
+    const thread = created.body.thread;
+    const url = app.listen();
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const errors = watchErrors(page);
+      const list = await holdFirstAnswer(page, `/api/workspace/${slug}/threads`);
+      await page.goto(`${url}/workspace/${slug}/t/${thread.slug}`);
+      await hydrated(page);
+      await list.served;
+      await page.getByLabel("Your message").fill("Budget for the spring trip");
+      await page.getByRole("button", { name: "Send" }).click();
+      await page.locator(".message.assistant").getByText("Noted.").waitFor();
+      const threads = await app.json<{ threads: { slug: string; name: string }[] }>(
+        `/api/workspace/${slug}/threads`,
+      );
+      const renamed = threads.body.threads.find((entry) => entry.slug === thread.slug)!.name;
+      assert.notEqual(renamed, thread.name, "the first message names the thread");
+
+      // The list the sidebar asked for before the message, with the old name, arrives now.
+      const delivered = list.delivered();
+      list.release();
+      await delivered;
+      const sidebar = page.locator(".thread-list");
+      await sidebar.getByText(renamed).waitFor();
+      assert.equal(await sidebar.getByText(thread.name, { exact: true }).count(), 0);
       assert.deepEqual(pageErrors(errors), []);
     } finally {
       await browser.close();

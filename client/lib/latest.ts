@@ -31,3 +31,22 @@ export function useLatest(): Latest {
   if (ref.current === null) ref.current = latest();
   return ref.current;
 }
+
+/**
+ * Reads a state that actions also set from their own answers (a workspace and its documents). Resolves to the
+ * answer to show, or null when a newer read started meanwhile (it shows its own). A read overtaken by an action's
+ * answer (`changes()` moved while it was on its way) may hold the state from before that action: it is made again.
+ */
+export async function readAfterChanges<T>(
+  reads: Latest,
+  changes: () => number,
+  read: () => Promise<T>,
+): Promise<T | null> {
+  for (;;) {
+    const current = reads.start();
+    const before = changes();
+    const answer = await read();
+    if (!current()) return null;
+    if (changes() === before) return answer;
+  }
+}

@@ -2,36 +2,43 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import type { Page } from "playwright-core";
 import { startFakeOpenAi } from "../../server/testing/fake_openai.ts";
+import { bearer, multiUserInstance } from "../../server/testing/accounts.ts";
 import { configuredTestApp, createTestApp, genericOpenAiSettings } from "../../server/testing/test_app.ts";
 import { browserTestOptions, hydrated, launchChromium, pageErrors, watchErrors } from "./chromium.ts";
+import { signIn } from "./sessions.ts";
 
 /**
- * Holds back the answer to the first GET of `path`: the server answers it at once (before the user acts), the page
- * receives it only once `release` is called, as a slow network on a small machine would deliver it. `delivered`
- * settles once the page has received it. Later calls go through untouched.
+ * Holds back the answers to the GETs of `path` (only the first one with `onlyFirst`): the server answers each at
+ * once, before the user acts, and the page receives them only on `deliver()`, as a slow network on a small
+ * machine would deliver them. `served` settles once the server has answered the first; `deliver()` once the page
+ * has received them all and had time to show them. Calls made after `deliver()` go through untouched.
  */
-async function holdFirstAnswer(page: Page, path: string) {
+async function holdAnswers(page: Page, path: string, { onlyFirst = false } = {}) {
   let release = () => {};
   const held = new Promise<void>((resolve) => release = resolve);
   let answered = () => {};
   const served = new Promise<void>((resolve) => answered = resolve);
-  let first = true;
-  let url = "";
+  let released = false;
+  const finished: Promise<unknown>[] = [];
   await page.route((address) => address.pathname === path, async (route) => {
-    if (!first || route.request().method() !== "GET") return await route.fallback();
-    first = false;
-    url = route.request().url();
+    const request = route.request();
+    if (released || (onlyFirst && finished.length > 0) || request.method() !== "GET") {
+      return await route.fallback();
+    }
+    finished.push(page.waitForEvent("requestfinished", { predicate: (done) => done === request }));
     const response = await route.fetch();
     answered();
     await held;
     await route.fulfill({ response });
   });
-  const delivered = () =>
-    page.waitForEvent("requestfinished", { predicate: (request) => request.url() === url }).then(() =>
-      // Time for the page to read the answer and render it.
-      new Promise((resolve) => setTimeout(resolve, 300))
-    );
-  return { served, release, delivered };
+  const deliver = async () => {
+    released = true;
+    release();
+    await Promise.all(finished);
+    // Time for the page to read the answers and render them.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  };
+  return { served, deliver };
 }
 
 Deno.test({
@@ -44,8 +51,8 @@ Deno.test({
     try {
       const page = await browser.newPage();
       const errors = watchErrors(page);
-      const presets = await holdFirstAnswer(page, "/api/system/slash-command-presets");
-      const logo = await holdFirstAnswer(page, "/api/system/is-default-logo");
+      const presets = await holdAnswers(page, "/api/system/slash-command-presets", { onlyFirst: true });
+      const logo = await holdAnswers(page, "/api/system/is-default-logo", { onlyFirst: true });
       await page.goto(`${url}/settings/appearance`);
       await hydrated(page);
       await Promise.all([presets.served, logo.served]);
@@ -68,10 +75,7 @@ Deno.test({
       await light.getByText("A custom logo is shown.").waitFor();
 
       // The answers asked for before the preset and the logo existed arrive now, and change nothing.
-      const delivered = Promise.all([presets.delivered(), logo.delivered()]);
-      presets.release();
-      logo.release();
-      await delivered;
+      await Promise.all([presets.deliver(), logo.deliver()]);
       assert.equal(await page.locator(".preset-item code", { hasText: "/summary" }).count(), 1);
       assert.equal(await light.getByText("A custom logo is shown.").count(), 1);
       assert.deepEqual(pageErrors(errors), []);
@@ -109,7 +113,7 @@ Deno.test({
     try {
       const page = await browser.newPage();
       const errors = watchErrors(page);
-      const list = await holdFirstAnswer(page, `/api/workspace/${slug}/threads`);
+      const list = await holdAnswers(page, `/api/workspace/${slug}/threads`, { onlyFirst: true });
       await page.goto(`${url}/workspace/${slug}/t/${thread.slug}`);
       await hydrated(page);
       await list.served;
@@ -123,13 +127,67 @@ Deno.test({
       assert.notEqual(renamed, thread.name, "the first message names the thread");
 
       // The list the sidebar asked for before the message, with the old name, arrives now.
-      const delivered = list.delivered();
-      list.release();
-      await delivered;
+      await list.deliver();
       const sidebar = page.locator(".thread-list");
       await sidebar.getByText(renamed).waitFor();
       assert.equal(await sidebar.getByText(thread.name, { exact: true }).count(), 0);
       assert.deepEqual(pageErrors(errors), []);
+    } finally {
+      await browser.close();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "browser: invites, API keys and chat widgets offer nothing to create until the workspaces have been read",
+  ...browserTestOptions,
+  async fn() {
+    await using app = await configuredTestApp();
+    const admin = await multiUserInstance(app);
+    await app.json("/api/workspace/new", { json: { name: "Atlas" }, ...bearer(admin.token) });
+    const url = app.listen();
+    const browser = await launchChromium();
+    try {
+      const screens = [
+        { path: "invites", create: "Create invite" },
+        { path: "api-keys", create: "Generate new API key" },
+        { path: "embed-config", create: "New chat widget" },
+      ];
+      for (const screen of screens) {
+        const page = await browser.newPage();
+        const errors = watchErrors(page);
+        await signIn(page, url, admin);
+        // The sidebar's list and the screen's: both are held.
+        const workspaces = await holdAnswers(page, "/api/workspaces");
+        await page.goto(`${url}/settings/${screen.path}`);
+        await hydrated(page);
+        await workspaces.served;
+        const create = page.getByRole("button", { name: screen.create });
+        await create.waitFor();
+        assert.equal(
+          await create.isDisabled(),
+          true,
+          `${screen.path}: nothing to create before the workspaces`,
+        );
+        assert.equal(
+          await page.getByText("Create a workspace first").count(),
+          0,
+          `${screen.path}: no false notice`,
+        );
+        await workspaces.deliver();
+        assert.equal(await create.isEnabled(), true, `${screen.path}: offered once the workspaces are read`);
+        await create.click();
+        const dialog = page.getByRole("dialog");
+        await dialog.waitFor();
+        if (screen.path === "api-keys") await dialog.getByText("Chosen workspaces").click();
+        // The workspace is offered: a checkbox, or an option of the widget's select.
+        await dialog.locator("label.check, option", { hasText: "Atlas" }).first().waitFor({
+          state: "attached",
+        });
+        assert.deepEqual(pageErrors(errors), []);
+        await page.close();
+      }
     } finally {
       await browser.close();
     }

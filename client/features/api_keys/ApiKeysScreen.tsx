@@ -23,7 +23,8 @@ export function ApiKeysScreen({ multiUser }: { multiUser: boolean }) {
   const { t } = useTranslation();
   const paths = useMemo(() => apiKeyPaths(multiUser), [multiUser]);
   const [keys, setKeys] = useState<ApiKeyView[] | null>(null);
-  const [workspaces, setWorkspaces] = useState<Workspace[]>([]);
+  // null until read: a key made before would offer no workspace to limit it to, as if there were none.
+  const [workspaces, setWorkspaces] = useState<Workspace[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [generating, setGenerating] = useState(false);
   const [deleting, setDeleting] = useState<ApiKeyView | null>(null);
@@ -49,7 +50,10 @@ export function ApiKeysScreen({ multiUser }: { multiUser: boolean }) {
     void reload();
     api("/workspaces", { schema: WorkspaceList })
       .then((answer) => setWorkspaces(answer.workspaces))
-      .catch((caught) => toast.error(t("apiKeys.workspacesFailed", { error: messageOf(caught) })));
+      .catch((caught) => {
+        setWorkspaces([]);
+        toast.error(t("apiKeys.workspacesFailed", { error: messageOf(caught) }));
+      });
   }, [reload, t]);
 
   async function remove(key: ApiKeyView) {
@@ -76,7 +80,12 @@ export function ApiKeysScreen({ multiUser }: { multiUser: boolean }) {
           <a className="button secondary" href={API_DOCS_PATH} target="_blank" rel="noopener">
             {t("apiKeys.docs")}
           </a>
-          <button type="button" className="button primary" onClick={() => setGenerating(true)}>
+          <button
+            type="button"
+            className="button primary"
+            onClick={() => setGenerating(true)}
+            disabled={workspaces === null}
+          >
             {t("apiKeys.generate.open")}
           </button>
         </div>
@@ -116,7 +125,7 @@ export function ApiKeysScreen({ multiUser }: { multiUser: boolean }) {
       <GenerateKeyDialog
         open={generating}
         path={paths.generate}
-        workspaces={workspaces}
+        workspaces={workspaces ?? []}
         onClose={() => setGenerating(false)}
         onCreated={() => void reload()}
       />

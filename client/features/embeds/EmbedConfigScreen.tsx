@@ -21,7 +21,8 @@ import { embedSnippet } from "./embeds.ts";
 export function EmbedConfigScreen() {
   const { t } = useTranslation();
   const [embeds, setEmbeds] = useState<EmbedView[] | null>(null);
-  const [workspaces, setWorkspaces] = useState<Workspace[]>([]);
+  // null until read: "no workspaces" is said only once the list says so.
+  const [workspaces, setWorkspaces] = useState<Workspace[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [editing, setEditing] = useState<EmbedView | "new" | null>(null);
   const [code, setCode] = useState<EmbedView | null>(null);
@@ -48,7 +49,10 @@ export function EmbedConfigScreen() {
     void reload();
     api("/workspaces", { schema: WorkspaceList })
       .then((answer) => setWorkspaces(answer.workspaces))
-      .catch((caught) => toast.error(t("embeds.workspacesFailed", { error: messageOf(caught) })));
+      .catch((caught) => {
+        setWorkspaces([]);
+        toast.error(t("embeds.workspacesFailed", { error: messageOf(caught) }));
+      });
   }, [reload, t]);
 
   async function toggle(embed: EmbedView, enabled: boolean) {
@@ -91,14 +95,14 @@ export function EmbedConfigScreen() {
             type="button"
             className="button primary"
             onClick={() => setEditing("new")}
-            disabled={workspaces.length === 0}
+            disabled={!workspaces || workspaces.length === 0}
           >
             {t("embeds.form.open")}
           </button>
         </div>
       </div>
       <p className="muted">{t("embeds.intro")}</p>
-      {workspaces.length === 0 && embeds && <p className="notice" role="note">{t("embeds.noWorkspaces")}</p>}
+      {workspaces?.length === 0 && embeds && <p className="notice" role="note">{t("embeds.noWorkspaces")}</p>}
       {loadError && (
         <p className="form-error" role="alert">{t("embeds.loadFailedWith", { error: loadError })}</p>
       )}
@@ -133,7 +137,7 @@ export function EmbedConfigScreen() {
       )}
       <EmbedDialog
         editing={editing}
-        workspaces={workspaces}
+        workspaces={workspaces ?? []}
         onClose={() => setEditing(null)}
         onSaved={() => void reload()}
       />

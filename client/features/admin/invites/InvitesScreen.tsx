@@ -19,7 +19,8 @@ import { InviteRow } from "./InviteRow.tsx";
 export function InvitesScreen({ invitesOff }: { invitesOff: boolean }) {
   const { t } = useTranslation();
   const [invites, setInvites] = useState<Invite[] | null>(null);
-  const [workspaces, setWorkspaces] = useState<Workspace[]>([]);
+  // null until read: an invitation made before would offer no workspace to join, as if there were none.
+  const [workspaces, setWorkspaces] = useState<Workspace[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
   const [deactivating, setDeactivating] = useState<Invite | null>(null);
@@ -45,12 +46,16 @@ export function InvitesScreen({ invitesOff }: { invitesOff: boolean }) {
     void reload();
     api("/workspaces", { schema: WorkspaceList })
       .then((answer) => setWorkspaces(answer.workspaces))
-      .catch((caught) => toast.error(t("invites.workspacesFailed", { error: messageOf(caught) })));
+      .catch((caught) => {
+        setWorkspaces([]);
+        toast.error(t("invites.workspacesFailed", { error: messageOf(caught) }));
+      });
   }, [reload, t]);
 
-  const names = useMemo(() => new Map(workspaces.map((workspace) => [workspace.id, workspace.name])), [
-    workspaces,
-  ]);
+  const names = useMemo(
+    () => new Map((workspaces ?? []).map((workspace) => [workspace.id, workspace.name])),
+    [workspaces],
+  );
 
   async function deactivate(invite: Invite) {
     setBusy(true);
@@ -73,7 +78,12 @@ export function InvitesScreen({ invitesOff }: { invitesOff: boolean }) {
       <div className="section-heading">
         <h2 id="invites-heading">{t("invites.heading", { count: invites?.length ?? 0 })}</h2>
         {!invitesOff && (
-          <button type="button" className="button primary" onClick={() => setCreating(true)}>
+          <button
+            type="button"
+            className="button primary"
+            onClick={() => setCreating(true)}
+            disabled={workspaces === null}
+          >
             {t("invites.create.open")}
           </button>
         )}
@@ -110,7 +120,7 @@ export function InvitesScreen({ invitesOff }: { invitesOff: boolean }) {
       )}
       <CreateInviteDialog
         open={creating}
-        workspaces={workspaces}
+        workspaces={workspaces ?? []}
         onClose={() => setCreating(false)}
         onCreated={() => void reload()}
       />

@@ -25,7 +25,10 @@ async function holdAnswers(page: Page, path: string, { onlyFirst = false } = {})
     if (released || (onlyFirst && finished.length > 0) || request.method() !== "GET") {
       return await route.fallback();
     }
-    finished.push(page.waitForEvent("requestfinished", { predicate: (done) => done === request }));
+    // A test that failed before `deliver()` closes the page under this wait.
+    finished.push(
+      page.waitForEvent("requestfinished", { predicate: (done) => done === request }).catch(() => {}),
+    );
     const response = await route.fetch();
     answered();
     await held;
@@ -188,6 +191,59 @@ Deno.test({
         assert.deepEqual(pageErrors(errors), []);
         await page.close();
       }
+    } finally {
+      await browser.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "browser: workspace settings: no picture upload before the stored one is read; a reset's 0 stays 0",
+  ...browserTestOptions,
+  async fn() {
+    await using app = await createTestApp();
+    await app.json("/api/system/update-env", { json: genericOpenAiSettings("http://127.0.0.1:9/v1") });
+    await app.json("/api/workspace/new", { json: { name: "Atlas" } });
+    const form = new FormData();
+    form.append("file", new File(["Herons fish in rivers and eat frogs."], "herons.txt"));
+    const upload = await app.json<{ success: boolean }>("/api/workspace/atlas/upload-and-embed", {
+      method: "POST",
+      body: form,
+    });
+    assert.equal(upload.body.success, true);
+    const url = app.listen();
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const errors = watchErrors(page);
+      const picture = await holdAnswers(page, "/api/workspace/atlas/pfp", { onlyFirst: true });
+      await page.goto(`${url}/workspace/atlas/settings/general-appearance`);
+      await hydrated(page);
+      await picture.served;
+      const chooser = page.getByLabel("Upload a picture");
+      assert.equal(
+        await chooser.isDisabled(),
+        true,
+        "a file chosen now would lose its preview to the late answer",
+      );
+      await picture.deliver();
+      assert.equal(await chooser.isEnabled(), true);
+
+      const count = await holdAnswers(page, "/api/system/system-vectors", { onlyFirst: true });
+      await page.goto(`${url}/workspace/atlas/settings/vector-database`);
+      await hydrated(page);
+      await count.served;
+      await page.getByRole("button", { name: "Reset vector database" }).click();
+      await page.getByRole("dialog").getByRole("button", { name: "Reset vector database" }).click();
+      await page.getByText("Workspace vector database was reset!").waitFor();
+      const shown = page.getByTestId("vector-count");
+      assert.equal(await shown.textContent(), "0");
+      // The count read before the reset arrives now.
+      await count.deliver();
+      assert.equal(await shown.textContent(), "0");
+      const vectors = await app.json<{ vectorCount: number }>("/api/system/system-vectors?slug=atlas");
+      assert.equal(vectors.body.vectorCount, 0);
+      assert.deepEqual(pageErrors(errors), []);
     } finally {
       await browser.close();
     }

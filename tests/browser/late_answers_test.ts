@@ -249,3 +249,55 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "browser: an endpoint typed in while auto-detect runs is not replaced by what it finds later",
+  ...browserTestOptions,
+  async fn() {
+    await using llm = startFakeOpenAi();
+    await using app = await createTestApp();
+    assert.equal(
+      (await app.json("/api/system/update-env", { json: genericOpenAiSettings(llm.baseURL) })).status,
+      200,
+    );
+    const url = app.listen();
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const errors = watchErrors(page);
+      // Stands in for an LM Studio on 127.0.0.1:1234 that answers slowly; the other candidates are really asked.
+      let release = () => {};
+      const held = new Promise<void>((resolve) => release = resolve);
+      let asked = () => {};
+      const found = new Promise<void>((resolve) => asked = resolve);
+      await page.route("**/api/system/custom-models", async (route) => {
+        const body = route.request().postDataJSON() as { basePath?: string };
+        if (body.basePath !== "http://127.0.0.1:1234/v1") return await route.fallback();
+        asked();
+        await held;
+        await route.fulfill({
+          json: {
+            models: [{ id: "found-model", name: "found-model", organization: "lmstudio" }],
+            error: null,
+          },
+        }).catch(() => {}); // The page may have given up on it.
+      });
+      await page.goto(`${url}/settings/llm-preference`);
+      await hydrated(page);
+      await page.getByPlaceholder("Search LLM providers").fill("studio");
+      await page.getByRole("radio", { name: /LM Studio/ }).check({ force: true });
+      await found;
+      await page.getByRole("button", { name: "Show Manual Endpoint Input" }).click();
+      const basePath = page.locator('input[name="LMStudioBasePath"]');
+      await basePath.fill("http://127.0.0.1:9/v1");
+      // The slow server answers now: what was typed stays.
+      release();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      assert.equal(await page.getByText("Provider endpoint discovered automatically.").count(), 0);
+      assert.equal(await basePath.inputValue(), "http://127.0.0.1:9/v1");
+      assert.deepEqual(pageErrors(errors), []);
+    } finally {
+      await browser.close();
+    }
+  },
+});

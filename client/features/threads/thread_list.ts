@@ -1,4 +1,10 @@
-import type { ThreadItem } from "./use_threads.ts";
+/** A thread in the sidebar's list; `deleted` marks one on its way out. */
+export interface ThreadItem {
+  id?: number;
+  slug: string;
+  name: string;
+  deleted?: boolean;
+}
 
 /** The sidebar's thread list; null while it loads. */
 export type ThreadItems = ThreadItem[] | null;

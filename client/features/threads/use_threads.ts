@@ -2,15 +2,9 @@ import { type Dispatch, type SetStateAction, useEffect, useRef, useState } from 
 import { listThreads } from "./api.ts";
 import { THREAD_CREATED, THREAD_RENAMED } from "./events.ts";
 import { loadSchemas } from "../../lib/lazy_schema.ts";
-import { type ThreadEvent, withThreadEvent } from "./thread_list.ts";
+import { type ThreadEvent, type ThreadItem, withThreadEvent } from "./thread_list.ts";
 
-/** A thread in the sidebar's list; `deleted` marks one on its way out. */
-export interface ThreadItem {
-  id?: number;
-  slug: string;
-  name: string;
-  deleted?: boolean;
-}
+export type { ThreadItem } from "./thread_list.ts";
 
 export interface ThreadsState {
   /** null while loading (or without a workspace). */

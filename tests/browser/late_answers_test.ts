@@ -3,6 +3,7 @@ import { Buffer } from "node:buffer";
 import type { Page } from "playwright-core";
 import { startFakeOpenAi } from "../../server/testing/fake_openai.ts";
 import { bearer, multiUserInstance } from "../../server/testing/accounts.ts";
+import { seedDocument } from "../../server/documents/library_fixtures.ts";
 import { configuredTestApp, createTestApp, genericOpenAiSettings } from "../../server/testing/test_app.ts";
 import { browserTestOptions, hydrated, launchChromium, pageErrors, watchErrors } from "./chromium.ts";
 import { signIn } from "./sessions.ts";
@@ -295,6 +296,51 @@ Deno.test({
       await new Promise((resolve) => setTimeout(resolve, 500));
       assert.equal(await page.getByText("Provider endpoint discovered automatically.").count(), 0);
       assert.equal(await basePath.inputValue(), "http://127.0.0.1:9/v1");
+      assert.deepEqual(pageErrors(errors), []);
+    } finally {
+      await browser.close();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "browser: a document removed from the workspace stays removed when an older read of the workspace arrives",
+  ...browserTestOptions,
+  async fn() {
+    await using app = await configuredTestApp();
+    await app.json("/api/workspace/new", { json: { name: "Library" } });
+    const kept = await seedDocument(app.deps, "Field notes.txt");
+    await seedDocument(app.deps, "Old minutes.txt");
+    const embedded = await app.json("/api/workspace/library/update-embeddings", {
+      json: { adds: [kept.location] },
+    });
+    assert.equal(embedded.body.message, null);
+    const url = app.listen();
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+      const errors = watchErrors(page);
+      await page.goto(`${url}/workspace/library`);
+      await hydrated(page);
+      await page.getByRole("button", { name: /Documents \(1\)/ }).click();
+      const manager = page.locator(".doc-manager");
+      const library = manager.locator(".doc-library");
+      const mine = manager.locator(".doc-workspace");
+      await mine.getByText("Field notes.txt").waitFor();
+
+      // Deleting a library document reads the workspace again; that read is answered now and arrives late.
+      const read = await holdAnswers(page, "/api/workspace/library", { onlyFirst: true });
+      await library.locator(".doc-row", { hasText: "Old minutes.txt" }).click();
+      await library.getByRole("button", { name: "Delete", exact: true }).click();
+      await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
+      await read.served;
+      // Meanwhile the other document leaves the workspace.
+      await mine.getByRole("button", { name: "Remove Field notes.txt from the workspace" }).click();
+      await page.getByRole("button", { name: /Documents \(0\)/ }).waitFor();
+      await read.deliver();
+      assert.equal(await page.getByRole("button", { name: /Documents \(0\)/ }).count(), 1);
+      assert.equal(await mine.getByText("Field notes.txt").count(), 0);
       assert.deepEqual(pageErrors(errors), []);
     } finally {
       await browser.close();

@@ -21,6 +21,8 @@ export interface ChatState {
   messages: WidgetMessage[];
   /** A question is being answered: the composer sends nothing else until it ends. */
   busy: boolean;
+  /** The chat was reset: a history asked for before then, arriving late, is the conversation just cleared. */
+  cleared?: boolean;
 }
 
 export type ChatAction =
@@ -122,8 +124,8 @@ function applyFrame(state: ChatState, frame: WidgetFrame): ChatState {
 export function chatReducer(state: ChatState, action: ChatAction): ChatState {
   switch (action.type) {
     case "history":
-      // History that arrives after a question was asked does not replace it.
-      if (state.messages.length > 0) return state;
+      // History that arrives after a question was asked does not replace it, nor does it bring back a reset chat.
+      if (state.messages.length > 0 || state.cleared) return state;
       return { messages: historyMessages(action.entries), busy: false };
     case "send": {
       const text = action.text.trim();
@@ -148,7 +150,7 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
         ),
       };
     case "reset":
-      return EMPTY_CHAT;
+      return { ...EMPTY_CHAT, cleared: true };
   }
 }
 

@@ -110,7 +110,7 @@ Deno.test("chat: one question at a time, empty ones are not sent, and ended clos
   assert.equal(state.busy, false);
   assert.equal(state.messages[1].pending, false);
   assert.equal(state.messages[1].streaming, false);
-  assert.deepEqual(run([{ type: "reset" }], state), EMPTY_CHAT);
+  assert.deepEqual(run([{ type: "reset" }], state), { ...EMPTY_CHAT, cleared: true });
 });
 
 Deno.test("chat: history as the server answers it; it does not replace a question already asked", () => {
@@ -129,6 +129,12 @@ Deno.test("chat: history as the server answers it; it does not replace a questio
   assert.equal(run([{ type: "history", entries }]).messages.length, 2);
   const asked = run([send("Now"), { type: "history", entries }]);
   assert.equal(asked.messages[0].content, "Now");
+  // Reset before the history arrived: the late history is the conversation just cleared.
+  assert.deepEqual(run([{ type: "reset" }, { type: "history", entries }]).messages, []);
+  assert.equal(
+    run([{ type: "reset" }, send("Again"), { type: "history", entries }]).messages[0].content,
+    "Again",
+  );
 });
 
 Deno.test("chat: frames for an answer the widget does not hold start a new message; a stray finalize is ignored", () => {

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { WorkspaceDetail } from "../../shared/api/workspaces.ts";
 import { paths } from "../../shared/routes.ts";
@@ -14,6 +14,7 @@ import { SpeechScope } from "../features/speech/speech.ts";
 import { ExportChatMenu } from "../features/chat/ExportChatMenu.tsx";
 import { preloadMarkdown } from "../lib/markdown_loader.ts";
 import { lazySchema } from "../lib/lazy_schema.ts";
+import { readAfterChanges, useLatest } from "../lib/latest.ts";
 
 // The documents panel opens on request; its code is not in the page's first load.
 const DocumentsPanel = lazy(() =>
@@ -42,14 +43,30 @@ export default function WorkspaceChat({ slug, threadSlug }: Props) {
     preloadMarkdown().catch(() => {});
   }, []);
 
+  // The workspace is read (on opening, after a document was added or the library changed) and also set from
+  // the answers of the documents panel's actions (an upload, a removal, a pin): a read that an action's answer
+  // overtook is made again rather than shown over it, and only the newest read shows.
+  const reads = useLatest();
+  const changes = useRef(0);
   const loadWorkspace = useCallback(async (signal?: AbortSignal) => {
-    const answer = await api(`/workspace/${encodeURIComponent(slug)}`, {
-      schema: lazySchema((s) => s.workspaces.WorkspaceAnswer),
-      signal,
-    });
+    const answer = await readAfterChanges(
+      reads,
+      () => changes.current,
+      () =>
+        api(`/workspace/${encodeURIComponent(slug)}`, {
+          schema: lazySchema((s) => s.workspaces.WorkspaceAnswer),
+          signal,
+        }),
+    );
+    if (answer === null) return;
     if (!answer.workspace) throw new Error(t("workspace.notFound"));
     setWorkspace(answer.workspace);
   }, [slug]);
+  const changeWorkspace = useCallback((next: WorkspaceDetail) => {
+    changes.current++;
+    setWorkspace(next);
+  }, []);
+  const refreshWorkspace = useCallback(() => loadWorkspace(), [loadWorkspace]);
 
   useEffect(() => {
     const abort = new AbortController();
@@ -128,7 +145,8 @@ export default function WorkspaceChat({ slug, threadSlug }: Props) {
           <DocumentsPanel
             workspace={workspace}
             mode={documentsMode ?? "reader"}
-            onChange={setWorkspace}
+            onChange={changeWorkspace}
+            onRefresh={refreshWorkspace}
             onOpenChange={setShowDocuments}
           />
         </Suspense>

@@ -5,6 +5,7 @@ import { type Workspace, WorkspaceList } from "../../../shared/api/workspaces.ts
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { LoadingBlock } from "../../components/LoadingBlock.tsx";
 import { api } from "../../lib/api.ts";
+import { useLatest } from "../../lib/latest.ts";
 import { toast } from "../../lib/toast.ts";
 import { act, messageOf } from "../admin/requests.ts";
 import { apiKeyPaths } from "./api_keys.ts";
@@ -22,17 +23,24 @@ export function ApiKeysScreen({ multiUser }: { multiUser: boolean }) {
   const { t } = useTranslation();
   const paths = useMemo(() => apiKeyPaths(multiUser), [multiUser]);
   const [keys, setKeys] = useState<ApiKeyView[] | null>(null);
-  const [workspaces, setWorkspaces] = useState<Workspace[]>([]);
+  // null until read: a key made before would offer no workspace to limit it to, as if there were none.
+  const [workspaces, setWorkspaces] = useState<Workspace[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [generating, setGenerating] = useState(false);
   const [deleting, setDeleting] = useState<ApiKeyView | null>(null);
   const [busy, setBusy] = useState(false);
+  // An answer older than a reload after an action must not bring back what the action changed.
+  const order = useLatest();
 
   const reload = useCallback(async () => {
+    const current = order.start();
     try {
-      setKeys((await api(paths.list, { schema: ApiKeyList })).apiKeys);
+      const answer = await api(paths.list, { schema: ApiKeyList });
+      if (!current()) return;
+      setKeys(answer.apiKeys);
       setLoadError(null);
     } catch (caught) {
+      if (!current()) return;
       setLoadError(messageOf(caught));
       toast.error(t("apiKeys.loadFailed"));
     }
@@ -42,7 +50,10 @@ export function ApiKeysScreen({ multiUser }: { multiUser: boolean }) {
     void reload();
     api("/workspaces", { schema: WorkspaceList })
       .then((answer) => setWorkspaces(answer.workspaces))
-      .catch((caught) => toast.error(t("apiKeys.workspacesFailed", { error: messageOf(caught) })));
+      .catch((caught) => {
+        setWorkspaces([]);
+        toast.error(t("apiKeys.workspacesFailed", { error: messageOf(caught) }));
+      });
   }, [reload, t]);
 
   async function remove(key: ApiKeyView) {
@@ -69,7 +80,12 @@ export function ApiKeysScreen({ multiUser }: { multiUser: boolean }) {
           <a className="button secondary" href={API_DOCS_PATH} target="_blank" rel="noopener">
             {t("apiKeys.docs")}
           </a>
-          <button type="button" className="button primary" onClick={() => setGenerating(true)}>
+          <button
+            type="button"
+            className="button primary"
+            onClick={() => setGenerating(true)}
+            disabled={workspaces === null}
+          >
             {t("apiKeys.generate.open")}
           </button>
         </div>
@@ -109,7 +125,7 @@ export function ApiKeysScreen({ multiUser }: { multiUser: boolean }) {
       <GenerateKeyDialog
         open={generating}
         path={paths.generate}
-        workspaces={workspaces}
+        workspaces={workspaces ?? []}
         onClose={() => setGenerating(false)}
         onCreated={() => void reload()}
       />

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { IsDefaultLogoAnswer, logoUrl } from "../../../shared/api/appearance.ts";
 import { api } from "../../lib/api.ts";
+import { useLatest } from "../../lib/latest.ts";
 import { toast } from "../../lib/toast.ts";
 import { messageOf } from "../admin/requests.ts";
 import { LOGO_ACCEPT } from "./appearance.ts";
@@ -14,11 +15,16 @@ export function LogoSection() {
   const [status, setStatus] = useState<IsDefaultLogoAnswer | null>(null);
   const [busy, setBusy] = useState<Theme | null>(null);
 
+  // The answer asked for before an upload must not show the default logo again after it.
+  const order = useLatest();
+
   const reload = useCallback(async () => {
+    const current = order.start();
     try {
-      setStatus(await api("/system/is-default-logo", { schema: IsDefaultLogoAnswer }));
+      const answer = await api("/system/is-default-logo", { schema: IsDefaultLogoAnswer });
+      if (current()) setStatus(answer);
     } catch (caught) {
-      toast.error(t("appearance.logo.fetchFailed", { error: messageOf(caught) }));
+      if (current()) toast.error(t("appearance.logo.fetchFailed", { error: messageOf(caught) }));
     }
   }, [t]);
   useEffect(() => void reload(), [reload]);

@@ -5,6 +5,7 @@ import { Preset } from "../../../shared/api/presets.ts";
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { TextField } from "../../components/TextField.tsx";
 import { api } from "../../lib/api.ts";
+import { useLatest } from "../../lib/latest.ts";
 import { toast } from "../../lib/toast.ts";
 import { messageOf } from "../admin/requests.ts";
 
@@ -19,11 +20,16 @@ export function PresetsSection() {
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [deleting, setDeleting] = useState<Preset | null>(null);
   const [busy, setBusy] = useState(false);
+  // A preset saved before the first list arrived: that list, older than the save's, must not drop it.
+  const order = useLatest();
 
   const reload = useCallback(async () => {
+    const current = order.start();
     try {
-      setPresets((await api("/system/slash-command-presets", { schema: PresetList })).presets);
+      const { presets } = await api("/system/slash-command-presets", { schema: PresetList });
+      if (current()) setPresets(presets);
     } catch (caught) {
+      if (!current()) return;
       setPresets([]);
       toast.error(t("appearance.presets.loadFailed", { error: messageOf(caught) }));
     }

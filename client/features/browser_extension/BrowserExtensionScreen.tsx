@@ -7,6 +7,7 @@ import {
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { LoadingBlock } from "../../components/LoadingBlock.tsx";
 import { api } from "../../lib/api.ts";
+import { useLatest } from "../../lib/latest.ts";
 import { toast } from "../../lib/toast.ts";
 import { act, messageOf } from "../admin/requests.ts";
 import { formatDate } from "../dates.ts";
@@ -25,12 +26,18 @@ export function BrowserExtensionScreen({ multiUser }: { multiUser: boolean }) {
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<BrowserExtensionKeyView | null>(null);
   const [busy, setBusy] = useState(false);
+  // An answer older than a reload after an action must not bring back what the action changed.
+  const order = useLatest();
 
   const reload = useCallback(async () => {
+    const current = order.start();
     try {
-      setKeys((await api("/browser-extension/api-keys", { schema: BrowserExtensionKeyList })).apiKeys);
+      const answer = await api("/browser-extension/api-keys", { schema: BrowserExtensionKeyList });
+      if (!current()) return;
+      setKeys(answer.apiKeys);
       setLoadError(null);
     } catch (caught) {
+      if (!current()) return;
       setLoadError(messageOf(caught));
       toast.error(t("browserExtension.loadFailed"));
     }

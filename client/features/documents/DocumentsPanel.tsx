@@ -1,7 +1,6 @@
 import { type DragEvent, memo, useCallback, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { WorkspaceDetail } from "../../../shared/api/workspaces.ts";
-import { fetchWorkspace } from "./api.ts";
 import { LibraryPane } from "./LibraryPane.tsx";
 import { UploadArea } from "./UploadArea.tsx";
 import { useUploads } from "./use_uploads.ts";
@@ -10,7 +9,10 @@ import { DataConnectors } from "./connectors/DataConnectors.tsx";
 
 type PanelProps = {
   workspace: WorkspaceDetail;
+  /** An action's answer (an upload, a removal, a pin) holds the workspace as it now is. */
   onChange: (workspace: WorkspaceDetail) => void;
+  /** Reads the workspace again (after the library changed); an older read never shows over a newer answer. */
+  onRefresh: () => Promise<void>;
   /** Called with false by the close button; a state setter keeps the memo effective. */
   onOpenChange?: (open: boolean) => void;
 };
@@ -98,7 +100,7 @@ function EditorDocuments({ workspace, onChange, onOpenChange }: PanelProps) {
  * documents. Side by side when there is room, one above the other otherwise; "Expand" gives it the whole
  * width.
  */
-function DocumentManager({ workspace, onChange, onOpenChange }: PanelProps) {
+function DocumentManager({ workspace, onChange, onRefresh, onOpenChange }: PanelProps) {
   const { t } = useTranslation();
   const [expanded, setExpanded] = useState(false);
   const [dragging, setDragging] = useState(false);
@@ -115,11 +117,6 @@ function DocumentManager({ workspace, onChange, onOpenChange }: PanelProps) {
     setTab("documents");
   }, []);
   const uploads = useUploads(slug, { onWorkspace: onChange, onStored });
-
-  const refreshWorkspace = useCallback(async () => {
-    const fresh = await fetchWorkspace(slug);
-    if (fresh) onChange(fresh);
-  }, [slug, onChange]);
 
   const inWorkspace = useMemo(
     () => new Set(workspace.documents.map((document) => document.docpath)),
@@ -214,7 +211,7 @@ function DocumentManager({ workspace, onChange, onOpenChange }: PanelProps) {
               version={libraryVersion}
               openFolder={openFolder}
               onWorkspace={onChange}
-              refreshWorkspace={refreshWorkspace}
+              refreshWorkspace={onRefresh}
             />
             <WorkspacePane workspace={workspace} onWorkspace={onChange} />
           </div>

@@ -85,10 +85,6 @@ export async function removeFolder(name: string): Promise<void> {
   await api("/system/remove-folder", { method: "DELETE", json: { name } });
 }
 
-export async function fetchWorkspace(slug: string): Promise<WorkspaceDetail | null> {
-  return (await api(base(slug), { schema: lazySchema((s) => s.workspaces.WorkspaceAnswer) })).workspace;
-}
-
 /** Adds and removes documents; the workspace comes back with its documents and a message for failures. */
 export async function updateEmbeddings(
   slug: string,

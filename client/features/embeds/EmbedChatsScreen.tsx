@@ -4,6 +4,7 @@ import type { EmbedChatsPage, EmbedChatView } from "../../../shared/api/embeds.t
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { LoadingBlock } from "../../components/LoadingBlock.tsx";
 import { api, apiBlob } from "../../lib/api.ts";
+import { useLatest } from "../../lib/latest.ts";
 import { toast } from "../../lib/toast.ts";
 import { act, messageOf } from "../admin/requests.ts";
 import { formatDate } from "../dates.ts";
@@ -26,12 +27,18 @@ export function EmbedChatsScreen() {
   const [deleting, setDeleting] = useState<EmbedChatView | null>(null);
   const [busy, setBusy] = useState(false);
   const [exportType, setExportType] = useState<(typeof EMBED_EXPORT_TYPES)[number]>("csv");
+  // The page asked for last is the one shown, whatever order the answers arrive in.
+  const order = useLatest();
 
   const load = useCallback(async (which: number) => {
+    const current = order.start();
     try {
-      setData(await api<EmbedChatsPage>("/embed/chats", { json: { offset: which, limit: PAGE_SIZE } }));
+      const answer = await api<EmbedChatsPage>("/embed/chats", { json: { offset: which, limit: PAGE_SIZE } });
+      if (!current()) return;
+      setData(answer);
       setLoadError(null);
     } catch (caught) {
+      if (!current()) return;
       setLoadError(messageOf(caught));
       toast.error(t("embeds.chats.loadFailed"));
     }

@@ -6,6 +6,7 @@ import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { Dialog } from "../../components/Dialog.tsx";
 import { LoadingBlock } from "../../components/LoadingBlock.tsx";
 import { api } from "../../lib/api.ts";
+import { useLatest } from "../../lib/latest.ts";
 import { toast } from "../../lib/toast.ts";
 import { CopyField } from "../admin/CopyField.tsx";
 import { act, messageOf } from "../admin/requests.ts";
@@ -20,18 +21,25 @@ import { embedSnippet } from "./embeds.ts";
 export function EmbedConfigScreen() {
   const { t } = useTranslation();
   const [embeds, setEmbeds] = useState<EmbedView[] | null>(null);
-  const [workspaces, setWorkspaces] = useState<Workspace[]>([]);
+  // null until read: "no workspaces" is said only once the list says so.
+  const [workspaces, setWorkspaces] = useState<Workspace[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [editing, setEditing] = useState<EmbedView | "new" | null>(null);
   const [code, setCode] = useState<EmbedView | null>(null);
   const [deleting, setDeleting] = useState<EmbedView | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
+  // An answer older than a reload after an action must not bring back what the action changed.
+  const order = useLatest();
 
   const reload = useCallback(async () => {
+    const current = order.start();
     try {
-      setEmbeds((await api<{ embeds: EmbedView[] }>("/embeds")).embeds);
+      const answer = await api<{ embeds: EmbedView[] }>("/embeds");
+      if (!current()) return;
+      setEmbeds(answer.embeds);
       setLoadError(null);
     } catch (caught) {
+      if (!current()) return;
       setLoadError(messageOf(caught));
       toast.error(t("embeds.loadFailed"));
     }
@@ -41,7 +49,10 @@ export function EmbedConfigScreen() {
     void reload();
     api("/workspaces", { schema: WorkspaceList })
       .then((answer) => setWorkspaces(answer.workspaces))
-      .catch((caught) => toast.error(t("embeds.workspacesFailed", { error: messageOf(caught) })));
+      .catch((caught) => {
+        setWorkspaces([]);
+        toast.error(t("embeds.workspacesFailed", { error: messageOf(caught) }));
+      });
   }, [reload, t]);
 
   async function toggle(embed: EmbedView, enabled: boolean) {
@@ -84,14 +95,14 @@ export function EmbedConfigScreen() {
             type="button"
             className="button primary"
             onClick={() => setEditing("new")}
-            disabled={workspaces.length === 0}
+            disabled={!workspaces || workspaces.length === 0}
           >
             {t("embeds.form.open")}
           </button>
         </div>
       </div>
       <p className="muted">{t("embeds.intro")}</p>
-      {workspaces.length === 0 && embeds && <p className="notice" role="note">{t("embeds.noWorkspaces")}</p>}
+      {workspaces?.length === 0 && embeds && <p className="notice" role="note">{t("embeds.noWorkspaces")}</p>}
       {loadError && (
         <p className="form-error" role="alert">{t("embeds.loadFailedWith", { error: loadError })}</p>
       )}
@@ -126,7 +137,7 @@ export function EmbedConfigScreen() {
       )}
       <EmbedDialog
         editing={editing}
-        workspaces={workspaces}
+        workspaces={workspaces ?? []}
         onClose={() => setEditing(null)}
         onSaved={() => void reload()}
       />

@@ -9,6 +9,7 @@ import {
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { LoadingBlock } from "../../components/LoadingBlock.tsx";
 import { api, apiBlob } from "../../lib/api.ts";
+import { useLatest } from "../../lib/latest.ts";
 import { toast } from "../../lib/toast.ts";
 import { act, messageOf } from "../admin/requests.ts";
 import { eventLogPaths, exportFileName, pageRange } from "./event_logs.ts";
@@ -40,11 +41,15 @@ export function EventLogsScreen() {
   const [confirming, setConfirming] = useState(false);
   const [clearing, setClearing] = useState(false);
   const [exporting, setExporting] = useState<EventLogExportType | null>(null);
+  // The page asked for last is the one shown, whatever order the answers arrive in.
+  const order = useLatest();
 
   const load = useCallback(async (at: number) => {
+    const current = order.start();
     setLoading(true);
     try {
       const answer = await api(eventLogPaths.page, { json: { offset: at }, schema: EventLogsPage });
+      if (!current()) return;
       // A page emptied meanwhile (the log was cleared elsewhere): back to the first one.
       if (answer.logs.length === 0 && at > 0) {
         setOffset(0);
@@ -53,10 +58,11 @@ export function EventLogsScreen() {
       setPage(answer);
       setLoadError(null);
     } catch (caught) {
+      if (!current()) return;
       setLoadError(messageOf(caught));
       toast.error(t("eventLogs.loadFailed"));
     } finally {
-      setLoading(false);
+      if (current()) setLoading(false);
     }
   }, [t]);
 

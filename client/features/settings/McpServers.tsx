@@ -4,6 +4,7 @@ import type { McpServerView } from "../../../shared/api/mcp.ts";
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { LoadingBlock } from "../../components/LoadingBlock.tsx";
 import { api } from "../../lib/api.ts";
+import { useLatest } from "../../lib/latest.ts";
 import { toast } from "../../lib/toast.ts";
 import { parsePairs } from "./mcp_form.ts";
 
@@ -29,13 +30,18 @@ export function McpServers() {
   const [busy, setBusy] = useState(false);
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [deleting, setDeleting] = useState<string | null>(null);
+  // A server added, toggled or removed before the first list arrived stays as the server now has it.
+  const order = useLatest();
 
   const load = useCallback(async (path = "/mcp-servers/list") => {
+    const current = order.start();
     try {
       const answer = await api<{ servers: McpServerView[] }>(path);
+      if (!current()) return;
       setServers(answer.servers);
       setLoadError(null);
     } catch (caught) {
+      if (!current()) return;
       setLoadError(messageOf(caught));
     }
   }, []);

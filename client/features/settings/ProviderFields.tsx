@@ -77,7 +77,10 @@ export function ProviderFields(
           isLocked={isLocked}
           disabled={disabled}
           value={values[field.key] ?? ""}
-          onChange={(next) => onChange(field.key, next)}
+          onChange={(next) => {
+            if (field.key === basePathField) detect.typed();
+            onChange(field.key, next);
+          }}
           models={models}
           modelFixed={modelFixed}
           providerId={provider.id}

@@ -70,6 +70,17 @@ export function useEndpointAutoDetect({ provider, initialBasePath, setBasePath, 
     });
   }, [provider, setBasePath, t]);
 
+  /**
+   * The endpoint was typed in: a detection under way stops, so that the endpoint it finds later does not replace
+   * what was typed.
+   */
+  const typed = useCallback(() => {
+    const current = controller.current;
+    if (!current || current.signal.aborted) return;
+    current.abort();
+    setState((state) => (state === "detecting" ? "idle" : state));
+  }, []);
+
   useEffect(() => {
     if (available && initialBasePath.trim() === "") run();
     return () => controller.current?.abort();
@@ -83,5 +94,6 @@ export function useEndpointAutoDetect({ provider, initialBasePath, setBasePath, 
     manualShown: !available || manualShown,
     toggleManual: () => setManualShown((shown) => !shown),
     run,
+    typed,
   };
 }

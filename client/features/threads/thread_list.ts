@@ -1,4 +1,10 @@
-import type { ThreadItem } from "./use_threads.ts";
+/** A thread in the sidebar's list; `deleted` marks one on its way out. */
+export interface ThreadItem {
+  id?: number;
+  slug: string;
+  name: string;
+  deleted?: boolean;
+}
 
 /** The sidebar's thread list; null while it loads. */
 export type ThreadItems = ThreadItem[] | null;
@@ -6,6 +12,23 @@ export type ThreadItems = ThreadItem[] | null;
 /** The list with `thread` under its new name. */
 export function renamedIn(list: ThreadItems, thread: { slug: string; name: string }): ThreadItems {
   return list?.map((item) => (item.slug === thread.slug ? { ...item, name: thread.name } : item)) ?? list;
+}
+
+/** What another island said about a thread (events.ts): renamed after its first message, or created by a fork. */
+export type ThreadEvent =
+  | { kind: "renamed"; slug: string; name: string }
+  | { kind: "created"; id?: number; slug: string; name: string };
+
+/**
+ * The list after `event`. A list that was read before the event and arrives after it takes the event as well, so
+ * it is applied again then: applying one twice changes nothing.
+ */
+export function withThreadEvent(list: ThreadItems, event: ThreadEvent): ThreadItems {
+  if (!list) return list;
+  if (event.kind === "renamed" || list.some((thread) => thread.slug === event.slug)) {
+    return renamedIn(list, event);
+  }
+  return [...list, { id: event.id, slug: event.slug, name: event.name }];
 }
 
 /** The list with the thread `slug` marked deleted: it stays, shown as deleted, until it is taken out. */

@@ -4,8 +4,10 @@ import {
   renamedIn,
   rowState,
   showsOneOf,
+  type ThreadEvent,
   toggledMark,
   withoutThreads,
+  withThreadEvent,
 } from "./thread_list.ts";
 
 const LIST = [{ id: 1, slug: "a", name: "Alpha" }, { id: 2, slug: "b", name: "Beta" }];
@@ -53,4 +55,17 @@ Deno.test("rowState() tells a marked, a deleted and the current thread apart", (
     gone: true,
     active: false,
   });
+});
+
+Deno.test("withThreadEvent() applies a rename or a fork heard while the list loaded, to a list read before or after it", () => {
+  const heard: ThreadEvent[] = [
+    { kind: "renamed", slug: "b", name: "Budget" },
+    { kind: "created", id: 3, slug: "c", name: "Copy" },
+  ];
+  const expected = [LIST[0], { ...LIST[1], name: "Budget" }, { id: 3, slug: "c", name: "Copy" }];
+  // Read before the events: they are applied to it.
+  assert.deepEqual(heard.reduce(withThreadEvent, LIST), expected);
+  // Read after them: it has them already, and applying them again changes nothing.
+  assert.deepEqual(heard.reduce(withThreadEvent, expected), expected);
+  assert.equal(withThreadEvent(null, heard[0]), null);
 });

@@ -1,15 +1,10 @@
-import { type Dispatch, type SetStateAction, useEffect, useState } from "react";
+import { type Dispatch, type SetStateAction, useEffect, useRef, useState } from "react";
 import { listThreads } from "./api.ts";
 import { THREAD_CREATED, THREAD_RENAMED } from "./events.ts";
 import { loadSchemas } from "../../lib/lazy_schema.ts";
+import { type ThreadEvent, type ThreadItem, withThreadEvent } from "./thread_list.ts";
 
-/** A thread in the sidebar's list; `deleted` marks one on its way out. */
-export interface ThreadItem {
-  id?: number;
-  slug: string;
-  name: string;
-  deleted?: boolean;
-}
+export type { ThreadItem } from "./thread_list.ts";
 
 export interface ThreadsState {
   /** null while loading (or without a workspace). */
@@ -25,14 +20,26 @@ export interface ThreadsState {
 export function useThreads(workspaceSlug: string | null): ThreadsState {
   const [threads, setThreads] = useState<ThreadItem[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // Events heard while the list loads wait for it: a thread renamed by the first message sent before the list
+  // arrived would otherwise keep its old name in the sidebar.
+  const loaded = useRef(false);
+  const pending = useRef<ThreadEvent[]>([]);
 
   useEffect(() => {
     if (!workspaceSlug) return;
     const abort = new AbortController();
+    loaded.current = false;
+    pending.current = [];
     setThreads(null);
     setError(null);
     listThreads(workspaceSlug, abort.signal)
-      .then((list) => setThreads(list.map(({ id, slug, name }) => ({ id, slug, name }))))
+      .then((list) => {
+        if (abort.signal.aborted) return;
+        const items: ThreadItem[] | null = list.map(({ id, slug, name }) => ({ id, slug, name }));
+        loaded.current = true;
+        setThreads(pending.current.reduce(withThreadEvent, items));
+        pending.current = [];
+      })
       .catch((caught: Error) => {
         if (!abort.signal.aborted) setError(caught.message);
       });
@@ -40,28 +47,24 @@ export function useThreads(workspaceSlug: string | null): ThreadsState {
   }, [workspaceSlug]);
 
   useEffect(() => {
+    const apply = (event: ThreadEvent) => {
+      if (loaded.current) setThreads((current) => withThreadEvent(current, event));
+      else pending.current.push(event);
+    };
     // The details' schemas come with the page's first API call; an event heard before waits for them.
     const renamed = async (event: Event) => {
       const { threads } = await loadSchemas();
       const detail = threads.ThreadRenamedDetail.safeParse((event as CustomEvent).detail);
       if (!detail.success) return;
       const { slug, name } = detail.data;
-      setThreads((current) =>
-        current?.map((thread) => (thread.slug === slug ? { ...thread, name } : thread)) ?? current
-      );
+      apply({ kind: "renamed", slug, name });
     };
     const created = async (event: Event) => {
       const { threads } = await loadSchemas();
       const detail = threads.ThreadCreatedDetail.safeParse((event as CustomEvent).detail);
       if (!detail.success) return;
       const { id, slug, name } = detail.data.thread;
-      setThreads((current) => {
-        if (!current) return current;
-        if (current.some((thread) => thread.slug === slug)) {
-          return current.map((thread) => (thread.slug === slug ? { ...thread, name } : thread));
-        }
-        return [...current, { id, slug, name }];
-      });
+      apply({ kind: "created", id, slug, name });
     };
     globalThis.addEventListener(THREAD_RENAMED, renamed);
     globalThis.addEventListener(THREAD_CREATED, created);

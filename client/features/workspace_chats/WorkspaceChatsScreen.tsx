@@ -9,6 +9,7 @@ import {
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { LoadingBlock } from "../../components/LoadingBlock.tsx";
 import { api } from "../../lib/api.ts";
+import { useLatest } from "../../lib/latest.ts";
 import { toast } from "../../lib/toast.ts";
 import { act, messageOf } from "../admin/requests.ts";
 import { ChatRow, type ShownText } from "./ChatRow.tsx";
@@ -38,13 +39,17 @@ export function WorkspaceChatsScreen() {
   const [clearing, setClearing] = useState(false);
   const [busy, setBusy] = useState(false);
   const [shown, setShown] = useState<ShownText | null>(null);
+  // The page asked for last is the one shown, whatever order the answers arrive in.
+  const order = useLatest();
 
   const load = useCallback(async (at: number) => {
+    const current = order.start();
     try {
       const answer = await api("/system/workspace-chats", {
         json: { offset: at },
         schema: WorkspaceChatsPage,
       });
+      if (!current()) return;
       // A page emptied by deletions (or a stale link past the end) shows the last page that has chats.
       const last = Math.max(0, Math.ceil(answer.totalChats / WORKSPACE_CHATS_PAGE_SIZE) - 1);
       if (answer.chats.length === 0 && at > last) {
@@ -54,6 +59,7 @@ export function WorkspaceChatsScreen() {
       setPage(answer);
       setLoadError(null);
     } catch (caught) {
+      if (!current()) return;
       setLoadError(messageOf(caught));
       toast.error(t("workspaceChats.loadFailed", { error: messageOf(caught) }));
     }

@@ -98,14 +98,15 @@ export function AssistantPicture({ slug, name }: { slug: string; name: string })
         </div>
         <div className="ws-picture-controls">
           <div className="ws-picture-actions">
-            <label className={`button secondary${busy ? " disabled" : ""}`}>
+            <label className={`button secondary${busy || !loaded ? " disabled" : ""}`}>
               {busy === "upload" ? k("uploading") : url ? k("replace") : k("upload")}
               <input
                 type="file"
                 name="file"
                 accept={PICTURE_TYPES.join(",")}
                 className="visually-hidden"
-                disabled={busy !== null}
+                // Until the stored picture has been read: arriving after a chosen file, it would replace its preview.
+                disabled={busy !== null || !loaded}
                 onChange={choose}
               />
             </label>

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { paths } from "../../../shared/routes.ts";
 import { TextField } from "../../components/TextField.tsx";
@@ -27,6 +27,8 @@ export function VectorTab({ workspace, save, vectorDb, onReset }: Props) {
   const [countFailed, setCountFailed] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [resetting, setResetting] = useState(false);
+  // The count asked for on opening is the one before a reset: arriving after it, it would show vectors again.
+  const counting = useRef<AbortController | null>(null);
 
   const loadCount = useCallback((signal?: AbortSignal) => {
     fetchVectorCount(workspace.slug, signal)
@@ -40,6 +42,7 @@ export function VectorTab({ workspace, save, vectorDb, onReset }: Props) {
   }, [workspace.slug]);
   useEffect(() => {
     const controller = new AbortController();
+    counting.current = controller;
     loadCount(controller.signal);
     return () => controller.abort();
   }, [loadCount]);
@@ -55,7 +58,9 @@ export function VectorTab({ workspace, save, vectorDb, onReset }: Props) {
       await resetVectorDatabase(workspace.slug, k("resetFailed"));
       toast.success(k("resetDone"));
       setConfirming(false);
+      counting.current?.abort();
       setCount(0);
+      setCountFailed(false);
       onReset();
     } catch {
       toast.error(k("resetFailed"));

@@ -4,6 +4,7 @@ import { type Invite, InviteList } from "../../../../shared/api/admin.ts";
 import { type Workspace, WorkspaceList } from "../../../../shared/api/workspaces.ts";
 import { LoadingBlock } from "../../../components/LoadingBlock.tsx";
 import { api } from "../../../lib/api.ts";
+import { useLatest } from "../../../lib/latest.ts";
 import { toast } from "../../../lib/toast.ts";
 import { ConfirmDialog } from "../../../components/ConfirmDialog.tsx";
 import { act, messageOf } from "../requests.ts";
@@ -18,17 +19,24 @@ import { InviteRow } from "./InviteRow.tsx";
 export function InvitesScreen({ invitesOff }: { invitesOff: boolean }) {
   const { t } = useTranslation();
   const [invites, setInvites] = useState<Invite[] | null>(null);
-  const [workspaces, setWorkspaces] = useState<Workspace[]>([]);
+  // null until read: an invitation made before would offer no workspace to join, as if there were none.
+  const [workspaces, setWorkspaces] = useState<Workspace[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
   const [deactivating, setDeactivating] = useState<Invite | null>(null);
   const [busy, setBusy] = useState(false);
+  // An answer older than a reload after an action must not bring back what the action changed.
+  const order = useLatest();
 
   const reload = useCallback(async () => {
+    const current = order.start();
     try {
-      setInvites((await api("/admin/invites", { schema: InviteList })).invites);
+      const answer = await api("/admin/invites", { schema: InviteList });
+      if (!current()) return;
+      setInvites(answer.invites);
       setLoadError(null);
     } catch (caught) {
+      if (!current()) return;
       setLoadError(messageOf(caught));
       toast.error(t("invites.loadFailed", { error: messageOf(caught) }));
     }
@@ -38,12 +46,16 @@ export function InvitesScreen({ invitesOff }: { invitesOff: boolean }) {
     void reload();
     api("/workspaces", { schema: WorkspaceList })
       .then((answer) => setWorkspaces(answer.workspaces))
-      .catch((caught) => toast.error(t("invites.workspacesFailed", { error: messageOf(caught) })));
+      .catch((caught) => {
+        setWorkspaces([]);
+        toast.error(t("invites.workspacesFailed", { error: messageOf(caught) }));
+      });
   }, [reload, t]);
 
-  const names = useMemo(() => new Map(workspaces.map((workspace) => [workspace.id, workspace.name])), [
-    workspaces,
-  ]);
+  const names = useMemo(
+    () => new Map((workspaces ?? []).map((workspace) => [workspace.id, workspace.name])),
+    [workspaces],
+  );
 
   async function deactivate(invite: Invite) {
     setBusy(true);
@@ -66,7 +78,12 @@ export function InvitesScreen({ invitesOff }: { invitesOff: boolean }) {
       <div className="section-heading">
         <h2 id="invites-heading">{t("invites.heading", { count: invites?.length ?? 0 })}</h2>
         {!invitesOff && (
-          <button type="button" className="button primary" onClick={() => setCreating(true)}>
+          <button
+            type="button"
+            className="button primary"
+            onClick={() => setCreating(true)}
+            disabled={workspaces === null}
+          >
             {t("invites.create.open")}
           </button>
         )}
@@ -103,7 +120,7 @@ export function InvitesScreen({ invitesOff }: { invitesOff: boolean }) {
       )}
       <CreateInviteDialog
         open={creating}
-        workspaces={workspaces}
+        workspaces={workspaces ?? []}
         onClose={() => setCreating(false)}
         onCreated={() => void reload()}
       />

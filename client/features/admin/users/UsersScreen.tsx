@@ -5,6 +5,7 @@ import { IssuedAuthToken, UpdateUserInput, UserList } from "../../../../shared/a
 import type { Role } from "../../../../shared/roles.ts";
 import { LoadingBlock } from "../../../components/LoadingBlock.tsx";
 import { api, ApiError } from "../../../lib/api.ts";
+import { useLatest } from "../../../lib/latest.ts";
 import { toast } from "../../../lib/toast.ts";
 import { ConfirmDialog } from "../../../components/ConfirmDialog.tsx";
 import { useCurrentUser } from "../current_user.ts";
@@ -30,12 +31,18 @@ export function UsersScreen({ loginLinks: offered }: { loginLinks: boolean }) {
   const [deleting, setDeleting] = useState<User | null>(null);
   const [link, setLink] = useState<IssuedLink | null>(null);
   const [loginLinks, setLoginLinks] = useState(offered);
+  // An answer older than a reload after an action must not bring back what the action changed.
+  const order = useLatest();
 
   const reload = useCallback(async () => {
+    const current = order.start();
     try {
-      setUsers((await api("/admin/users", { schema: UserList })).users);
+      const answer = await api("/admin/users", { schema: UserList });
+      if (!current()) return;
+      setUsers(answer.users);
       setLoadError(null);
     } catch (caught) {
+      if (!current()) return;
       setLoadError(messageOf(caught));
       toast.error(t("users.loadFailed", { error: messageOf(caught) }));
     }

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "../../../components/ConfirmDialog.tsx";
 import { LoadingBlock } from "../../../components/LoadingBlock.tsx";
 import { api } from "../../../lib/api.ts";
+import { useLatest } from "../../../lib/latest.ts";
 import { toast } from "../../../lib/toast.ts";
 import { act, messageOf } from "../requests.ts";
 import { NewWorkspaceDialog } from "./NewWorkspaceDialog.tsx";
@@ -23,12 +24,18 @@ export function WorkspacesScreen(
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<AdminWorkspace | null>(null);
   const [busy, setBusy] = useState(false);
+  // An answer older than a reload after an action must not bring back what the action changed.
+  const order = useLatest();
 
   const reload = useCallback(async () => {
+    const current = order.start();
     try {
-      setWorkspaces((await api(calls.list, { schema: AdminWorkspaceList })).workspaces);
+      const answer = await api(calls.list, { schema: AdminWorkspaceList });
+      if (!current()) return;
+      setWorkspaces(answer.workspaces);
       setLoadError(null);
     } catch (caught) {
+      if (!current()) return;
       setLoadError(messageOf(caught));
       toast.error(t("workspacesAdmin.loadFailed"));
     }

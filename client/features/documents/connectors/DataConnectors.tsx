@@ -4,6 +4,7 @@ import type { ConnectorImport } from "../../../../shared/api/connectors.ts";
 import { toast } from "../../../lib/toast.ts";
 import { fetchImport, fetchImports } from "./api.ts";
 import { CONNECTOR_FORMS } from "./forms.ts";
+import { mergeImports } from "./imports.ts";
 import { importDoneMessage } from "./messages.ts";
 
 /** How often a running import's progress is read. */
@@ -24,7 +25,7 @@ export function DataConnectors({ onFolder }: { onFolder: (folder: string) => voi
   useEffect(() => {
     fetchImports().then((found) => {
       const running = found.filter((entry) => entry.status === "running");
-      setImports((current) => merge(current, running));
+      setImports((current) => mergeImports(current, running));
     }).catch(() => {});
   }, []);
 
@@ -44,7 +45,7 @@ export function DataConnectors({ onFolder }: { onFolder: (folder: string) => voi
       for (const id of running.split(",")) {
         try {
           const fresh = await fetchImport(id);
-          setImports((current) => merge(current, [fresh]));
+          setImports((current) => mergeImports(current, [fresh]));
           if (fresh.status !== "running") ended(fresh);
         } catch {
           // Read again at the next tick; an import the server forgot stays as last seen.
@@ -77,18 +78,12 @@ export function DataConnectors({ onFolder }: { onFolder: (folder: string) => voi
         {chosen && (
           <chosen.Form
             key={chosen.id}
-            onStarted={(started) => setImports((current) => merge(current, [started]))}
+            onStarted={(started) => setImports((current) => mergeImports(current, [started]))}
           />
         )}
       </div>
     </div>
   );
-}
-
-function merge(current: ConnectorImport[], fresh: ConnectorImport[]): ConnectorImport[] {
-  const byId = new Map(current.map((entry) => [entry.id, entry]));
-  for (const entry of fresh) byId.set(entry.id, entry);
-  return [...byId.values()].sort((a, b) => b.startedAt.localeCompare(a.startedAt));
 }
 
 function ImportProgress({ imports }: { imports: ConnectorImport[] }) {

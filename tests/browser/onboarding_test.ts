@@ -321,8 +321,11 @@ Deno.test({
       await staysDisabled(page, "a username of 5 characters");
       await username.fill("Admin 1");
       await staysDisabled(page, "a username with capitals and a space");
-      await username.fill("admin1");
+      // The password first: the arrow reads each field's value 500 ms after its last change, and with the username
+      // fixed first it would be enabled for the moment between the two (admin1 with team-password), a moment a
+      // loaded machine's late timer can stretch past staysDisabled's wait.
       await password.fill("seven77");
+      await username.fill("admin1");
       await staysDisabled(page, "a password of 7 characters");
       await password.fill("team-password");
       await becomesEnabled(page, "a username of 6 and a password of 13 characters");

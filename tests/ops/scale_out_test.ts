@@ -72,17 +72,25 @@ Deno.test({
       DATABASE_URL: database.url,
       DATABASE_AUTH_TOKEN: "db-token",
       LECTERN_REPLICA_ID: id,
-      JOB_LEASE_SECONDS: "2",
+      // A lease of 10 s (renewed every 3.3 s): a replica keeps it through the stalls of a loaded test machine. With
+      // 2 s, replica-a went 2.8-3.4 s between renewals at a load of 22 on 2 cores, replica-b took the lease over
+      // and ran the job before a was killed. b takes over at most 10 s after a's last renewal.
+      JOB_LEASE_SECONDS: "10",
       MAINTENANCE_INTERVAL_SECONDS: "1",
       SETTINGS_REFRESH_SECONDS: "1",
     });
+    // The replicas started so far: their logs are printed when an assertion fails (who led when, and which ran
+    // the job, is only in them).
+    const started: ServerProcess[] = [];
     try {
       await using a = await startServerProcess(env("replica-a"), 180_000);
+      started.push(a);
       // The first replica holds the lease; the second starts while it does.
       await until("replica-a leading", () => a.output().includes("This replica runs the background jobs"), [
         a,
       ]);
       await using b = await startServerProcess(env("replica-b"), 180_000);
+      started.push(b);
       const both = [a, b];
 
       // Configured through a: vectors in Chroma, a hosted embedder and chat model (the fake), and b reads the
@@ -168,6 +176,9 @@ Deno.test({
 
       // b still answers alone.
       assert.ok((await ask(b.url)).sources.length >= 1);
+    } catch (error) {
+      console.error(`The replicas' logs:\n${started.map((server) => server.output()).join("\n-----\n")}`);
+      throw error;
     } finally {
       await Deno.remove(storage, { recursive: true }).catch(() => {});
       await Deno.remove(serverDirectory, { recursive: true }).catch(() => {});

@@ -162,6 +162,8 @@ Deno.test("the Dockerfile is multi-stage, runs as a user with a health check and
   assert.match(dockerfile, /^USER (?!root)\S+/m);
   assert.match(dockerfile, /^HEALTHCHECK /m);
   assert.match(dockerfile, /^ENTRYPOINT \["lectern"\]/m);
+  // As the start and lectern tasks run it (bench/deno_task_test.ts): no V8 code cache (issue 21: idle memory).
+  assert.match(dockerfile, /exec deno run [^\n]*--no-code-cache[^\n]*bundle_main\.js/);
   const compose = await Deno.readTextFile(join(ROOT, "deploy/compose.yaml"));
   assert.match(compose, /^ {2}ollama:/m);
   assert.match(compose, /^ {2}lectern:/m);

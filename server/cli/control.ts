@@ -92,10 +92,13 @@ async function prepareFolder(root: string, path: string): Promise<boolean> {
   return trustedFolder(root, path);
 }
 
-/** Reads one line; returns it and the bytes read after it. */
+/**
+ * Reads one line; returns it and the bytes read after it, or null when the other side closed before sending
+ * anything (a server starting on the same storage checks whether this one answers, then leaves).
+ */
 async function readLine(
   reader: ReadableStreamDefaultReader<Uint8Array>,
-): Promise<{ line: string; rest: Uint8Array }> {
+): Promise<{ line: string; rest: Uint8Array } | null> {
   let buffered = new Uint8Array(0);
   while (true) {
     const newline = buffered.indexOf(10);
@@ -106,6 +109,7 @@ async function readLine(
       };
     }
     const { done, value } = await reader.read();
+    if (done && buffered.length === 0) return null;
     if (done) throw new CliError("The Lectern server closed the control connection without answering.");
     const joined = new Uint8Array(buffered.length + value.length);
     joined.set(buffered);
@@ -127,7 +131,9 @@ async function handle(deps: Deps, conn: Deno.Conn): Promise<void> {
   try {
     let request: ControlRequest;
     try {
-      request = JSON.parse((await readLine(reader)).line) as ControlRequest;
+      const read = await readLine(reader);
+      if (read === null) return; // a probe: nothing asked, nothing to answer
+      request = JSON.parse(read.line) as ControlRequest;
     } catch {
       await writeAll(conn, line({ ok: false, message: "The control request is not valid JSON." }));
       return;
@@ -278,7 +284,11 @@ async function ask(
 ): Promise<{ header: ControlAnswer; body: ReadableStream<Uint8Array> }> {
   await writeAll(conn, encoder.encode(`${JSON.stringify(request)}\n`));
   const reader = conn.readable.getReader();
-  const { line: text, rest } = await readLine(reader);
+  const read = await readLine(reader);
+  if (read === null) {
+    throw new CliError("The Lectern server closed the control connection without answering.");
+  }
+  const { line: text, rest } = read;
   const header = JSON.parse(text) as ControlAnswer;
   let first: Uint8Array | null = rest.length > 0 ? rest : null;
   const body = new ReadableStream<Uint8Array>({

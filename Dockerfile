@@ -21,10 +21,7 @@ COPY --from=build /deno-dir /deno-dir
 RUN printf '#!/bin/sh\nexec deno run -A --cached-only --no-code-cache --node-modules-dir=manual /app/dist/server/bundle_main.js "$@"\n' > /usr/local/bin/lectern \
   && chmod 0755 /usr/local/bin/lectern \
   && mkdir -p /data && chown deno:deno /data && chmod 0700 /data
-# glibc's allocator settings (MALLOC_*, server/memory.ts): read at the process's start, so the server need not set
-# them itself, which would cost an idle server the C library's opening (issue 21); `docker run -e` overrides them.
-ENV STORAGE_DIR=/data HOST=0.0.0.0 PORT=3001 LANCEDB_LOG=error DENO_NO_UPDATE_CHECK=1 \
-  MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=262144 MALLOC_TRIM_THRESHOLD_=1048576
+ENV STORAGE_DIR=/data HOST=0.0.0.0 PORT=3001 LANCEDB_LOG=error DENO_NO_UPDATE_CHECK=1
 VOLUME ["/data"]
 EXPOSE 3001
 USER deno

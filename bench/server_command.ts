@@ -1,6 +1,6 @@
 // The server as `deno task lectern` starts it, for the benchmarks: the task's environment and flags (no update
 // check, no lockfile read, no V8 code cache, a manual node_modules, which spares one npm resolution pass per npm
-// import; V8's young-generation size; glibc's allocator settings) without the task runner.
+// import; V8's young-generation size) without the task runner.
 import { fileURLToPath } from "node:url";
 import { buildServer, serverIsStale } from "../scripts/build_server.ts";
 import { parseDenoTask } from "./deno_task.ts";

@@ -5,37 +5,9 @@ const M_TRIM_THRESHOLD = -1;
 const M_MMAP_THRESHOLD = -3;
 const M_ARENA_MAX = -8;
 
-/** The allocator settings: mallopt's parameter, the environment variable and glibc tunable for it, the value. */
-const MALLOC_DEFAULTS = [
-  { parameter: M_ARENA_MAX, variable: "MALLOC_ARENA_MAX", tunable: "arena_max", value: 2 },
-  {
-    parameter: M_MMAP_THRESHOLD,
-    variable: "MALLOC_MMAP_THRESHOLD_",
-    tunable: "mmap_threshold",
-    value: 256 * 1024,
-  },
-  {
-    parameter: M_TRIM_THRESHOLD,
-    variable: "MALLOC_TRIM_THRESHOLD_",
-    tunable: "trim_threshold",
-    value: 1024 * 1024,
-  },
-] as const;
-
 /**
- * The same settings as environment variables, for the process that runs the server: `deno task start` and `deno
- * task lectern` (deno.json), the container (Dockerfile) and the systemd unit (deploy/lectern.service) set them, so
- * that the server finds nothing left to set and never opens the C library at start (`tuneMalloc`). glibc reads
- * them when the process starts, before any thread has made an arena. An operator's own values win in the container
- * (`docker run -e`) and the unit (lectern.env); through the tasks, GLIBC_TUNABLES does (glibc prefers it).
- */
-export const MALLOC_ENVIRONMENT: Readonly<Record<string, string>> = Object.fromEntries(
-  MALLOC_DEFAULTS.map(({ variable, value }) => [variable, String(value)]),
-);
-
-/**
- * The allocator settings the server makes, each unless the process's environment has it already (its environment
- * variable, or its glibc tunable in GLIBC_TUNABLES: an operator's, or `MALLOC_ENVIRONMENT` from the start paths):
+ * The allocator settings the server makes, each unless the operator set it (its environment variable, or its
+ * glibc tunable in GLIBC_TUNABLES):
  * - at most two malloc arenas. LanceDB writes from many native threads, and glibc gives each contending thread
  *   an arena of its own (up to 8 per core), each keeping the memory it freed: on the corpus ingest that was about
  *   70 MiB of the server's peak (issue 21);
@@ -45,39 +17,34 @@ export const MALLOC_ENVIRONMENT: Readonly<Record<string, string>> = Object.fromE
  */
 export function mallocSettings(env: Pick<Deno.Env, "get"> = Deno.env): [number, number][] {
   const tunables = env.get("GLIBC_TUNABLES") ?? "";
-  return MALLOC_DEFAULTS.filter(({ variable, tunable }) =>
-    env.get(variable) === undefined && !tunables.includes(`glibc.malloc.${tunable}=`)
-  ).map(({ parameter, value }) => [parameter, value]);
+  const operator = (variable: string, tunable: string) =>
+    env.get(variable) !== undefined || tunables.includes(`glibc.malloc.${tunable}=`);
+  const settings: [number, number][] = [];
+  if (!operator("MALLOC_ARENA_MAX", "arena_max")) settings.push([M_ARENA_MAX, 2]);
+  if (!operator("MALLOC_MMAP_THRESHOLD_", "mmap_threshold")) settings.push([M_MMAP_THRESHOLD, 256 * 1024]);
+  if (!operator("MALLOC_TRIM_THRESHOLD_", "trim_threshold")) settings.push([M_TRIM_THRESHOLD, 1024 * 1024]);
+  return settings;
 }
-
-type MalloptLibrary = Pick<Deno.DynamicLibrary<typeof MALLOPT>, "symbols" | "close">;
-const MALLOPT = { mallopt: { parameters: ["i32", "i32"], result: "i32", nonblocking: true } } as const;
 
 /**
  * Makes `mallocSettings` with glibc's mallopt; elsewhere than Linux with glibc, or without the permission to load
- * it, nothing changes. Resolves to how many settings were made. When the environment has them all (the start
- * paths set `MALLOC_ENVIRONMENT`), the C library is not opened: the first `Deno.dlopen` of a process touches Deno's
- * FFI code, 0.4-0.7 MiB of pages of its executable in an idle server (issue 21; server/memory_trim.ts opens the
- * library only for a trim).
+ * it, nothing changes. Resolves to how many settings were made.
  *
  * The symbol is a nonblocking one (called on a thread of Deno's blocking pool; mallopt sets process-wide
  * parameters, whichever thread calls it): for a synchronous symbol Deno compiles a fast-call trampoline when the
  * library is opened, and the compiler's code it runs stays resident, 1.7 MiB of an idle server (issue 21).
  */
-export async function tuneMalloc(
-  env: Pick<Deno.Env, "get"> = Deno.env,
-  open: (name: string) => MalloptLibrary = (name) => Deno.dlopen(name, MALLOPT),
-): Promise<number> {
+export async function tuneMalloc(): Promise<number> {
   if (Deno.build.os !== "linux") return 0;
   try {
     // Never a permission prompt: only when loading native code is allowed already (`-A`, `--allow-ffi`).
     if (Deno.permissions.querySync({ name: "ffi" }).state !== "granted") return 0;
-    const settings = mallocSettings(env);
-    if (settings.length === 0) return 0;
-    const libc = open("libc.so.6");
+    const libc = Deno.dlopen("libc.so.6", {
+      mallopt: { parameters: ["i32", "i32"], result: "i32", nonblocking: true },
+    });
     try {
       let made = 0;
-      for (const [parameter, value] of settings) {
+      for (const [parameter, value] of mallocSettings()) {
         if (await libc.symbols.mallopt(parameter, value) === 1) made++;
       }
       return made;

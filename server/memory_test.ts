@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { defaultNodeEnv, freeBytes, MALLOC_ENVIRONMENT, mallocSettings, tuneMalloc } from "./memory.ts";
+import { defaultNodeEnv, freeBytes, mallocSettings, tuneMalloc } from "./memory.ts";
 import { startServerProcess } from "./testing/process.ts";
 
 function fakeEnv(values: Record<string, string>) {
@@ -37,38 +37,6 @@ Deno.test({
       glibc = false;
     }
     assert.equal(await tuneMalloc(), glibc ? mallocSettings().length : 0);
-  },
-});
-
-Deno.test({
-  name:
-    "malloc: with every setting in the environment (the start paths' MALLOC_ENVIRONMENT) no library is opened",
-  ignore: Deno.build.os !== "linux",
-  async fn() {
-    const env = (values: Readonly<Record<string, string>>) => ({ get: (name: string) => values[name] });
-    const opened: string[] = [];
-    const made: [number, number][] = [];
-    const open = (name: string) => {
-      opened.push(name);
-      const mallopt = (
-        parameter: number,
-        value: number,
-      ) => (made.push([parameter, value]), Promise.resolve(1));
-      return { symbols: { mallopt }, close() {} };
-    };
-    assert.deepEqual(mallocSettings(env(MALLOC_ENVIRONMENT)), []);
-    assert.equal(await tuneMalloc(env(MALLOC_ENVIRONMENT), open), 0);
-    assert.deepEqual(opened, [], "the C library was opened with nothing to set");
-    // One setting missing: the library is opened for it alone.
-    const { MALLOC_TRIM_THRESHOLD_: _, ...twoOfThree } = MALLOC_ENVIRONMENT;
-    assert.equal(await tuneMalloc(env(twoOfThree), open), 1);
-    assert.deepEqual(opened, ["libc.so.6"]);
-    assert.deepEqual(made, [[-1, 1_048_576]]);
-    // GLIBC_TUNABLES counts as the environment too.
-    const tunables =
-      "glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=262144:glibc.malloc.trim_threshold=1048576";
-    assert.equal(await tuneMalloc(env({ GLIBC_TUNABLES: tunables }), open), 0);
-    assert.deepEqual(opened, ["libc.so.6"]);
   },
 });
 

@@ -6,13 +6,8 @@
  */
 
 export interface MemoryTrimmer {
-  /**
-   * Whether malloc_trim can be called: false when trimming is off, elsewhere than Linux, or once opening the C
-   * library failed (it is opened at the first trim, not at start).
-   */
+  /** Whether this system's C library has malloc_trim. */
   readonly available: boolean;
-  /** Whether the C library has been opened (at the first trim). */
-  readonly opened: boolean;
   /**
    * The turns so far: trimmed by the timer, skipped because the server was busy, and trimmed early because the
    * resident memory grew by `growthBytes` since the last trim (or its lowest point since).
@@ -48,14 +43,6 @@ export interface MemoryTrimOptions {
  */
 export const TRIM_GROWTH_BYTES = 32 * 1024 * 1024;
 export const TRIM_CHECK_MS = 500;
-
-/**
- * The timer's turns do nothing until the resident memory has once grown this much above its low point (the
- * server has had work: an upload, a chat), so that an idle server never opens the C library: the first
- * `Deno.dlopen` makes the process touch Deno's FFI code, 0.4-0.7 MiB of pages of its executable (issue 21). The
- * turns an idle server made before did not lower its memory (66.0 MiB 3 s after the start, 66.4 after 35 s).
- */
-export const FIRST_TRIM_GROWTH_BYTES = 8 * 1024 * 1024;
 
 let collector: Promise<(() => void) | null> | null = null;
 
@@ -103,6 +90,7 @@ export function fullCollector(): Promise<(() => void) | null> {
 const SYMBOLS = { malloc_trim: { parameters: ["usize"], result: "i32", nonblocking: true } } as const;
 
 function openTrim(): Deno.DynamicLibrary<typeof SYMBOLS> | null {
+  if (Deno.build.os !== "linux") return null;
   for (const name of ["libc.so.6", "libc.so"]) {
     try {
       return Deno.dlopen(name, SYMBOLS);
@@ -127,25 +115,17 @@ export function startMemoryTrim(
   busy: () => boolean = () => false,
   options: MemoryTrimOptions = {},
 ): MemoryTrimmer {
-  /** The C library, opened at the first trim; null before, and for good once opening it failed. */
-  let library: Deno.DynamicLibrary<typeof SYMBOLS> | null = null;
-  let available = intervalSeconds > 0 && Deno.build.os === "linux";
+  let library = intervalSeconds > 0 ? openTrim() : null;
+  const available = library !== null;
   const rss = options.rss ?? (() => Deno.memoryUsage().rss);
   const growth = options.growthBytes ?? TRIM_GROWTH_BYTES;
-  /** The lowest resident memory since the last trim (since the start before the first). */
+  /** The lowest resident memory since the last trim. */
   let low = Infinity;
   /** The trim under way; the library is closed only once it is over. */
   let pending: Promise<boolean> | null = null;
   let stopped = false;
   const trim = (): Promise<boolean> => {
-    if (!available || stopped) return Promise.resolve(false);
-    if (library === null) {
-      library = openTrim();
-      if (library === null) {
-        available = false;
-        return Promise.resolve(false);
-      }
-    }
+    if (library === null || stopped) return Promise.resolve(false);
     const open = library;
     return pending ??= open.symbols.malloc_trim(0n).then((result) => {
       low = rss();
@@ -157,15 +137,8 @@ export function startMemoryTrim(
   };
   const timers: ReturnType<typeof setInterval>[] = [];
   const turns = { trimmed: 0, skipped: 0, grown: 0 };
-  if (available) {
-    low = rss();
+  if (library) {
     const handle = setInterval(() => {
-      if (library === null) {
-        // Not before the server has had work (FIRST_TRIM_GROWTH_BYTES): an idle server never opens the library.
-        const now = rss();
-        if (now < low) low = now;
-        if (now - low < FIRST_TRIM_GROWTH_BYTES) return;
-      }
       if (busy()) {
         turns.skipped++;
         return;
@@ -176,6 +149,7 @@ export function startMemoryTrim(
     Deno.unrefTimer(handle);
     timers.push(handle);
     if (growth > 0) {
+      low = rss();
       const loadCollector = options.collector ?? fullCollector;
       /** Set while a growth turn waits for the collector to load (the first time only) or for its trim. */
       let loading = false;
@@ -188,7 +162,7 @@ export function startMemoryTrim(
           loadCollector().then((collect) => {
             loading = false;
             // Garbage first: what it frees in the C heap (ArrayBuffers, LanceDB's buffers) is then trimmed too.
-            if (available && !stopped && !busy()) {
+            if (library && !busy()) {
               collect?.();
               // The next growth is read against the low point this trim leaves.
               loading = true;
@@ -202,12 +176,7 @@ export function startMemoryTrim(
     }
   }
   return {
-    get available() {
-      return available;
-    },
-    get opened() {
-      return library !== null;
-    },
+    available,
     turns,
     trim,
     stop() {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { FIRST_TRIM_GROWTH_BYTES, fullCollector, startMemoryTrim } from "./memory_trim.ts";
+import { fullCollector, startMemoryTrim } from "./memory_trim.ts";
 
 const glibc = (() => {
   try {
@@ -29,54 +29,6 @@ Deno.test({
   },
 });
 
-Deno.test({
-  name:
-    "memory trim: an idle server's timer never opens the C library; once the memory has grown, its turns trim",
-  ignore: !glibc,
-  async fn() {
-    let rss = 100_000_000;
-    let reads = 0;
-    const trimmer = startMemoryTrim(0.02, () => false, { growthBytes: 0, rss: () => (reads++, rss) });
-    const turns = async (count: number) => {
-      const until = reads + count;
-      while (reads < until) await new Promise((resolve) => setTimeout(resolve, 10));
-    };
-    try {
-      assert.equal(trimmer.available, true);
-      await turns(5);
-      rss -= 1_000_000; // a new low point
-      await turns(2);
-      rss += FIRST_TRIM_GROWTH_BYTES - 1; // just under the growth above that low point
-      await turns(5);
-      assert.equal(trimmer.opened, false, "the library was opened on an idle server");
-      assert.equal(trimmer.turns.trimmed, 0);
-      rss += 1;
-      while (trimmer.turns.trimmed === 0) await turns(1);
-      assert.equal(trimmer.opened, true);
-      // From then on every turn trims, whatever the memory.
-      rss -= 50_000_000;
-      const trimmed = trimmer.turns.trimmed;
-      while (trimmer.turns.trimmed < trimmed + 2) await turns(1);
-    } finally {
-      trimmer.stop();
-    }
-    assert.equal(trimmer.opened, false, "stopped: the library is closed");
-  },
-});
-
-Deno.test("memory trim: a trim asked for opens the C library then, not the start", {
-  ignore: !glibc,
-}, async () => {
-  const trimmer = startMemoryTrim(3600);
-  try {
-    assert.equal(trimmer.opened, false);
-    assert.equal(typeof await trimmer.trim(), "boolean");
-    assert.equal(trimmer.opened, true);
-  } finally {
-    trimmer.stop();
-  }
-});
-
 Deno.test("memory trim: an interval of 0 turns it off", async () => {
   const trimmer = startMemoryTrim(0);
   assert.equal(trimmer.available, false);
@@ -90,10 +42,7 @@ Deno.test({
   ignore: !glibc,
   async fn() {
     let busy = true;
-    // Grown enough since the start for the timer's turns to trim (FIRST_TRIM_GROWTH_BYTES).
-    let rss = 100_000_000;
-    const trimmer = startMemoryTrim(1, () => busy, { growthBytes: 0, rss: () => rss });
-    rss += FIRST_TRIM_GROWTH_BYTES;
+    const trimmer = startMemoryTrim(1, () => busy);
     try {
       while (trimmer.turns.skipped === 0) await new Promise((resolve) => setTimeout(resolve, 50));
       assert.equal(trimmer.turns.trimmed, 0);

@@ -3,8 +3,6 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { MALLOC_ENVIRONMENT, mallocSettings } from "../../server/memory.ts";
-import { parseDenoTask } from "../../bench/deno_task.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const UNIT = join(ROOT, "deploy/lectern.service");
@@ -168,45 +166,4 @@ Deno.test("the Dockerfile is multi-stage, runs as a user with a health check and
   assert.match(compose, /^ {2}ollama:/m);
   assert.match(compose, /^ {2}lectern:/m);
   assert.match(compose, /OLLAMA_BASE_PATH|OllamaLLMBasePath/);
-});
-
-/** The variables a Dockerfile's ENV lines (continuations joined) set. */
-function dockerfileEnv(dockerfile: string): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [, words] of dockerfile.replace(/\\\n/g, " ").matchAll(/^ENV (.*)$/gm)) {
-    for (const word of words.trim().split(/\s+/)) {
-      const equals = word.indexOf("=");
-      if (equals > 0) env[word.slice(0, equals)] = word.slice(equals + 1);
-    }
-  }
-  return env;
-}
-
-Deno.test("every way the server is started sets glibc's allocator settings, so it never opens the C library for them", async () => {
-  // server/memory.ts: the server sets whatever of MALLOC_ENVIRONMENT its environment lacks through Deno.dlopen,
-  // which costs an idle server memory (issue 21). The container, the systemd unit and the two tasks set it all.
-  const unitEnv: Record<string, string> = {};
-  for (const [, name, value] of (await Deno.readTextFile(UNIT)).matchAll(/^Environment=([^=\s]+)=(\S*)$/gm)) {
-    unitEnv[name] = value;
-  }
-  const tasks = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json"))).tasks as Record<string, string>;
-  const paths: [string, Record<string, string>][] = [
-    ["Dockerfile", dockerfileEnv(await Deno.readTextFile(join(ROOT, "Dockerfile")))],
-    ["deploy/lectern.service", unitEnv],
-    ["deno task start", parseDenoTask(tasks.start).env],
-    ["deno task lectern", parseDenoTask(tasks.lectern).env],
-  ];
-  for (const [path, env] of paths) {
-    assert.deepEqual(
-      mallocSettings({ get: (name) => env[name] }),
-      [],
-      `${path} leaves settings to the server`,
-    );
-    for (const [name, value] of Object.entries(MALLOC_ENVIRONMENT)) {
-      assert.equal(env[name], value, `${path}: ${name}`);
-    }
-  }
-  // The unit's operator file comes after the defaults, so that an operator's values win.
-  const unit = await Deno.readTextFile(UNIT);
-  assert.ok(unit.indexOf("Environment=MALLOC_ARENA_MAX=") < unit.indexOf("EnvironmentFile="));
 });

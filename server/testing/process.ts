@@ -13,6 +13,48 @@ export interface ServerProcess {
   [Symbol.asyncDispose](): Promise<void>;
 }
 
+/** The pids of a process's descendants (children of any of its threads, and theirs), from Linux's /proc. */
+export function descendantPids(pid: number): number[] {
+  const found: number[] = [];
+  const walk = (parent: number) => {
+    const children: number[] = [];
+    try {
+      for (const thread of Deno.readDirSync(`/proc/${parent}/task`)) {
+        const text = Deno.readTextFileSync(`/proc/${parent}/task/${thread.name}/children`).trim();
+        if (text) children.push(...text.split(/\s+/).map(Number));
+      }
+    } catch {
+      return; // ended meanwhile, or not Linux
+    }
+    for (const child of children) {
+      found.push(child);
+      walk(child);
+    }
+  };
+  walk(pid);
+  return found;
+}
+
+/** Whether a process is still running (a zombie waiting for its new parent to reap it has ended). */
+export function processRunning(pid: number): boolean {
+  try {
+    return !/^State:\s+Z/m.test(Deno.readTextFileSync(`/proc/${pid}/status`));
+  } catch {
+    return false;
+  }
+}
+
+/** Waits until none of these processes runs, for at most `timeoutMs`; gives those still running. */
+export async function processesEnded(pids: number[], timeoutMs = 10_000): Promise<number[]> {
+  const deadline = Date.now() + timeoutMs;
+  let left = pids.filter(processRunning);
+  while (left.length > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    left = left.filter(processRunning);
+  }
+  return left;
+}
+
 /** Starts `deno run server/main.ts` as a real process and waits until /api/ping answers. */
 export async function startServerProcess(
   env: Record<string, string>,
@@ -77,6 +119,9 @@ export async function startServerProcess(
     output: () => text,
     exited,
     async [Symbol.asyncDispose]() {
+      // Its worker processes (parse, vector maintenance) end when it does; wait for them too, so that the
+      // caller can remove the storage folder they may still be writing into.
+      const workers = descendantPids(child.pid);
       if (exitCode === null) {
         try {
           child.kill("SIGKILL");
@@ -85,6 +130,7 @@ export async function startServerProcess(
         }
       }
       await exited();
+      await processesEnded(workers);
     },
   };
 }

@@ -6,41 +6,13 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { buildServer, SERVER_BUNDLE, serverIsStale } from "../../scripts/build_server.ts";
-import { startServerProcess } from "../../server/testing/process.ts";
+import { descendantPids, startServerProcess } from "../../server/testing/process.ts";
 import { parseFile } from "../../server/documents/parse_worker.ts";
 import { buildEpub, buildOdt, buildPptx, buildXlsx } from "../../server/documents/parsers/test_files.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 const commandLine = (pid: number) => Deno.readTextFileSync(`/proc/${pid}/cmdline`).split("\0").join(" ");
-
-/** The command lines of a process's descendants (children of any of its threads). */
-function descendants(pid: number): string[] {
-  const found: string[] = [];
-  const walk = (parent: number) => {
-    const children: number[] = [];
-    try {
-      for (const thread of Deno.readDirSync(`/proc/${parent}/task`)) {
-        children.push(
-          ...Deno.readTextFileSync(`/proc/${parent}/task/${thread.name}/children`).trim().split(/\s+/)
-            .filter(Boolean).map(Number),
-        );
-      }
-    } catch {
-      return;
-    }
-    for (const child of children) {
-      try {
-        found.push(commandLine(child));
-      } catch {
-        // ended meanwhile
-      }
-      walk(child);
-    }
-  };
-  walk(pid);
-  return found;
-}
 
 Deno.test({
   name: "the bundled server migrates, serves pages and the client, parses in a worker, embeds and finds",
@@ -94,7 +66,13 @@ Deno.test({
       });
       const answer = await embedded.json();
       assert.equal(answer.success, true, JSON.stringify(answer));
-      const workers = descendants(server.pid).filter((line) => line.includes("parse-worker"));
+      const workers = descendantPids(server.pid).flatMap((pid) => {
+        try {
+          return [commandLine(pid)];
+        } catch {
+          return []; // ended meanwhile
+        }
+      }).filter((line) => line.includes("parse-worker"));
       assert.ok(workers.length >= 1, "No parse worker is running.");
       assert.ok(workers.every((line) => line.includes(SERVER_BUNDLE)), workers.join("\n"));
 

@@ -72,7 +72,8 @@ export function runMaintenance(
   const { command: program, args } = workerCommand(import.meta.url, "vector-worker", task);
   const child = new Deno.Command(program, {
     args,
-    stdin: "null",
+    // Never written to: the child reads it only to learn that this process has ended (runVectorWorker).
+    stdin: "piped",
     stdout: "piped",
     stderr: "piped",
     env: {
@@ -97,6 +98,7 @@ export function runMaintenance(
       new Response(child.stderr).text(),
     ]);
     clearTimeout(timer);
+    await child.stdin.close().catch(() => {});
     try {
       const parsed = JSON.parse(stdout) as MaintenanceResult;
       if (typeof parsed?.ok === "boolean") return parsed;
@@ -160,8 +162,26 @@ async function perform(task: MaintenanceTask): Promise<number> {
   }
 }
 
+/**
+ * Ends this worker when the process that started it has ended: its end of the stdin pipe closes then, even on
+ * kill -9, which no signal handler sees. Left running, the worker would go on writing into the storage folder
+ * of a server that is gone (for up to an hour), beside the one started after it.
+ */
+async function endWithParent(): Promise<void> {
+  const buffer = new Uint8Array(64);
+  try {
+    while ((await Deno.stdin.read(buffer)) !== null) {
+      // Nothing is ever sent; only the end matters.
+    }
+  } catch {
+    // A closed or broken pipe ends the same way.
+  }
+  Deno.exit(3);
+}
+
 /** The worker's side: `vector-worker <task JSON>`. */
 export async function runVectorWorker(taskJson: string | undefined): Promise<never> {
+  endWithParent();
   let result: MaintenanceResult;
   try {
     result = { ok: true, rows: await perform(JSON.parse(taskJson ?? "") as MaintenanceTask) };

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { lanceThreads, runMaintenance } from "./maintenance_worker.ts";
 import { openLanceStore } from "./lancedb.ts";
+import { nodeModulesFlag } from "../../worker_command.ts";
+import { descendantPids, processesEnded } from "../../testing/process.ts";
 
 function unit(index: number): number[] {
   const vector = Array.from({ length: 8 }, (_, position) => (position === index % 8 ? 1 : 0.1));
@@ -58,4 +60,72 @@ Deno.test("Lance's CPU pool gets more threads than a small machine's cores, unle
     if (saved === undefined) Deno.env.delete("LANCE_CPU_THREADS");
     else Deno.env.set("LANCE_CPU_THREADS", saved);
   }
+});
+
+Deno.test({
+  name:
+    "a maintenance process ends with the server that started it, even when that one is killed with SIGKILL",
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    const directory = await Deno.makeTempDir({ prefix: "lectern-maintenance-orphan-" });
+    const store = await openLanceStore(directory, { maintenanceDelayMs: 3_600_000 });
+    const versions = () => [...Deno.readDirSync(`${directory}/ws1_abc.lance/_versions`)].length;
+    try {
+      for (let batch = 0; batch < 3; batch++) {
+        await store.upsert("ws1_abc", [{
+          id: `${batch}`,
+          docId: `doc-${batch}`,
+          vector: unit(batch),
+          text: `chunk of batch ${batch} about herons`,
+          metadata: { title: `doc-${batch}.txt` },
+        }]);
+      }
+      await store.close();
+      const before = versions();
+      // A stand-in for the server: it starts a compaction of the table, then waits.
+      const script = `${directory}/parent.ts`;
+      await Deno.writeTextFile(
+        script,
+        `import { runMaintenance } from ${
+          JSON.stringify(new URL("./maintenance_worker.ts", import.meta.url).href)
+        };
+runMaintenance(${
+          JSON.stringify({
+            kind: "maintain",
+            directory,
+            namespace: "ws1_abc",
+            keepVersionsMs: 0,
+            fullText: false,
+          })
+        });
+setInterval(() => {}, 1000);
+`,
+      );
+      const parent = new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", ...nodeModulesFlag(), script],
+        stdout: "null",
+        stderr: "null",
+      }).spawn();
+      let worker: number | undefined;
+      for (let waited = 0; worker === undefined && waited < 30_000; waited += 10) {
+        worker = descendantPids(parent.pid)[0];
+        if (worker === undefined) await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      assert.ok(worker, "The stand-in never started a maintenance process.");
+      // The worker is still starting (loading LanceDB) when its parent dies.
+      parent.kill("SIGKILL");
+      await parent.status;
+      assert.deepEqual(
+        await processesEnded([worker]),
+        [],
+        "The maintenance process outlived the process that started it.",
+      );
+      // It ended without compacting: no version was written after its parent died.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      assert.equal(versions(), before);
+    } finally {
+      await store.close();
+      await Deno.remove(directory, { recursive: true });
+    }
+  },
 });

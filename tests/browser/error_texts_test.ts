@@ -143,7 +143,8 @@ Deno.test({
         await page.close();
       }
 
-      // Instance settings: the saved settings every settings screen reads, and a provider's model lookup.
+      // Instance settings: the saved settings every settings screen (and the sign-in) reads, and a provider's model
+      // lookup.
       {
         const { page } = await pageOf(browser);
         await page.route("**/api/setup-complete", failWith());
@@ -153,6 +154,11 @@ Deno.test({
           "Could not find setup information. The server answered 500",
           { exact: true },
         ).waitFor();
+        await page.goto(`${url}/login`);
+        await hydrated(page);
+        await page.getByRole("alert").getByText("Could not find setup information. The server answered 500", {
+          exact: true,
+        }).waitFor();
         await page.close();
       }
       {

@@ -16,6 +16,9 @@ import { toast } from "../lib/toast.ts";
 
 const messageOf = (caught: unknown) => caught instanceof Error ? caught.message : String(caught);
 
+/** What a failed save says before the server's reason. */
+type FailureKey = "agents.saveFailed" | "agents.configFailed" | "agents.skills.toggleFailed";
+
 /** The setting each search provider needs (saved through update-env, secrets never shown again). */
 const SEARCH_FIELDS: Record<Exclude<SearchProvider, "none">, { key: string; secret: boolean }> = {
   "searxng-engine": { key: "AgentSearXNGApiUrl", secret: false },
@@ -48,8 +51,15 @@ function AgentSettingsForm() {
     return () => controller.abort();
   }, [adopt]);
 
-  /** Saves and says so; false when the server refused (the form keeps what was typed). */
-  async function save(body: Record<string, unknown>, success: string): Promise<boolean> {
+  /**
+   * Saves and says so; false when the server refused (the form keeps what was typed). `failure` is the key of
+   * the sentence before the server's reason: a skill's switch and a skill's configuration have the spec's own.
+   */
+  async function save(
+    body: Record<string, unknown>,
+    success: string,
+    failure: FailureKey = "agents.saveFailed",
+  ): Promise<boolean> {
     setBusy(true);
     try {
       const answer = await api<{ settings: AgentSettingsView }>("/agents/settings", { json: body });
@@ -57,7 +67,7 @@ function AgentSettingsForm() {
       toast.success(success);
       return true;
     } catch (caught) {
-      toast.error(t("agents.saveFailed", { error: messageOf(caught) }));
+      toast.error(t(failure, { error: messageOf(caught) }));
       return false;
     } finally {
       setBusy(false);
@@ -72,12 +82,12 @@ function AgentSettingsForm() {
       }
       setSearchValue("");
     } catch (caught) {
-      toast.error(t("agents.saveFailed", { error: messageOf(caught) }));
+      toast.error(t("agents.configFailed", { error: messageOf(caught) }));
       setBusy(false);
       return;
     }
     setBusy(false);
-    await save({ searchProvider: provider }, t("agents.search.saved"));
+    await save({ searchProvider: provider }, t("agents.search.saved"), "agents.configFailed");
   }
 
   if (loadError) {
@@ -108,6 +118,7 @@ function AgentSettingsForm() {
                         t(event.target.checked ? "agents.skills.on" : "agents.skills.off", {
                           name: t(`agents.skills.names.${skill.id}`),
                         }),
+                        "agents.skills.toggleFailed",
                       )}
                   />
                   <span>{t(`agents.skills.names.${skill.id as AgentSkillId}`)}</span>
@@ -159,7 +170,7 @@ function AgentSettingsForm() {
       <SqlConnections
         connections={view.sqlConnections}
         busy={busy}
-        onSave={(next, message) => save({ sqlConnections: next }, message)}
+        onSave={(next, message) => save({ sqlConnections: next }, message, "agents.configFailed")}
       />
 
       <McpServers />

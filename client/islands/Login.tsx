@@ -67,7 +67,9 @@ export default function Login({ appName, logo = null, newToken, reason }: Props)
 
   useEffect(() => {
     (async () => {
-      const setup = await fetchSetup();
+      const setup = await fetchSetup().catch((caught: Error) => {
+        throw new Error(t("settings.loadFailed", { error: caught.message }));
+      });
       if (!setup.RequiresAuth && !setup.MultiUserMode) return globalThis.location.replace(paths.home());
       if (!newToken && await storedSessionValid()) return globalThis.location.replace(destination());
       setOidc({ provider: setup.OidcLogin ?? null, passwordLogin: setup.PasswordLogin !== false });

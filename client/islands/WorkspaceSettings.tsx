@@ -37,6 +37,7 @@ export default function WorkspaceSettings({ slug, tab }: Props) {
   const [notFound, setNotFound] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [setup, setSetup] = useState<SetupResults | null | undefined>(undefined);
+  const [setupError, setSetupError] = useState<string | null>(null);
   // Only an admin's setup lists the provider settings; otherwise every provider stays offered.
   const configured = setup && "LockedSettings" in setup ? configuredProviders(setup) : null;
 
@@ -47,7 +48,10 @@ export default function WorkspaceSettings({ slug, tab }: Props) {
         if (caught instanceof ApiError && caught.status === 404) setNotFound(true);
         else setError(caught.message);
       });
-    fetchSetup().then(setSetup).catch(() => setSetup(null));
+    fetchSetup().then(setSetup).catch((caught: Error) => {
+      setSetup(null);
+      setSetupError(caught.message);
+    });
   }, [slug]);
 
   const save = useCallback(async (changes: WorkspaceChanges): Promise<Workspace | null> => {
@@ -109,6 +113,7 @@ export default function WorkspaceSettings({ slug, tab }: Props) {
               workspace={workspace}
               save={save}
               vectorDb={setup === undefined ? undefined : setup?.VectorDB ?? null}
+              setupError={setupError}
               onReset={() => setWorkspace((detail) => (detail ? { ...detail, documents: [] } : detail))}
             />
           )}

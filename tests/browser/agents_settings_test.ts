@@ -76,7 +76,7 @@ Deno.test({
       await path.fill(join(app.storageDir, "lectern.db"));
       await sql.getByRole("button", { name: "Add database" }).click();
       await page.getByText(
-        "The agent settings could not be saved: The connection own cannot be used: Lectern's own storage folder cannot be queried by agents.",
+        "Could not update agent plugin config. The connection own cannot be used: Lectern's own storage folder cannot be queried by agents.",
       ).waitFor();
       assert.equal(await name.inputValue(), "own");
       assert.equal(await path.inputValue(), join(app.storageDir, "lectern.db"));

@@ -49,7 +49,7 @@ Deno.test({
         mimeType: "image/png",
         buffer: Buffer.from("hi"),
       });
-      await page.getByText("Failed to upload logo: The logo must be a PNG, JPEG, WebP or SVG image.")
+      await page.getByText("Error uploading logo. The logo must be a PNG, JPEG, WebP or SVG image.")
         .waitFor();
       await lightUpload.setInputFiles({
         name: "acme.svg",

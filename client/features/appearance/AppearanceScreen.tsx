@@ -1,6 +1,10 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { type FooterLink, WelcomeMessagesAnswer } from "../../../shared/api/appearance.ts";
+import {
+  type FooterLink,
+  type WelcomeMessage,
+  WelcomeMessagesAnswer,
+} from "../../../shared/api/appearance.ts";
 import { SystemPreferencesAnswer } from "../../../shared/api/embedding.ts";
 import { LoadingBlock } from "../../components/LoadingBlock.tsx";
 import { api } from "../../lib/api.ts";
@@ -17,7 +21,8 @@ const LABELS = "custom_app_name,meta_page_title,support_email,footer_data";
 interface Loaded {
   branding: BrandingValues;
   footer: FooterLink[];
-  welcome: { user: string; response: string }[];
+  /** The saved welcome messages, or why they could not be read (the section then offers no form to save). */
+  welcome: { messages: WelcomeMessage[] } | { error: string };
 }
 
 /** Settings → Appearance (admins): logo, names, footer links, support email, welcome messages, presets. */
@@ -33,7 +38,14 @@ export function AppearanceScreen() {
         schema: SystemPreferencesAnswer,
         signal: controller.signal,
       }),
-      api("/system/welcome-messages", { schema: WelcomeMessagesAnswer, signal: controller.signal }),
+      // A failure here is the welcome section's own: the rest of the screen still works.
+      api("/system/welcome-messages", { schema: WelcomeMessagesAnswer, signal: controller.signal }).then(
+        (answer) => ({ messages: answer.welcomeMessages }),
+        (caught) => {
+          if ((caught as Error).name === "AbortError") throw caught;
+          return { error: messageOf(caught) };
+        },
+      ),
     ]).then(([{ settings }, welcome]) => {
       const text = (value: unknown) => typeof value === "string" ? value : "";
       setLoaded({
@@ -43,7 +55,7 @@ export function AppearanceScreen() {
           support_email: text(settings.support_email),
         },
         footer: parseFooterData(settings.footer_data),
-        welcome: welcome.welcomeMessages,
+        welcome,
       });
     }).catch((caught) => {
       if ((caught as Error).name !== "AbortError") setError(messageOf(caught));
@@ -58,7 +70,7 @@ export function AppearanceScreen() {
       <LogoSection />
       <BrandingSection initial={loaded.branding} />
       <FooterSection initial={loaded.footer} />
-      <WelcomeSection initial={loaded.welcome} />
+      <WelcomeSection loaded={loaded.welcome} />
       <PresetsSection />
     </div>
   );

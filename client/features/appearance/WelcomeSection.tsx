@@ -6,8 +6,28 @@ import { toast } from "../../lib/toast.ts";
 import { messageOf } from "../admin/requests.ts";
 import { welcomeToSave } from "./appearance.ts";
 
-/** The messages the home page shows as a short exchange: a user's line and the assistant's answer. */
-export function WelcomeSection({ initial }: { initial: WelcomeMessage[] }) {
+type Loaded = { messages: WelcomeMessage[] } | { error: string };
+
+/**
+ * The messages the home page shows as a short exchange: a user's line and the assistant's answer. When they
+ * could not be read, it says so instead of offering a form whose save would replace them.
+ */
+export function WelcomeSection({ loaded }: { loaded: Loaded }) {
+  const { t } = useTranslation();
+  if ("error" in loaded) {
+    return (
+      <section className="appearance-section" aria-labelledby="appearance-welcome">
+        <h2 id="appearance-welcome">{t("appearance.welcome.title")}</h2>
+        <p className="form-error" role="alert">
+          {t("appearance.welcome.loadFailed", { error: loaded.error })}
+        </p>
+      </section>
+    );
+  }
+  return <WelcomeForm initial={loaded.messages} />;
+}
+
+function WelcomeForm({ initial }: { initial: WelcomeMessage[] }) {
   const { t } = useTranslation();
   const [messages, setMessages] = useState<WelcomeMessage[]>(initial);
   const [busy, setBusy] = useState(false);

@@ -149,12 +149,18 @@ export function WorkspacePane(
     onWorkspace(next);
   };
 
-  async function run(docpath: string, work: () => Promise<void>) {
+  /** Runs one document's action; a failure is toasted, after `failure`'s sentence when the action has one. */
+  async function run(
+    docpath: string,
+    work: () => Promise<void>,
+    failure?: "documents.workspace.watchFailed",
+  ) {
     setBusy((current) => new Set(current).add(docpath));
     try {
       await work();
     } catch (caught) {
-      toast.error((caught as Error).message);
+      const message = (caught as Error).message;
+      toast.error(failure ? t(failure, { error: message }) : message);
     } finally {
       setBusy((current) => {
         const next = new Set(current);
@@ -176,7 +182,7 @@ export function WorkspacePane(
       await setWatched(workspace.slug, document.docpath, !document.watched);
       patch(document.docpath, { watched: !document.watched });
       if (!document.watched && !seen("watch")) setExplain("watch");
-    });
+    }, "documents.workspace.watchFailed");
 
   const remove = (document: WorkspaceDocument) =>
     run(document.docpath, async () => {

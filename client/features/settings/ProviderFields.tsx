@@ -62,7 +62,9 @@ export function ProviderFields(
       texts.hint ? t(texts.hint, named) : null,
       isLocked ? t("common.lockedByEnvironment") : null,
     ].filter((hint): hint is string => hint !== null);
-    const problem = field.type === "model" && models.status === "failed" && !modelFixed ? models.error : null;
+    const problem = field.type === "model" && models.status === "failed" && !modelFixed
+      ? t("settings.models.failed", { error: models.error })
+      : null;
     const describedBy = describedByOf(id, hints.length > 0, problem);
     return (
       <div className="field" key={field.key}>

@@ -13,18 +13,21 @@ import { WorkspaceForm } from "./WorkspaceForm.tsx";
 type Props = TabProps & {
   /** The instance's vector database (setup's VectorDB); undefined while loading. */
   vectorDb: string | null | undefined;
+  /** Why the instance's settings could not be read (the identifier is then unknown, not unset). */
+  setupError: string | null;
   /** Called after a reset: the workspace has no documents any more. */
   onReset: () => void;
 };
 
 /** The vector-database tab: what the workspace holds, how retrieval picks snippets, and the reset. */
-export function VectorTab({ workspace, save, vectorDb, onReset }: Props) {
+export function VectorTab({ workspace, save, vectorDb, setupError, onReset }: Props) {
   const { t } = useTranslation();
   const k = (key: string, options?: Record<string, unknown>) =>
     t(`workspaceSettings.vector.${key}`, options ?? {});
   const [values, setValues] = useState(() => vectorValuesOf(workspace));
   const [count, setCount] = useState<number | null>(null);
-  const [countFailed, setCountFailed] = useState(false);
+  /** Why the count could not be read; null while it is known or loading. */
+  const [countError, setCountError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [resetting, setResetting] = useState(false);
   // The count asked for on opening is the one before a reset: arriving after it, it would show vectors again.
@@ -34,10 +37,10 @@ export function VectorTab({ workspace, save, vectorDb, onReset }: Props) {
     fetchVectorCount(workspace.slug, signal)
       .then((value) => {
         setCount(value);
-        setCountFailed(false);
+        setCountError(null);
       })
       .catch((caught: Error) => {
-        if (caught.name !== "AbortError") setCountFailed(true);
+        if (caught.name !== "AbortError") setCountError(caught.message);
       });
   }, [workspace.slug]);
   useEffect(() => {
@@ -60,7 +63,7 @@ export function VectorTab({ workspace, save, vectorDb, onReset }: Props) {
       setConfirming(false);
       counting.current?.abort();
       setCount(0);
-      setCountFailed(false);
+      setCountError(null);
       onReset();
     } catch {
       toast.error(k("resetFailed"));
@@ -68,11 +71,12 @@ export function VectorTab({ workspace, save, vectorDb, onReset }: Props) {
     setResetting(false);
   }
 
-  const countText = countFailed
-    ? k("countFailed")
+  const countText = countError !== null
+    ? k("countFailed", { error: countError })
     : count === null
     ? t("common.loading")
     : count.toLocaleString();
+  const identifier = vectorDb === undefined ? t("common.loading") : vectorDb ?? t("common.notSet");
 
   return (
     <>
@@ -86,7 +90,9 @@ export function VectorTab({ workspace, save, vectorDb, onReset }: Props) {
           <div className="ws-fact">
             <dt>{k("identifier")}</dt>
             <dd>
-              <code>{vectorDb === undefined ? t("common.loading") : vectorDb ?? t("common.notSet")}</code>
+              {setupError !== null
+                ? t("settings.loadFailed", { error: setupError })
+                : <code>{identifier}</code>}
             </dd>
           </div>
         </dl>

@@ -265,9 +265,8 @@ async function pageOf(
   const select = deps.db.select().from(documents).where(where).orderBy(desc(documents.id));
   const [[{ total }], rows] = await Promise.all([
     deps.db.select({ total: count() }).from(documents).where(where),
-    options.limit === null
-      ? select.offset(options.offset)
-      : select.limit(options.limit).offset(options.offset),
+    // SQLite takes OFFSET only after a LIMIT (drizzle leaves out a negative one): "all" is the largest.
+    select.limit(options.limit ?? Number.MAX_SAFE_INTEGER).offset(options.offset),
   ]);
   return {
     documents: await presentFiles(deps, rows),

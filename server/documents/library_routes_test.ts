@@ -144,6 +144,10 @@ Deno.test("GET /api/system/local-files lists folder shells, then pages of a fold
     assert.equal(typeof answer.body.error, "string");
   }
   assert.equal((await page(app, "folder=custom-documents&offset=-1")).status, 400);
+  // An offset with every document after it (limit "all"): SQLite needs a LIMIT before OFFSET.
+  const rest = FolderPageAnswer.parse((await page(app, "folder=custom-documents&offset=4&limit=all")).body);
+  assert.equal(rest.documents.length, rest.totalCount - 4);
+  assert.equal(rest.hasMore, false);
 });
 
 Deno.test("GET /api/system/local-files/search finds titles across folders", async () => {

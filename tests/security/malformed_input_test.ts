@@ -62,7 +62,10 @@ const BODYLESS_ACTIONS: Record<string, string> = {
   "PUT /api/workspace/workspace-chats/:id": "hides the chat named in its path from history (reads no body)",
 };
 
-/** Shapes that are valid for a route although they look hostile: the value means something there. */
+/**
+ * Shapes that are valid calls of a route although they look hostile (the value means something there): not
+ * sent, since they would act (a null default prompt is the reset to the built-in one).
+ */
 const VALID_SHAPES: Record<string, { shapes: string[]; why: string }> = {
   "POST /api/workspace/:slug/chat-feedback/:chatId": {
     shapes: ["every field null", "every field a negative number"],
@@ -467,14 +470,14 @@ function appProbes(key: string, w: World, token: string): Probe[] {
       ? call.json as Record<string, unknown>
       : {};
     for (const shape of bodyShapes(fields)) {
+      if (VALID_SHAPES[key]?.shapes.includes(shape.shape)) continue;
       probes.push({
         ...base,
         shape: shape.shape,
         path: call.path,
         body: shape.body,
         contentType: shape.type,
-        ignorable: shape.ignorable === true || Object.keys(fields).length === 0 || key in IGNORES_BODY ||
-          VALID_SHAPES[key]?.shapes.includes(shape.shape) === true,
+        ignorable: shape.ignorable === true || Object.keys(fields).length === 0 || key in IGNORES_BODY,
       });
     }
     if (call.form) {
@@ -546,14 +549,14 @@ function v1Probes(route: V1Route, w: World, key: string): Probe[] {
   const probes: Probe[] = [];
   if (route.doc.body) {
     for (const shape of bodyShapes(schemaFields(route.doc.body))) {
+      if (VALID_SHAPES[name]?.shapes.includes(shape.shape)) continue;
       probes.push({
         ...base,
         shape: shape.shape,
         path: concrete,
         body: shape.body,
         contentType: shape.type,
-        ignorable: shape.ignorable === true || name in IGNORES_BODY ||
-          VALID_SHAPES[name]?.shapes.includes(shape.shape) === true,
+        ignorable: shape.ignorable === true || name in IGNORES_BODY,
       });
     }
   }
@@ -617,6 +620,24 @@ Deno.test("malformed input: every route answers hostile bodies, parameters and q
     });
     assert.equal(saved.status, 200, JSON.stringify(saved.body));
     const key = (await makeApiKey(app, { name: "malformed sweep" }, w.tokens.admin)).key;
+    // Settings a junk body could reset if a missing field read as "empty": each must survive the sweep.
+    const kept: [string, unknown][] = [
+      ["/api/system/default-system-prompt", { defaultSystemPrompt: "Answer from the harbour documents." }],
+      ["/api/system/set-welcome-messages", { messages: [{ user: "Hi", response: "Welcome aboard." }] }],
+      [`/api/workspace/${w.team.slug}/suggested-messages`, {
+        messages: [{ heading: "Tides", message: "When is high tide?" }],
+      }],
+      [`/api/workspace/${w.team.slug}/update`, { openAiPrompt: "Answer in French.", topN: 6 }],
+      ["/api/agents/settings", { maxSteps: 7 }],
+      ["/api/admin/system-preferences", { text_splitter_chunk_size: 640 }],
+    ];
+    for (const [path, body] of kept) {
+      const set = await app.json(path, {
+        headers: { Authorization: `Bearer ${w.tokens.admin}` },
+        json: body,
+      });
+      assert.equal(set.status, 200, `${path}: ${JSON.stringify(set.body)}`);
+    }
 
     const served = [
       ...new Set((await appRoutes(createApp(app.deps))).map((route) => `${route.method} ${route.path}`)),

@@ -222,6 +222,11 @@ export function pageOptions(
   }
   const q = (query("q") ?? "").trim();
   if (q.length > 200) fail("invalid_input", "The search text is too long (at most 200 characters).");
+  // SQLite's LIKE reads its pattern up to a NUL, so "a\0b" would search for "a": no title holds these anyway.
+  // deno-lint-ignore no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(q)) {
+    fail("invalid_input", "The search text cannot contain control characters.");
+  }
   return { offset, limit, query: q };
 }
 

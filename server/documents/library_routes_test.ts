@@ -122,6 +122,11 @@ Deno.test("GET /api/system/local-files lists folder shells, then pages of a fold
   assert.deepEqual(umlaut.documents.map((file) => file.title), ["Ärger.txt"], "case folds beyond ASCII");
   const wildcard = FolderPageAnswer.parse((await page(app, "folder=custom-documents&q=%25")).body);
   assert.equal(wildcard.totalCount, 0, "% is a character, not a wildcard");
+  for (const control of ["%00", "alpha%00x", "a%0Ab"]) {
+    const refused = await page(app, `folder=custom-documents&q=${control}`);
+    assert.equal(refused.status, 400, control);
+    assert.match(JSON.stringify(refused.body), /The search text cannot contain control characters\./);
+  }
   const empty = FolderPageAnswer.parse((await page(app, "folder=empty")).body);
   assert.deepEqual([empty.totalCount, empty.documents], [0, []]);
 

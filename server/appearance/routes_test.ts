@@ -307,7 +307,23 @@ Deno.test("welcome messages: everyone signed in reads them, only an admin sets t
   });
   assert.equal(bad.status, 400);
   assert.match(String(bad.body.message), /Expected an array of messages\.$/);
-  const cleared = await app.json("/api/system/set-welcome-messages", { ...bearer(admin.token), json: {} });
+  // A body without the list is a mistake, not "clear them all" (the reference's default): the messages stay.
+  for (const body of [{}, { message: [] }]) {
+    const missing = await app.json<Record<string, unknown>>("/api/system/set-welcome-messages", {
+      ...bearer(admin.token),
+      json: body,
+    });
+    assert.equal(missing.status, 400);
+    assert.match(String(missing.body.message), /Expected an array of messages\.$/);
+  }
+  assert.deepEqual((await app.json("/api/system/welcome-messages", bearer(member.token))).body, {
+    success: true,
+    welcomeMessages: messages.slice(0, 2),
+  });
+  const cleared = await app.json("/api/system/set-welcome-messages", {
+    ...bearer(admin.token),
+    json: { messages: [] },
+  });
   assert.equal(cleared.status, 200);
   assert.deepEqual((await app.json("/api/system/welcome-messages", bearer(member.token))).body, {
     success: true,

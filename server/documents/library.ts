@@ -222,6 +222,11 @@ export function pageOptions(
   }
   const q = (query("q") ?? "").trim();
   if (q.length > 200) fail("invalid_input", "The search text is too long (at most 200 characters).");
+  // SQLite's LIKE reads its pattern up to a NUL, so "a\0b" would search for "a": no title holds these anyway.
+  // deno-lint-ignore no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(q)) {
+    fail("invalid_input", "The search text cannot contain control characters.");
+  }
   return { offset, limit, query: q };
 }
 
@@ -265,9 +270,8 @@ async function pageOf(
   const select = deps.db.select().from(documents).where(where).orderBy(desc(documents.id));
   const [[{ total }], rows] = await Promise.all([
     deps.db.select({ total: count() }).from(documents).where(where),
-    options.limit === null
-      ? select.offset(options.offset)
-      : select.limit(options.limit).offset(options.offset),
+    // SQLite takes OFFSET only after a LIMIT (drizzle leaves out a negative one): "all" is the largest.
+    select.limit(options.limit ?? Number.MAX_SAFE_INTEGER).offset(options.offset),
   ]);
   return {
     documents: await presentFiles(deps, rows),

@@ -122,6 +122,11 @@ Deno.test("GET /api/system/local-files lists folder shells, then pages of a fold
   assert.deepEqual(umlaut.documents.map((file) => file.title), ["Ärger.txt"], "case folds beyond ASCII");
   const wildcard = FolderPageAnswer.parse((await page(app, "folder=custom-documents&q=%25")).body);
   assert.equal(wildcard.totalCount, 0, "% is a character, not a wildcard");
+  for (const control of ["%00", "alpha%00x", "a%0Ab"]) {
+    const refused = await page(app, `folder=custom-documents&q=${control}`);
+    assert.equal(refused.status, 400, control);
+    assert.match(JSON.stringify(refused.body), /The search text cannot contain control characters\./);
+  }
   const empty = FolderPageAnswer.parse((await page(app, "folder=empty")).body);
   assert.deepEqual([empty.totalCount, empty.documents], [0, []]);
 
@@ -144,6 +149,10 @@ Deno.test("GET /api/system/local-files lists folder shells, then pages of a fold
     assert.equal(typeof answer.body.error, "string");
   }
   assert.equal((await page(app, "folder=custom-documents&offset=-1")).status, 400);
+  // An offset with every document after it (limit "all"): SQLite needs a LIMIT before OFFSET.
+  const rest = FolderPageAnswer.parse((await page(app, "folder=custom-documents&offset=4&limit=all")).body);
+  assert.equal(rest.documents.length, rest.totalCount - 4);
+  assert.equal(rest.hasMore, false);
 });
 
 Deno.test("GET /api/system/local-files/search finds titles across folders", async () => {

@@ -133,6 +133,12 @@ Deno.test("native models: listed with their state; the neural one downloads from
       json: { model: "lectern-lexical-v1" },
     });
     assert.equal(refused.status, 400);
+    // Not a model id at all: a sentence, not "[object Object]" nor a 500 from printing it.
+    for (const model of [{ toString: "x" }, ["a"], 7]) {
+      const odd = await app.json("/api/system/native-embedding-models/download", { json: { model } });
+      assert.equal(odd.status, 400, JSON.stringify(model));
+      assert.equal(odd.body.error, "model must be the id of a native embedding model.");
+    }
     const started = await app.json("/api/system/native-embedding-models/download", {
       json: { model: NATIVE_NEURAL_MODEL },
     });

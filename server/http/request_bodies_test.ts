@@ -70,7 +70,7 @@ Deno.test("native model downloads refuse an unknown or built-in model", async ()
   });
   assert.deepEqual(await download(null), {
     status: 400,
-    body: { success: false, error: 'Unknown native embedding model "".' },
+    body: { success: false, error: "model must be the id of a native embedding model." },
   });
   assert.deepEqual(await download({ model: "lectern-lexical-v1" }), {
     status: 400,

@@ -70,6 +70,15 @@ Deno.test("POST /api/system/default-system-prompt refuses bad input and anyone b
   });
   assert.equal(long.status, 400);
   assert.equal(long.body.message, "The default system prompt must be at most 20000 characters.");
+  // A body without the field (an empty object, JSON null, a bare number) is a mistake, not a reset.
+  await app.json(PATH, { ...bearer(admin.token), json: { defaultSystemPrompt: "Kept" } });
+  for (const body of ["{}", "null", "42", "[]"]) {
+    const missing = await app.json(PATH, { ...bearer(admin.token), method: "POST", body });
+    assert.equal(missing.status, 400, body);
+    assert.equal(missing.body.message, "defaultSystemPrompt must be text.", body);
+    assert.equal((await app.json(PATH, bearer(admin.token))).body.defaultSystemPrompt, "Kept", body);
+  }
+  await app.json(PATH, { ...bearer(admin.token), json: { defaultSystemPrompt: null } });
   const malformed = await app.json(PATH, { ...bearer(admin.token), method: "POST", body: "{" });
   assert.equal(malformed.status, 400);
   assert.match(String(malformed.body.message), /^The request body is not valid JSON/);

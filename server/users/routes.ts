@@ -10,10 +10,14 @@ import { issueSsoToken } from "../auth/service.ts";
 import { createUser, deleteUser, updateUser } from "./service.ts";
 import { listUsers } from "./repo.ts";
 
+/**
+ * The id in a path: decimal digits only, so that `0x1`, `1e0`, `+1` or ` 1` (which `Number` reads as 1) name no
+ * object instead of object 1.
+ */
 export function idParam(value: string, what = "user"): number {
   const id = Number(value);
   const article = /^[aeio]/i.test(what) ? "an" : "a";
-  return Number.isInteger(id) && id > 0
+  return /^[1-9]\d*$/.test(value) && Number.isSafeInteger(id)
     ? id
     : fail("invalid_input", `"${value}" is not ${article} ${what} id.`);
 }

@@ -261,3 +261,38 @@ Deno.test("a user's daily message limit ends further chats with the reference's 
   });
   assert.equal((await readFrames(byAdmin)).at(-1)?.type, "finalizeResponseStream", "admins have no limit");
 });
+
+Deno.test("an id in a path is decimal digits: 0x1, 1e0, +1 or 1.0 name no object instead of object 1", async () => {
+  await using app = await createTestApp();
+  const admin = await multiUserInstance(app);
+  const made = await app.json<{ workspace: { id: number } }>("/api/admin/workspaces/new", {
+    ...bearer(admin.token),
+    json: { name: "Harbour" },
+  });
+  assert.equal(made.status, 200);
+  const id = made.body.workspace.id;
+  for (const odd of ["0x1", "1e0", "+1", "1.0", "%201", "01", "9007199254740993"]) {
+    const value = odd.replace(/1$/, String(id)).replace(/^0x1$/, `0x${id.toString(16)}`);
+    const deleted = await app.json(`/api/admin/workspaces/${value}`, {
+      ...bearer(admin.token),
+      method: "DELETE",
+    });
+    assert.equal(deleted.status, 400, value);
+    assert.match(String(deleted.body.error), /is not a workspace id\.$/, value);
+    const renamed = await app.json(`/api/admin/user/${value}`, {
+      ...bearer(admin.token),
+      json: { bio: "Changed" },
+    });
+    assert.equal(renamed.status, 400, value);
+  }
+  const still = await app.json<{ workspaces: { id: number }[] }>(
+    "/api/admin/workspaces",
+    bearer(admin.token),
+  );
+  assert.deepEqual(still.body.workspaces.map((row) => row.id), [id]);
+  const me = await app.json<{ users: { id: number; bio: string }[] }>(
+    "/api/admin/users",
+    bearer(admin.token),
+  );
+  assert.equal(me.body.users.find((user) => user.id === admin.user.id)?.bio, "");
+});

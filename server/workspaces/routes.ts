@@ -63,7 +63,8 @@ export function workspaceRoutes(deps: Deps) {
     )
     .get("/workspace/:slug", async (c) => {
       const row = await findWorkspace(deps, c.var.actor, c.req.param("slug"));
-      if (!row) return c.json({ workspace: null }, 404);
+      // The reference's `{workspace: null}`, with the sentence of every other call on a hidden workspace.
+      if (!row) return c.json({ workspace: null, error: "Workspace does not exist." }, 404);
       return c.json({ workspace: await workspaceDetail(deps, row) });
     })
     .post("/workspace/:slug/update", async (c) => {

@@ -65,7 +65,7 @@ Deno.test("GET /api/workspaces lists and GET /api/workspace/:slug returns the de
 
   const missing = await app.json("/api/workspace/nope");
   assert.equal(missing.status, 404);
-  assert.deepEqual(missing.body, { workspace: null });
+  assert.deepEqual(missing.body, { workspace: null, error: "Workspace does not exist." });
 });
 
 Deno.test("an empty prompt or refusal response is stored as null and chats then use the defaults", async () => {

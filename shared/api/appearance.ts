@@ -129,11 +129,13 @@ export const WelcomeMessage = z.object({
 });
 export type WelcomeMessage = { user: string; response: string };
 
-/** `POST /api/system/set-welcome-messages`: entries with neither text are dropped, as the reference does. */
+/**
+ * `POST /api/system/set-welcome-messages`: entries with neither text are dropped, as the reference does. The list
+ * is required (`[]` clears it): a body without it must not wipe the saved messages.
+ */
 export const WelcomeMessagesInput = z.object({
   messages: z.array(WelcomeMessage, { error: "Invalid message format. Expected an array of messages." })
     .max(MAX_WELCOME_MESSAGES, `At most ${MAX_WELCOME_MESSAGES} welcome messages are allowed.`)
-    .default([])
     .transform((messages) => messages.filter((message) => message.user !== "" || message.response !== "")),
 });
 

@@ -91,7 +91,9 @@ export const NativeModelDownloadInput = jsonObject({
   model: z.unknown().optional().transform((value, context) => {
     const model = NATIVE_EMBEDDING_MODELS.find((entry) => entry.id === value);
     const problem = !model
-      ? `Unknown native embedding model "${String(value ?? "")}".`
+      ? typeof value === "string"
+        ? `Unknown native embedding model "${value}".`
+        : "model must be the id of a native embedding model."
       : model.builtIn
       ? `${model.name} is built in and needs no download.`
       : null;

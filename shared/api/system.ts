@@ -32,8 +32,12 @@ export const ModelLookupInput = jsonObject({
 export const MAX_DEFAULT_PROMPT = 20_000;
 
 /** `POST /api/system/default-system-prompt`: the new default, trimmed; empty (or none) means the built-in one. */
+/**
+ * The field is required (text, or null for the built-in): a body without it (`{}`, `null`, a number) is a
+ * mistake, and must not wipe the admin's stored prompt.
+ */
 export const DefaultPromptInput = jsonObject({
-  defaultSystemPrompt: z.string({ error: "defaultSystemPrompt must be text." }).nullish()
+  defaultSystemPrompt: z.string({ error: "defaultSystemPrompt must be text." }).nullable()
     .transform((prompt) => (prompt ?? "").trim())
     .refine(
       (prompt) => prompt.length <= MAX_DEFAULT_PROMPT,

@@ -348,11 +348,14 @@ Deno.test("authorization: other users' workspaces, threads, chats, pictures, pre
       assert.deepEqual(answer.body.workspaces.map((row: { slug: string }) => row.slug), [w.team.slug]);
     },
   );
-  await t.step("[authorization] a non-member cannot read a workspace (404, {workspace:null})", async () => {
-    const answer = await sendUnchanged(app, { method: "GET", path: vault }, dora);
-    assert.equal(answer.status, 404);
-    assert.deepEqual(answer.body, { workspace: null });
-  });
+  await t.step(
+    "[authorization] a non-member cannot read a workspace (404, {workspace:null} and the sentence)",
+    async () => {
+      const answer = await sendUnchanged(app, { method: "GET", path: vault }, dora);
+      assert.equal(answer.status, 404);
+      assert.deepEqual(answer.body, { workspace: null, error: "Workspace does not exist." });
+    },
+  );
   const vaultReads: [string, string][] = [
     ["chats", `${vault}/chats`],
     ["threads", `${vault}/threads`],

@@ -31,7 +31,7 @@ Deno.test("the server process logs one line per request and stops cleanly on SIG
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
     let received = "";
     while (!received.includes("t3 ")) received += (await reader.read()).value ?? "";
-    server.child.kill("SIGTERM");
+    await server.kill("SIGTERM");
     while (true) {
       const { done, value } = await reader.read();
       if (done) break;
@@ -76,7 +76,7 @@ Deno.test("an acknowledged setting, document and chat survive kill -9", async ()
         body: JSON.stringify({ message: "Tell me about herons" }),
       });
       assert.match(await chat.text(), /finalizeResponseStream/);
-      server.child.kill("SIGKILL");
+      await server.kill("SIGKILL");
       assert.notEqual(await server.exited(), 0);
     }
     await using again = await startServerProcess({ STORAGE_DIR: storage });

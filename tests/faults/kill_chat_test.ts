@@ -45,7 +45,7 @@ Deno.test({
         const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
         let received = "";
         while (!received.includes("w3 ")) received += (await reader.read()).value ?? "";
-        server.child.kill("SIGKILL");
+        await server.kill("SIGKILL");
         assert.notEqual(await server.exited(), 0);
         await reader.read().then(() => reader.cancel(), () => {});
       }
@@ -74,7 +74,7 @@ Deno.test({
       llm.setReply((request) => ({ chunks: [`again: ${request.messages.at(-1)?.content}`] }));
       await completeChat(`${api}/workspace/talk/thread/${thread}/stream-chat`, "still there?");
       assert.equal((await getJson(`${api}/workspace/talk/thread/${thread}/chats`)).history.length, 4);
-      server.child.kill("SIGTERM");
+      await server.kill("SIGTERM");
       assert.equal(await server.exited(), 0);
       await checkDatabaseFile(`${storage}/lectern.db`);
     } finally {

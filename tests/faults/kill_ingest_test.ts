@@ -63,7 +63,7 @@ Deno.test({
             if (!killed && acknowledged.size >= KILL_AFTER) {
               killed = true;
               inFlightAtKill = inFlight;
-              server.child.kill("SIGKILL");
+              await server.kill("SIGKILL");
             }
           }
         };
@@ -107,7 +107,7 @@ Deno.test({
           }
           await sleep(10);
         }
-        server.child.kill("SIGKILL");
+        await server.kill("SIGKILL");
         assert.notEqual(await server.exited(), 0);
       }
 
@@ -127,7 +127,7 @@ Deno.test({
         const workspace = (await getJson(`${server.url}/api/workspace/ingest`)).workspace;
         const vectors = await getJson(`${server.url}/api/system/system-vectors?slug=ingest`);
         assert.equal(vectors.vectorCount, workspace.documents.length);
-        server.child.kill("SIGTERM");
+        await server.kill("SIGTERM");
         assert.equal(await server.exited(), 0);
       }
 

@@ -93,7 +93,14 @@ Deno.test({
         const vectors = await getJson(`${server.url}/api/system/system-vectors?slug=ingest`);
         assert.equal(vectors.vectorCount, embedded.size, "one chunk per embedded note, no stray vectors");
 
-        // Step 2: another embedding model re-embeds every document in the background; kill -9 mid-job.
+        // Step 2: another embedding model re-embeds every document in the background; kill -9 mid-job. The new
+        // model answers three documents, then holds its answers until the server dies: the job cannot end before
+        // the kill, however late a loaded machine lets this loop see its progress.
+        let answered = 0;
+        let holding = true;
+        llm.setEmbeddingDelay(({ model }) =>
+          model === "embed-b" && holding && ++answered > 3 ? 3_600_000 : 40
+        );
         assert.equal(
           (await postJson(`${server.url}/api/system/update-env`, { EmbeddingModelPref: "embed-b" })).status,
           200,
@@ -109,6 +116,7 @@ Deno.test({
         }
         await server.kill("SIGKILL");
         assert.notEqual(await server.exited(), 0);
+        holding = false;
       }
 
       // After the restart: the cut job is marked with a reason, a new one runs to the end, and the vectors are

@@ -33,10 +33,12 @@ Deno.test({
         await completeChat(`${api}/workspace/talk/stream-chat`, "first question");
         await completeChat(`${api}/workspace/talk/thread/${thread}/stream-chat`, "thread question");
 
-        // The next answer streams slowly; the server dies after its first words reached the client.
+        // The next answer streams its first words, then stays open: the server dies after they reached the
+        // client, and the answer cannot end first however late a loaded machine lets this test send the kill.
         llm.setReply(() => ({
           chunks: Array.from({ length: 400 }, (_, index) => `w${index} `),
           delayMs: 15,
+          hangAfter: 20,
         }));
         const response = await fetch(`${api}/workspace/talk/thread/${thread}/stream-chat`, {
           method: "POST",

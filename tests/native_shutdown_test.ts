@@ -43,7 +43,7 @@ Deno.test("a server with the built-in model loaded stops cleanly on SIGTERM", as
     assert.match(text, /finalizeResponseStream/, text);
     assert.doesNotMatch(text, /"type":"abort"/, text);
     // The model stays loaded after the answer (5 minutes by default): the shutdown finds it in memory.
-    server.child.kill("SIGTERM");
+    await server.kill("SIGTERM");
     const code = await server.exited();
     assert.equal(code, 0, server.output());
     assert.match(server.output(), /Shutting down signal=SIGTERM/);
@@ -70,7 +70,7 @@ Deno.test("a server stops cleanly on SIGTERM in the middle of an answer of the b
       assert.ok(!done, received);
       received += value;
     }
-    server.child.kill("SIGTERM");
+    await server.kill("SIGTERM");
     while (true) {
       const { done, value } = await reader.read();
       if (done) break;

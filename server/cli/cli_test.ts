@@ -181,7 +181,7 @@ Deno.test("lectern reset-password on a single-user instance: the instance passwo
     const migrate = await runLectern(["migrate", "--storage", storage]);
     assert.equal(migrate.code, 1, "migrate refuses a storage a server holds");
     assert.match(migrate.stderr, /A Lectern server is running on/);
-    server.child.kill("SIGTERM");
+    await server.kill("SIGTERM");
     assert.equal(await server.exited(), 0);
   } finally {
     await Deno.remove(storage, { recursive: true });
@@ -220,7 +220,7 @@ Deno.test({
           body: JSON.stringify({ username: "olga", password: "first-password" }),
         });
         assert.equal(enabled.status, 200, await enabled.text());
-        server.child.kill("SIGTERM");
+        await server.kill("SIGTERM");
         assert.equal(await server.exited(), 0);
       }
       const reset = await runLectern(["reset-password", "olga", "--storage", storage], { env: remote });
@@ -234,7 +234,7 @@ Deno.test({
         })).json()).valid;
       assert.equal(await signIn("first-password"), false);
       assert.equal(await signIn(password), true, "the password reset on the libSQL server's database");
-      server.child.kill("SIGTERM");
+      await server.kill("SIGTERM");
       assert.equal(await server.exited(), 0);
     } finally {
       await Deno.remove(root, { recursive: true });

@@ -97,7 +97,7 @@ Deno.test("a server on a storage path too long for a socket is found by restore,
       assert.equal(backup.code, 0, backup.stderr);
       assert.ok((await Deno.stat(backupFile)).size > 0);
 
-      server.child.kill("SIGTERM");
+      await server.kill("SIGTERM");
       assert.equal(await server.exited(), 0);
       await assert.rejects(Deno.lstat(socket), Deno.errors.NotFound, "the socket is removed on stop");
       assert.ok(!server.output().includes("A control connection failed"), server.output());

@@ -61,8 +61,11 @@ export interface FakeOpenAi {
    */
   setModels(models: Record<string, unknown>[], options?: { bare?: boolean }): void;
   setReply(reply: (request: ChatCompletionRequest) => ScriptedReply): void;
-  /** Milliseconds each embeddings call waits before answering (a slow embedder); 0 by default. */
-  setEmbeddingDelay(ms: number): void;
+  /**
+   * Milliseconds each embeddings call waits before answering (a slow embedder), or a function of the call (its
+   * model) giving them; 0 by default. A waiting call ends early when its client goes away.
+   */
+  setEmbeddingDelay(ms: number | ((call: { model: string }) => number)): void;
   [Symbol.asyncDispose](): Promise<void>;
   close(): Promise<void>;
 }
@@ -101,7 +104,7 @@ export function startFakeOpenAi(
   options: { apiKey?: string; embeddingDimensions?: number; models?: string[] } = {},
 ): FakeOpenAi {
   let reply: (request: ChatCompletionRequest) => ScriptedReply = echoReply;
-  let embeddingDelayMs = 0;
+  let embeddingDelay: number | ((call: { model: string }) => number) = 0;
   const chatRequests: ChatCompletionRequest[] = [];
   const embeddingRequests: { model: string; input: string[] }[] = [];
   const authorizations: (string | null)[] = [];
@@ -135,9 +138,10 @@ export function startFakeOpenAi(
     const body = await c.req.json() as { model: string; input: string | string[] };
     const input = Array.isArray(body.input) ? body.input : [body.input];
     embeddingRequests.push({ model: body.model, input });
-    if (embeddingDelayMs) {
-      await sleepUnless(embeddingDelayMs, AbortSignal.any([c.req.raw.signal, closing.signal]));
-    }
+    const delayMs = typeof embeddingDelay === "function"
+      ? embeddingDelay({ model: body.model })
+      : embeddingDelay;
+    if (delayMs) await sleepUnless(delayMs, AbortSignal.any([c.req.raw.signal, closing.signal]));
     const dimensions = options.embeddingDimensions ?? 64;
     return c.json({
       object: "list",
@@ -285,7 +289,7 @@ export function startFakeOpenAi(
       reply = next;
     },
     setEmbeddingDelay(ms) {
-      embeddingDelayMs = ms;
+      embeddingDelay = ms;
     },
     close,
     [Symbol.asyncDispose]: close,

@@ -10,6 +10,17 @@ export interface ServerProcess {
   output(): string;
   /** Waits for the process to end and returns its exit code. */
   exited(): Promise<number>;
+  /**
+   * Sends the server a signal, having noted its worker processes first (with the server frozen, so that it
+   * starts no other meanwhile): once the server is dead they are no longer its children, and the dispose waits
+   * for them by these pids. Use this rather than `child.kill`.
+   */
+  kill(signal: Deno.Signal): Promise<void>;
+  /**
+   * Kills the server if it runs, then waits for the worker processes it had (which end with it: their stdin pipe
+   * closes), so that the caller may remove the storage folder they were writing into. Throws if one outlives
+   * it.
+   */
   [Symbol.asyncDispose](): Promise<void>;
 }
 
@@ -44,6 +55,48 @@ export function processRunning(pid: number): boolean {
   }
 }
 
+/** Whether every thread of a running process is stopped (SIGSTOP); true once it has ended. */
+function frozen(pid: number): boolean {
+  try {
+    for (const thread of Deno.readDirSync(`/proc/${pid}/task`)) {
+      const stat = Deno.readTextFileSync(`/proc/${pid}/task/${thread.name}/stat`);
+      // "pid (name) S ...": the state follows the last parenthesis (a name may hold one).
+      if (!/^[TtZX]$/.test(stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3))) return false;
+    }
+  } catch {
+    // A thread ended while it was read: look again.
+    return processRunning(pid) ? false : true;
+  }
+  return true;
+}
+
+/**
+ * Freezes a process (SIGSTOP) and gives its descendants then: a frozen process starts no other, so none is
+ * missed between the reading of /proc and a signal sent next. The caller resumes it (SIGCONT) or kills it.
+ */
+export async function freezeAndList(pid: number): Promise<number[]> {
+  Deno.kill(pid, "SIGSTOP");
+  // The stop takes effect when each thread is next scheduled, which a loaded machine delays.
+  while (!frozen(pid)) await new Promise((resolve) => setTimeout(resolve, 5));
+  return descendantPids(pid);
+}
+
+/** The command line of a process, for messages ("" once it has ended). */
+export function commandLineOf(pid: number): string {
+  try {
+    return Deno.readTextFileSync(`/proc/${pid}/cmdline`).split("\0").join(" ").trim();
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * How long the dispose waits for a dead server's workers. Each ends as soon as it reads the end of its stdin,
+ * which needs some CPU time: on a loaded 2-core machine a starting Deno process may wait seconds for it, and a
+ * parse worker finishes the file it is on first (its own time limit bounds that).
+ */
+const WORKERS_END_MS = 60_000;
+
 /** Waits until none of these processes runs, for at most `timeoutMs`; gives those still running. */
 export async function processesEnded(pids: number[], timeoutMs = 10_000): Promise<number[]> {
   const deadline = Date.now() + timeoutMs;
@@ -62,6 +115,8 @@ export async function startServerProcess(
   options: {
     /** Runs the server through another command (`unshare … sh -c '… exec "$@"'`), which must exec it. */
     wrap?: (command: string[]) => string[];
+    /** How long the dispose waits for the server's workers to end after it (WORKERS_END_MS). */
+    workersEndMs?: number;
   } = {},
 ): Promise<ServerProcess> {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -112,25 +167,52 @@ export async function startServerProcess(
     await drained;
     return result.code;
   };
+  // The worker processes (parse, vector maintenance) the server had when it was sent a signal.
+  const workers = new Set<number>();
+  const kill = async (signal: Deno.Signal) => {
+    if (exitCode !== null) return;
+    let frozenNow = false;
+    try {
+      for (const pid of await freezeAndList(child.pid)) workers.add(pid);
+      frozenNow = true;
+      child.kill(signal);
+    } catch {
+      // It has ended meanwhile.
+    }
+    if (frozenNow && signal !== "SIGKILL") {
+      try {
+        Deno.kill(child.pid, "SIGCONT");
+      } catch {
+        // It has ended meanwhile.
+      }
+    }
+  };
   return {
     url,
     pid: child.pid,
     child,
     output: () => text,
     exited,
+    kill,
     async [Symbol.asyncDispose]() {
-      // Its worker processes (parse, vector maintenance) end when it does; wait for them too, so that the
-      // caller can remove the storage folder they may still be writing into.
-      const workers = descendantPids(child.pid);
-      if (exitCode === null) {
+      await kill("SIGKILL");
+      await exited();
+      // Its workers end when it does; they may still be writing into the storage folder the caller removes next.
+      const waitMs = options.workersEndMs ?? WORKERS_END_MS;
+      const left = await processesEnded([...workers], waitMs);
+      if (left.length === 0) return;
+      const lines = left.map((pid) => `${pid}: ${commandLineOf(pid)}`);
+      for (const pid of left) {
         try {
-          child.kill("SIGKILL");
+          Deno.kill(pid, "SIGKILL");
         } catch {
-          // already gone
+          // It has ended meanwhile.
         }
       }
-      await exited();
-      await processesEnded(workers);
+      await processesEnded(left);
+      throw new Error(
+        `Worker processes still ran ${waitMs / 1000} s after their server ended:\n${lines.join("\n")}`,
+      );
     },
   };
 }

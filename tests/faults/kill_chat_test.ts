@@ -33,10 +33,12 @@ Deno.test({
         await completeChat(`${api}/workspace/talk/stream-chat`, "first question");
         await completeChat(`${api}/workspace/talk/thread/${thread}/stream-chat`, "thread question");
 
-        // The next answer streams slowly; the server dies after its first words reached the client.
+        // The next answer streams its first words, then stays open: the server dies after they reached the
+        // client, and the answer cannot end first however late a loaded machine lets this test send the kill.
         llm.setReply(() => ({
           chunks: Array.from({ length: 400 }, (_, index) => `w${index} `),
           delayMs: 15,
+          hangAfter: 20,
         }));
         const response = await fetch(`${api}/workspace/talk/thread/${thread}/stream-chat`, {
           method: "POST",
@@ -45,7 +47,7 @@ Deno.test({
         const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
         let received = "";
         while (!received.includes("w3 ")) received += (await reader.read()).value ?? "";
-        server.child.kill("SIGKILL");
+        await server.kill("SIGKILL");
         assert.notEqual(await server.exited(), 0);
         await reader.read().then(() => reader.cancel(), () => {});
       }
@@ -74,7 +76,7 @@ Deno.test({
       llm.setReply((request) => ({ chunks: [`again: ${request.messages.at(-1)?.content}`] }));
       await completeChat(`${api}/workspace/talk/thread/${thread}/stream-chat`, "still there?");
       assert.equal((await getJson(`${api}/workspace/talk/thread/${thread}/chats`)).history.length, 4);
-      server.child.kill("SIGTERM");
+      await server.kill("SIGTERM");
       assert.equal(await server.exited(), 0);
       await checkDatabaseFile(`${storage}/lectern.db`);
     } finally {

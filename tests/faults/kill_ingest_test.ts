@@ -63,7 +63,7 @@ Deno.test({
             if (!killed && acknowledged.size >= KILL_AFTER) {
               killed = true;
               inFlightAtKill = inFlight;
-              server.child.kill("SIGKILL");
+              await server.kill("SIGKILL");
             }
           }
         };
@@ -93,7 +93,14 @@ Deno.test({
         const vectors = await getJson(`${server.url}/api/system/system-vectors?slug=ingest`);
         assert.equal(vectors.vectorCount, embedded.size, "one chunk per embedded note, no stray vectors");
 
-        // Step 2: another embedding model re-embeds every document in the background; kill -9 mid-job.
+        // Step 2: another embedding model re-embeds every document in the background; kill -9 mid-job. The new
+        // model answers three documents, then holds its answers until the server dies: the job cannot end before
+        // the kill, however late a loaded machine lets this loop see its progress.
+        let answered = 0;
+        let holding = true;
+        llm.setEmbeddingDelay(({ model }) =>
+          model === "embed-b" && holding && ++answered > 3 ? 3_600_000 : 40
+        );
         assert.equal(
           (await postJson(`${server.url}/api/system/update-env`, { EmbeddingModelPref: "embed-b" })).status,
           200,
@@ -107,8 +114,9 @@ Deno.test({
           }
           await sleep(10);
         }
-        server.child.kill("SIGKILL");
+        await server.kill("SIGKILL");
         assert.notEqual(await server.exited(), 0);
+        holding = false;
       }
 
       // After the restart: the cut job is marked with a reason, a new one runs to the end, and the vectors are
@@ -127,7 +135,7 @@ Deno.test({
         const workspace = (await getJson(`${server.url}/api/workspace/ingest`)).workspace;
         const vectors = await getJson(`${server.url}/api/system/system-vectors?slug=ingest`);
         assert.equal(vectors.vectorCount, workspace.documents.length);
-        server.child.kill("SIGTERM");
+        await server.kill("SIGTERM");
         assert.equal(await server.exited(), 0);
       }
 

@@ -151,7 +151,7 @@ Deno.test({
         if (!migratedBeforeKill) assert.match(server.output(), /Database migrated/);
         const workspaces = (await getJson(`${server.url}/api/workspaces`)).workspaces;
         assert.deepEqual(workspaces.map((workspace: { slug: string }) => workspace.slug), ["kept"]);
-        server.child.kill("SIGTERM");
+        await server.kill("SIGTERM");
         assert.equal(await server.exited(), 0);
       }
       const after = await inspect(database);

@@ -132,7 +132,7 @@ Deno.test({
           refused.stderr,
           /A Lectern server is running on .*\. Stop it before you restore a backup\./,
         );
-        server.child.kill("SIGTERM");
+        await server.kill("SIGTERM");
         assert.equal(await server.exited(), 0);
       }
 
@@ -181,7 +181,7 @@ Deno.test({
         const after = await ask(server.url);
         assert.deepEqual(sourcesOf(after), sourcesOf(before));
         assert.equal(after.textResponse.replace(/\d+ messages/, "N messages"), "Answered with N messages.");
-        server.child.kill("SIGTERM");
+        await server.kill("SIGTERM");
         assert.equal(await server.exited(), 0);
       }
 
@@ -193,10 +193,8 @@ Deno.test({
       assert.equal(kept.length, 1);
       assert.ok((await Deno.stat(join(root, kept[0], "lectern.db"))).isFile);
     } finally {
-      // A maintenance process of a killed server may still be writing its last files: a second try then.
-      await Deno.remove(root, { recursive: true }).catch(() =>
-        sleep(500).then(() => Deno.remove(root, { recursive: true }))
-      );
+      // The servers' disposes waited for their workers: nothing writes into the folder any more.
+      await Deno.remove(root, { recursive: true });
     }
   },
 });

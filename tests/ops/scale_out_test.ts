@@ -153,7 +153,7 @@ Deno.test({
       );
 
       // a dies without giving the lease up: b takes over once the lease expired, and runs the job from then on.
-      a.child.kill("SIGKILL");
+      await a.kill("SIGKILL");
       const runsOfA = (await a.exited(), maintenanceRuns(a));
       await until(
         "replica-b taking over",

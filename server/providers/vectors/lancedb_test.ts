@@ -300,3 +300,32 @@ Deno.test("LanceDB store: after many commits the tables move to a fresh connecti
     assert.deepEqual(await store.indexState("ws1_move"), { fullText: true, ann: null });
   });
 });
+
+Deno.test("LanceDB store: close() waits for the writes under way, which are kept, so nothing writes into the folder after it", async () => {
+  const directory = await Deno.makeTempDir({ prefix: "lectern-lance-" });
+  try {
+    const store = await openLanceStore(directory, { maintenanceDelayMs: 3_600_000 });
+    const vectors = clustered(50, 7);
+    await store.upsert("ws4_close", records(vectors.slice(0, 1), "first"));
+    // Queued behind one another on the table, none of them awaited before close().
+    const writes = [1, 2, 3, 4, 5].map((batch) =>
+      store.upsert("ws4_close", records(vectors.slice(batch * 9 - 8, batch * 9 + 1), `batch${batch}`))
+    );
+    let settled = false;
+    const outcomes = Promise.allSettled(writes).then((results) => {
+      settled = true;
+      return results;
+    });
+    await store.close();
+    assert.ok(settled, "close() returned while writes were under way");
+    assert.deepEqual((await outcomes).map((outcome) => outcome.status), Array(5).fill("fulfilled"));
+    const reopened = await openLanceStore(directory, { maintenanceDelayMs: 3_600_000 });
+    try {
+      assert.equal(await reopened.count("ws4_close"), 46);
+    } finally {
+      await reopened.close();
+    }
+  } finally {
+    await Deno.remove(directory, { recursive: true });
+  }
+});

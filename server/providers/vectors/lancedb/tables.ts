@@ -42,6 +42,10 @@ class KeyedQueue {
     }).catch(() => {});
     return next;
   }
+  /** Resolves once no task is queued or running, those queued meanwhile included. */
+  async drained(): Promise<void> {
+    while (this.tails.size > 0) await Promise.allSettled([...this.tails.values()]);
+  }
 }
 
 /** One LanceDB connection with the tables opened through it; retired once it has made enough commits. */
@@ -252,6 +256,9 @@ export class LanceTables {
   /** Closes every handle once its reads have ended, then the connection. */
   async close(): Promise<void> {
     this.closed = true;
+    // Writes under way end first: closed under them, a table's native write may still be putting files into
+    // the folder after close() returned (and the write fails), which the caller then removes or copies.
+    await this.queue.drained();
     await Promise.all([...this.tables.values()].map((state) => this.closeWhenRead(state.table)));
     this.tables.clear();
     if (this.connecting) (await this.connecting).connection.close();

@@ -10,9 +10,10 @@ export interface MemoryTrimmer {
   readonly available: boolean;
   /**
    * The turns so far: trimmed by the timer, skipped because the server was busy, and trimmed early because the
-   * resident memory grew by `growthBytes` since the last trim (or its lowest point since).
+   * resident memory grew by `growthBytes` since the last trim (or its lowest point since); `settled` counts the
+   * growth turns that are over (their trim done, or given up), after which the low point is what it left.
    */
-  readonly turns: { trimmed: number; skipped: number; grown: number };
+  readonly turns: { trimmed: number; skipped: number; grown: number; settled: number };
   /** Trims now (a trim under way is joined); true when memory was returned to the system. */
   trim(): Promise<boolean>;
   stop(): void;
@@ -136,7 +137,7 @@ export function startMemoryTrim(
     });
   };
   const timers: ReturnType<typeof setInterval>[] = [];
-  const turns = { trimmed: 0, skipped: 0, grown: 0 };
+  const turns = { trimmed: 0, skipped: 0, grown: 0, settled: 0 };
   if (library) {
     const handle = setInterval(() => {
       if (busy()) {
@@ -159,16 +160,18 @@ export function startMemoryTrim(
         else if (now - low >= growth && !busy() && !loading) {
           turns.grown++;
           loading = true;
-          loadCollector().then((collect) => {
+          const settle = () => {
             loading = false;
+            turns.settled++;
+          };
+          loadCollector().then((collect) => {
             // Garbage first: what it frees in the C heap (ArrayBuffers, LanceDB's buffers) is then trimmed too.
             if (library && !busy()) {
               collect?.();
               // The next growth is read against the low point this trim leaves.
-              loading = true;
-              trim().finally(() => (loading = false));
-            }
-          }, () => (loading = false));
+              trim().finally(settle);
+            } else settle();
+          }, settle);
         }
       }, options.checkMs ?? TRIM_CHECK_MS);
       Deno.unrefTimer(check);

@@ -6,13 +6,11 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { buildServer, SERVER_BUNDLE, serverIsStale } from "../../scripts/build_server.ts";
-import { descendantPids, startServerProcess } from "../../server/testing/process.ts";
+import { commandLineOf, descendantPids, startServerProcess } from "../../server/testing/process.ts";
 import { parseFile } from "../../server/documents/parse_worker.ts";
 import { buildEpub, buildOdt, buildPptx, buildXlsx } from "../../server/documents/parsers/test_files.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-
-const commandLine = (pid: number) => Deno.readTextFileSync(`/proc/${pid}/cmdline`).split("\0").join(" ");
 
 Deno.test({
   name: "the bundled server migrates, serves pages and the client, parses in a worker, embeds and finds",
@@ -29,7 +27,7 @@ Deno.test({
       });
       assert.match(server.output(), /Database migrated/);
       assert.ok(
-        commandLine(server.pid).includes(SERVER_BUNDLE),
+        commandLineOf(server.pid).includes(SERVER_BUNDLE),
         "The server process does not run the bundle.",
       );
 
@@ -66,13 +64,9 @@ Deno.test({
       });
       const answer = await embedded.json();
       assert.equal(answer.success, true, JSON.stringify(answer));
-      const workers = descendantPids(server.pid).flatMap((pid) => {
-        try {
-          return [commandLine(pid)];
-        } catch {
-          return []; // ended meanwhile
-        }
-      }).filter((line) => line.includes("parse-worker"));
+      const workers = descendantPids(server.pid).map(commandLineOf).filter((line) =>
+        line.includes("parse-worker")
+      );
       assert.ok(workers.length >= 1, "No parse worker is running.");
       assert.ok(workers.every((line) => line.includes(SERVER_BUNDLE)), workers.join("\n"));
 
